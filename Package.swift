@@ -1,0 +1,122 @@
+// swift-tools-version:6.0
+// Cairn: SwiftData, Core Data's predicate language and SQLiteData's typed SQL, on one SQLite
+// engine, for Swift on Linux. See ../ARCHITECTURE.md (Docs/Architecture.md) for the layers.
+import CompilerPluginSupport
+import Foundation
+import PackageDescription
+
+// MARK: - SwiftSyntax from the toolchain
+//
+// The machines reach no Swift package registry, so the macro plugin links the SwiftSyntax
+// libraries that ship inside the toolchain, in `<toolchain>/usr/lib/swift/host`. They are found
+// from the `swift` this manifest runs under (or `$SWIFT_HOST_LIBS`).
+
+let syntaxLibraries = [
+    "SwiftSyntax", "SwiftSyntaxMacros", "SwiftSyntaxBuilder", "SwiftDiagnostics", "SwiftParser",
+    "SwiftParserDiagnostics", "SwiftBasicFormat", "SwiftOperators", "SwiftSyntaxMacroExpansion",
+    "SwiftCompilerPluginMessageHandling", "SwiftIfConfig",
+]
+
+/// Every folder searched, in order, so a failure can say where it looked.
+func hostLibraryCandidates() -> [String] {
+    let env = ProcessInfo.processInfo.environment
+    if let override = env["SWIFT_HOST_LIBS"], !override.isEmpty { return [override] }
+    var candidates: [String] = []
+    // The manifest is compiled and run by the toolchain's own swiftc; its path is the surest.
+    let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+    let paths = [executable.path]
+        + (env["PATH"] ?? "").split(separator: ":").map { "\($0)/swift" }
+    for path in paths where FileManager.default.fileExists(atPath: path) {
+        let bin = URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent()
+        let host = bin.deletingLastPathComponent().appendingPathComponent("lib/swift/host").path
+        if !candidates.contains(host) { candidates.append(host) }
+    }
+    candidates.append("/opt/swift/usr/lib/swift/host")
+    return candidates
+}
+
+func findHostLibraries() -> String {
+    let candidates = hostLibraryCandidates()
+    let required = ["SwiftSyntax.swiftmodule", "SwiftCompilerPluginMessageHandling.swiftmodule"]
+    for dir in candidates
+    where required.allSatisfy({ FileManager.default.fileExists(atPath: dir + "/" + $0) }) {
+        return dir
+    }
+    // A manifest cannot emit a diagnostic, so stop here with a message that names what is
+    // missing and every place searched.
+    fatalError("""
+        Cairn's macros need the SwiftSyntax libraries shipped inside the Swift toolchain \
+        (\(required.joined(separator: ", "))), but none of these folders has them: \
+        \(candidates.joined(separator: ", ")). Install a Swift 6 toolchain from swift.org, or \
+        set SWIFT_HOST_LIBS to its usr/lib/swift/host folder.
+        """)
+}
+
+let host = findHostLibraries()
+let hostCompilerFlags: [String] = ["-I", host]
+let hostLinkerFlags: [String] = ["-L", host] + syntaxLibraries.map { "-l" + $0 }
+    + ["-Xlinker", "-rpath", "-Xlinker", host]
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+// MARK: - Package
+
+let package = Package(
+    name: "Cairn",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Cairn", targets: ["Cairn"]),
+        .library(name: "CairnCoreData", targets: ["CairnCoreData"]),
+        .executable(name: "cairn-bench", targets: ["cairn-bench"]),
+    ],
+    targets: [
+        // The system SQLite (Debian: libsqlite3-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The engine: connections, statements, values, transactions, pools, observation.
+        .target(name: "CairnSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        // One query IR and the dialect that renders it to SQL + bound arguments.
+        .target(name: "CairnQuery", dependencies: ["CairnSQLite"], swiftSettings: strict),
+        // The compiler plugin: @Model, @Table, @Selection, #Unique, #Index, @ModelActor.
+        .macro(
+            name: "CairnMacros",
+            swiftSettings: strict + [.unsafeFlags(hostCompilerFlags)],
+            linkerSettings: [.unsafeFlags(hostLinkerFlags)]
+        ),
+        // The public surface: SwiftData's API and the typed SQL builder.
+        .target(
+            name: "Cairn",
+            dependencies: ["CairnSQLite", "CairnQuery", "CairnMacros"],
+            swiftSettings: strict
+        ),
+        // Core Data's query language under Core Data's names.
+        .target(name: "CairnCoreData", dependencies: ["Cairn"], swiftSettings: strict),
+
+        // The raw-C baseline of the benchmark, compiled into cairn-bench.
+        .target(
+            name: "CairnBenchBaseline",
+            dependencies: ["CSQLite"],
+            cSettings: [.unsafeFlags(["-O2"])]
+        ),
+        .executableTarget(
+            name: "cairn-bench",
+            dependencies: ["Cairn", "CairnBenchBaseline"],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "CairnSQLiteTests", dependencies: ["CairnSQLite"], swiftSettings: strict),
+        .testTarget(name: "CairnQueryTests", dependencies: ["CairnQuery"], swiftSettings: strict),
+        .testTarget(
+            name: "CairnMacrosTests",
+            dependencies: ["CairnMacros"],
+            swiftSettings: strict + [.unsafeFlags(hostCompilerFlags)],
+            linkerSettings: [.unsafeFlags(hostLinkerFlags)]
+        ),
+        .testTarget(name: "CairnTests", dependencies: ["Cairn"], swiftSettings: strict),
+        .testTarget(name: "CairnCoreDataTests", dependencies: ["CairnCoreData"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,15 @@
+#ifndef CAIRN_CSQLITE_SHIM_H
+#define CAIRN_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT and SQLITE_STATIC are macros that cast integers to function pointers,
+// which Swift cannot import; expose them as constants.
+static const sqlite3_destructor_type CAIRN_SQLITE_TRANSIENT = (sqlite3_destructor_type)-1;
+static const sqlite3_destructor_type CAIRN_SQLITE_STATIC = (sqlite3_destructor_type)0;
+
+// sqlite3_db_config is variadic, which Swift cannot call.
+static inline int cairn_db_config_int(sqlite3 *db, int op, int value) {
+    int out = 0;
+    return sqlite3_db_config(db, op, value, &out);
+}
+#endif

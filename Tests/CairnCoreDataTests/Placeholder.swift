@@ -1,0 +1,2 @@
+import CairnCoreData
+import Testing

@@ -1,0 +1,2 @@
+@testable import CairnMacros
+import Testing

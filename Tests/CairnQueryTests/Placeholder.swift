@@ -1,0 +1,2 @@
+import CairnQuery
+import Testing
