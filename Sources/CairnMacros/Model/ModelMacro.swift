@@ -94,12 +94,12 @@ extension ModelMacro: MemberMacro {
             }
             return "Cairn.Schema.PropertyMetadata(\(arguments))"
         }
-        let body = entries.isEmpty ? "[]" : "[\n" + entries.map { "    " + $0 + "," }.joined(separator: "\n") + "\n]"
-        return """
+        let body = entries.isEmpty ? "    []" : "    [\n" + entries.map { "        " + $0 + ",\n" }.joined() + "    ]"
+        return DeclSyntax(stringLiteral: """
             public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
-                \(raw: body)
+            \(body)
             }
-            """
+            """)
     }
 
     static func literal(_ text: String) -> String {
