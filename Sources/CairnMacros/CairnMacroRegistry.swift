@@ -7,6 +7,12 @@ enum CairnMacroRegistry {
     static var all: [String: any Macro.Type] {
         [
             "TransientMacro": TransientMacro.self,
+            "ModelMacro": ModelMacro.self,
+            "_PersistedPropertyMacro": _PersistedPropertyMacro.self,
+            "AttributeMacro": AttributeMacro.self,
+            "RelationshipMacro": RelationshipMacro.self,
+            "UniqueMacro": UniqueMacro.self,
+            "IndexMacro": IndexMacro.self,
         ]
     }
 }
