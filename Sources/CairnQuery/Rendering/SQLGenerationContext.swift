@@ -9,13 +9,16 @@ struct SQLGenerationContext {
     let dialect: any SQLDialect
     var sql = ""
     var arguments: [DatabaseValue] = []
+    var parameterSlots: [RenderedSQL.ParameterSlot] = []
 
     static func render(
         _ dialect: any SQLDialect, _ body: (inout SQLGenerationContext) throws -> Void
     ) throws -> RenderedSQL {
         var context = SQLGenerationContext(dialect: dialect)
         try body(&context)
-        return RenderedSQL(sql: context.sql, arguments: context.arguments)
+        var rendered = RenderedSQL(sql: context.sql, arguments: context.arguments)
+        rendered.parameterSlots = context.parameterSlots
+        return rendered
     }
 
     // MARK: - Tokens
@@ -28,6 +31,12 @@ struct SQLGenerationContext {
     mutating func bind(_ value: DatabaseValue) {
         arguments.append(value)
         sql += dialect.placeholder(at: arguments.count)
+    }
+
+    /// A placeholder for a parameter supplied later; `NULL` holds its argument slot until then.
+    mutating func bindParameter(_ index: Int) {
+        parameterSlots.append(RenderedSQL.ParameterSlot(argument: arguments.count, parameter: index))
+        bind(.null)
     }
 
     /// A quoted identifier.

@@ -146,6 +146,20 @@ extension SQLSelect {
         return copy
     }
 
+    /// `LIMIT expression`, for example a ``SQLExpression/parameter(_:)``.
+    public func limit(_ expression: SQLExpression) -> SQLSelect {
+        var copy = self
+        copy.limit = expression
+        return copy
+    }
+
+    /// `OFFSET expression`, for example a ``SQLExpression/parameter(_:)``.
+    public func offset(_ expression: SQLExpression) -> SQLSelect {
+        var copy = self
+        copy.offset = expression
+        return copy
+    }
+
     /// Adds a common table expression: `WITH "name" AS (SELECT …) …`.
     public func with(_ cte: SQLCommonTableExpression, recursive: Bool = false) -> SQLSelect {
         var copy = self
