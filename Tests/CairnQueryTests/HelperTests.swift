@@ -50,4 +50,13 @@ struct HelperTests {
         #expect(try db.rows(aggregated.selectingCount()) == [[.integer(1)]])
         #expect(try db.rows(SQLSelect([a], from: .table("t")).distinct().selectingCount()) == [[.integer(3)]])
     }
+
+    @Test("Table sources expose name, alias and the qualifier for columns")
+    func sources() {
+        #expect(SQLTableSource.table("t", as: "t0").qualifier == "t0")
+        #expect(SQLTableSource.table("t").qualifier == "t")
+        #expect(SQLTableSource.table("t").alias == nil)
+        #expect(SQLTableSource.subquery(SQLSelect(from: "t"), as: "s").tableName == nil)
+        #expect(SQLTableSource.subquery(SQLSelect(from: "t")).qualifier == nil)
+    }
 }

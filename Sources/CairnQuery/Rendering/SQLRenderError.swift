@@ -18,6 +18,7 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
 
     let reason: Reason
 
+    /// What is wrong and where, in one sentence.
     public var description: String {
         switch reason {
         case let .invalidName(kind, name, allowed):

@@ -33,4 +33,9 @@ public struct SQLDelete: Sendable, Hashable {
         copy.returning = columns
         return copy
     }
+
+    /// Sets the `RETURNING` columns from unnamed expressions: `RETURNING "id", "title"`.
+    public func returning(_ expressions: [SQLExpression]) -> SQLDelete {
+        returning(expressions.map { SQLSelectColumn($0) })
+    }
 }

@@ -73,6 +73,11 @@ public struct SQLInsert: Sendable, Hashable {
         copy.returning = columns
         return copy
     }
+
+    /// Sets the `RETURNING` columns from unnamed expressions: `RETURNING "id", "title"`.
+    public func returning(_ expressions: [SQLExpression]) -> SQLInsert {
+        returning(expressions.map { SQLSelectColumn($0) })
+    }
 }
 
 /// The `ON CONFLICT` clause of an insert.

@@ -37,4 +37,9 @@ public struct SQLUpdate: Sendable, Hashable {
         copy.returning = columns
         return copy
     }
+
+    /// Sets the `RETURNING` columns from unnamed expressions: `RETURNING "id", "title"`.
+    public func returning(_ expressions: [SQLExpression]) -> SQLUpdate {
+        returning(expressions.map { SQLSelectColumn($0) })
+    }
 }
