@@ -60,3 +60,35 @@ struct HelperTests {
         #expect(SQLTableSource.subquery(SQLSelect(from: "t")).qualifier == nil)
     }
 }
+
+@Suite("Padded IN lists")
+struct PaddedListTests {
+    @Test("Lists pad to a power of two with the last value", arguments: [
+        (0, 0), (1, 1), (2, 2), (3, 4), (4, 4), (5, 8), (9, 16), (1000, 1024),
+    ])
+    func padding(_ count: Int, _ placeholders: Int) throws {
+        #expect(SQLExpression.paddedListCount(count) == placeholders)
+        let values = (0..<count).map { DatabaseValue.integer(Int64($0)) }
+        let rendered = try sqlite(a.in(values: values))
+        #expect(rendered.arguments.count == placeholders)
+        #expect(Array(rendered.arguments.prefix(count)) == values)
+        #expect(rendered.arguments.dropFirst(count).allSatisfy { $0 == values.last })
+    }
+
+    @Test("Lists of similar length share SQL text and keep IN / NOT IN answers")
+    func sharedText() throws {
+        let three = try sqlite(a.in(values: [.integer(1), .integer(2), .integer(3)]))
+        let four = try sqlite(a.in(values: [.integer(5), .integer(6), .integer(7), .integer(8)]))
+        #expect(three.sql == four.sql)
+        #expect(three.sql == #""a" IN (?, ?, ?, ?)"#)
+        let db = try SQLiteHarness()
+        for probe in Int64(0)...4 {
+            let values: [DatabaseValue] = [.integer(1), .integer(2), .integer(3)]
+            let expected: Int64 = (1...3).contains(probe) ? 1 : 0
+            #expect(try db.value(of: int(probe).in(values: values)) == .integer(expected))
+            #expect(try db.value(of: int(probe).notIn(values: values)) == .integer(1 - expected))
+        }
+        #expect(try sqlite(a.in(values: [])).sql == "0")
+        #expect(try sqlite(a.notIn(values: [])).sql == "1")
+    }
+}

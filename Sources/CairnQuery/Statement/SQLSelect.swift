@@ -103,7 +103,8 @@ extension SQLSelect {
         return copy
     }
 
-    /// Adds a `WHERE` condition; several calls are joined with `AND`.
+    /// Adds a `WHERE` condition; several calls are joined with `AND`. On a compound select it
+    /// filters the first select only; filter each select before combining them.
     public func `where`(_ condition: SQLExpression) -> SQLSelect {
         var copy = self
         copy.condition = copy.condition.map { $0.and(condition) } ?? condition
