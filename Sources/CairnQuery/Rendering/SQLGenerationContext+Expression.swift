@@ -198,7 +198,7 @@ extension SQLGenerationContext {
             guard Self.isTypeName(name) else {
                 throw SQLRenderError(reason: .invalidName(
                     kind: "type", name: name,
-                    allowed: "letters, digits, spaces, '_', parentheses and commas only"))
+                    allowed: "words, then at most one final list of numbers in parentheses"))
             }
             emit(name)
             emit(")")
