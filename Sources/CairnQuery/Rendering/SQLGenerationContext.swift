@@ -41,7 +41,7 @@ struct SQLGenerationContext {
 
     /// A quoted identifier.
     mutating func identifier(_ name: String) throws {
-        guard !name.contains("\0") else { throw SQLRenderError(reason: .invalidIdentifier(name)) }
+        guard !name.utf8.contains(0) else { throw SQLRenderError(reason: .invalidIdentifier(name)) }
         sql += dialect.quote(identifier: name)
     }
 
