@@ -40,7 +40,8 @@ public struct Row {
     @inlinable
     public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, at index: Int) throws -> Value {
         if let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount,
-           let value = Value.decode(from: handle, at: Int32(index)) {
+           let value = Value.decode(from: handle, at: Int32(index),
+                                    columnType: sqlite3_column_type(handle, Int32(index))) {
             return value
         }
         throw statement.decodingError(Value.self, at: index)
@@ -66,7 +67,7 @@ public struct Row {
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
         guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount else { return nil }
-        return Value.decode(from: handle, at: Int32(index))
+        return Value.decode(from: handle, at: Int32(index), columnType: sqlite3_column_type(handle, Int32(index)))
     }
 
     /// Non-throwing access by column name; nil when missing, `NULL` or not convertible.

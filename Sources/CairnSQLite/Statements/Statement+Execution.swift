@@ -170,7 +170,9 @@ extension Statement {
     @inlinable
     public func fetchAll<T>(arguments: StatementArguments? = nil, _ transform: (Row) throws -> T) throws -> [T] {
         var result: [T] = []
+        result.reserveCapacity(rowCountHint)
         try forEachRow(arguments: arguments) { row in result.append(try transform(row)) }
+        rowCountHint = Swift.min(result.count, 131_072)
         return result
     }
 

@@ -41,6 +41,8 @@ public final class Statement {
     var boundArguments: StatementArguments?
     /// True between the first `SQLITE_ROW` and the reset: a cursor is iterating.
     @usableFromInline var isStepping = false
+    /// How many rows `fetchAll` returned last time (capped), to reserve the array up front.
+    @usableFromInline var rowCountHint = 0
     /// True while a cursor owns the statement, so the cache hands out another one.
     var isReserved = false
     /// The change-tracker generation in which ``writtenTables`` were recorded.

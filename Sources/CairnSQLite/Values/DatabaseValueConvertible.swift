@@ -43,9 +43,11 @@ public protocol DatabaseValueConvertible {
     func databaseValueForBinding() throws -> DatabaseValue
 
     /// Fast path: reads column `index` of the current row straight from `sqlite3_column_*`,
-    /// without building a ``DatabaseValue``. Returns nil when the value does not convert.
+    /// without building a ``DatabaseValue``. `columnType` is the column's
+    /// `sqlite3_column_type` (`SQLITE_INTEGER`, `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB`,
+    /// `SQLITE_NULL`), read once by the caller. Returns nil when the value does not convert.
     /// Default: `fromDatabaseValue(DatabaseValue(sqliteStatement:index:))`.
-    static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self?
+    static func decode(from sqliteStatement: SQLiteStatement, at index: Int32, columnType: Int32) -> Self?
 }
 
 extension DatabaseValueConvertible {
@@ -53,7 +55,7 @@ extension DatabaseValueConvertible {
     public func databaseValueForBinding() throws -> DatabaseValue { databaseValue }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self? {
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32, columnType: Int32) -> Self? {
         fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index))
     }
 }

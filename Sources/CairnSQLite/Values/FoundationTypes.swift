@@ -27,8 +27,8 @@ extension Date: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Date? {
-        switch sqlite3_column_type(sqliteStatement, index) {
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32, columnType: Int32) -> Date? {
+        switch columnType {
         case SQLITE_FLOAT, SQLITE_INTEGER:
             return Date(timeIntervalSinceReferenceDate: sqlite3_column_double(sqliteStatement, index))
         case SQLITE_TEXT:

@@ -40,8 +40,8 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self? {
-        switch sqlite3_column_type(sqliteStatement, index) {
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32, columnType: Int32) -> Self? {
+        switch columnType {
         case SQLITE_INTEGER: return Self(exactly: sqlite3_column_int64(sqliteStatement, index))
         case SQLITE_FLOAT: return Self(exactly: sqlite3_column_double(sqliteStatement, index))
         default: return nil
@@ -80,8 +80,8 @@ extension Double: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Double? {
-        switch sqlite3_column_type(sqliteStatement, index) {
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32, columnType: Int32) -> Double? {
+        switch columnType {
         case SQLITE_FLOAT: return sqlite3_column_double(sqliteStatement, index)
         case SQLITE_INTEGER: return Double(sqlite3_column_int64(sqliteStatement, index))
         default: return nil
@@ -99,8 +99,8 @@ extension Float: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Float? {
-        Double.decode(from: sqliteStatement, at: index).map(Float.init)
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32, columnType: Int32) -> Float? {
+        Double.decode(from: sqliteStatement, at: index, columnType: columnType).map(Float.init)
     }
 }
 
@@ -117,8 +117,8 @@ extension Bool: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Bool? {
-        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_INTEGER else { return nil }
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32, columnType: Int32) -> Bool? {
+        guard columnType == SQLITE_INTEGER else { return nil }
         return sqlite3_column_int64(sqliteStatement, index) != 0
     }
 }
@@ -136,8 +136,8 @@ extension String: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> String? {
-        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT else { return nil }
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32, columnType: Int32) -> String? {
+        guard columnType == SQLITE_TEXT else { return nil }
         return readText(sqliteStatement, index) ?? ""
     }
 }
@@ -157,8 +157,8 @@ extension Data: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Data? {
-        switch sqlite3_column_type(sqliteStatement, index) {
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32, columnType: Int32) -> Data? {
+        switch columnType {
         case SQLITE_BLOB, SQLITE_TEXT: return readBlob(sqliteStatement, index)
         default: return nil
         }
@@ -188,9 +188,9 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Wrapped?? {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return .some(nil) }
-        return Wrapped.decode(from: sqliteStatement, at: index).map { .some($0) }
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32, columnType: Int32) -> Wrapped?? {
+        if columnType == SQLITE_NULL { return .some(nil) }
+        return Wrapped.decode(from: sqliteStatement, at: index, columnType: columnType).map { .some($0) }
     }
 }
 
@@ -216,7 +216,7 @@ extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: Datab
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self? {
-        RawValue.decode(from: sqliteStatement, at: index).flatMap(Self.init(rawValue:))
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32, columnType: Int32) -> Self? {
+        RawValue.decode(from: sqliteStatement, at: index, columnType: columnType).flatMap(Self.init(rawValue:))
     }
 }
