@@ -107,10 +107,11 @@ extension Statement {
 
     @usableFromInline
     func willStart() throws {
+        guard let database else { return }
+        if database.interruptHandle.wasCancelled { throw CancellationError() }
         isStepping = true
-        if !writtenTables.isEmpty, let database {
-            database.changeTracker.record(self)
-        }
+        if !writtenTables.isEmpty { database.changeTracker.record(self) }
+        if database.readTablesRecorder != nil { database.readTablesRecorder?.formUnion(readTables) }
     }
 
     /// Handles a step that returned something other than `SQLITE_ROW`.
