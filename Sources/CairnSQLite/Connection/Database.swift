@@ -33,6 +33,9 @@ public final class Database {
     var changeTracker = ChangeTracker()
     /// Receives the tables each commit touched (set by queues and pools).
     var commitHandler: ((Set<String>) -> Void)?
+    /// True while Cairn rolls back or restores state after a failure: those statements run
+    /// even when the access was cancelled.
+    var isCleaningUp = false
     /// The tables read by statements started inside ``recordingReadTables(_:)``.
     var readTablesRecorder: Set<String>?
     /// Savepoint nesting, for unique savepoint names.
@@ -41,8 +44,14 @@ public final class Database {
     var tracing: TraceState?
     /// Retains the function and collation boxes registered with SQLite.
     var registrations: [AnyObject] = []
-    /// Shared with other threads that may interrupt this connection.
-    @usableFromInline let interruptHandle = InterruptHandle()
+    /// A `Sendable` handle other threads use to interrupt this connection's running
+    /// statement (`sqlite3_interrupt`); the statement then throws `SQLITE_INTERRUPT`.
+    ///
+    /// ```swift
+    /// let handle = db.interruptHandle
+    /// DispatchQueue.global().asyncAfter(deadline: .now() + 1) { handle.interrupt() }
+    /// ```
+    public let interruptHandle = InterruptHandle()
 
     /// Opens (and creates when missing, unless read-only) the database at `path`; `":memory:"`
     /// opens a private in-memory database.

@@ -66,7 +66,7 @@ extension Database {
     /// fails with `SQLITE_READONLY` instead of committing from a read.
     func readOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
         try execute(sql: "PRAGMA query_only = 1")
-        defer { try? execute(sql: "PRAGMA query_only = 0") }
+        defer { cleaningUp { try? execute(sql: "PRAGMA query_only = 0") } }
         return try inTransaction(.deferred) { try body() }
     }
 }

@@ -108,7 +108,7 @@ extension Statement {
     @usableFromInline
     func willStart() throws {
         guard let database else { return }
-        if database.interruptHandle.wasCancelled { throw CancellationError() }
+        if database.interruptHandle.wasCancelled, !database.isCleaningUp { throw CancellationError() }
         isStepping = true
         if !writtenTables.isEmpty { database.changeTracker.record(self) }
         if database.readTablesRecorder != nil { database.readTablesRecorder?.formUnion(readTables) }
