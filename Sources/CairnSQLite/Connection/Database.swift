@@ -30,14 +30,14 @@ public final class Database {
     /// Tables seen by the authorizer while a statement is being prepared.
     var authorizerRecorder: TableAccessRecorder?
     /// Tables written since the transaction began, and the commit bookkeeping.
-    var changeTracker = ChangeTracker()
+    @exclusivity(unchecked) var changeTracker = ChangeTracker()
     /// Receives the tables each commit touched (set by queues and pools).
     var commitHandler: ((Set<String>) -> Void)?
     /// True while Cairn rolls back or restores state after a failure: those statements run
     /// even when the access was cancelled.
-    var isCleaningUp = false
+    @exclusivity(unchecked) var isCleaningUp = false
     /// The tables read by statements started inside ``recordingReadTables(_:)``.
-    var readTablesRecorder: Set<String>?
+    @exclusivity(unchecked) var readTablesRecorder: Set<String>?
     /// Savepoint nesting, for unique savepoint names.
     var savepointDepth = 0
     /// The trace sink and statement counters.
