@@ -115,6 +115,30 @@ func runCounterIncrements(on writer: any DatabaseWriter) async throws {
         #expect(try pool.read { db in try db.fetchCount(sql: "SELECT * FROM t") } == 3)
     }
 
+    @Test func readersDoNotWaitForAnOpenWriteTransaction() throws {
+        try pool.write { db in try db.execute(sql: "INSERT INTO t (x) VALUES (1)") }
+        let writerInside = DispatchSemaphore(value: 0)
+        let readerDone = DispatchSemaphore(value: 0)
+        let writerFinished = DispatchGroup()
+        writerFinished.enter()
+        let pool = self.pool
+        DispatchQueue.global().async {
+            try? pool.write { db in
+                try db.execute(sql: "INSERT INTO t (x) VALUES (2)")
+                writerInside.signal()
+                // Hold the write transaction open until the reader has finished.
+                _ = readerDone.wait(timeout: .now() + 10)
+            }
+            writerFinished.leave()
+        }
+        writerInside.wait()
+        let seen = try pool.read { db in try db.fetchCount(sql: "SELECT * FROM t") }
+        readerDone.signal()
+        writerFinished.wait()
+        #expect(seen == 1)  // the uncommitted row is invisible, and the read did not block
+        #expect(try pool.read { db in try db.fetchCount(sql: "SELECT * FROM t") } == 2)
+    }
+
     @Test func readsRunConcurrently() throws {
         // Two reads that each wait for the other to have started can only finish if they run at once.
         let first = DispatchSemaphore(value: 0)
