@@ -171,3 +171,21 @@ import Testing
         #expect(error?.resultCode == .SQLITE_INTERRUPT)
     }
 }
+
+@Suite struct ForeignKeyActionObservationTests {
+    @Test func cascadeDeleteReportsTheChildTable() throws {
+        let queue = try DatabaseQueue.inMemory()
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE parent (id INTEGER PRIMARY KEY);
+                CREATE TABLE child (id INTEGER PRIMARY KEY, parentID INTEGER REFERENCES parent(id) ON DELETE CASCADE);
+                INSERT INTO parent VALUES (1); INSERT INTO child VALUES (1, 1);
+                """)
+        }
+        let commits = Collected<Set<String>>()
+        let token = queue.observeCommits { commits.append($0) }
+        try queue.write { db in try db.execute(sql: "DELETE FROM parent WHERE id = 1") }
+        #expect(commits.values == [["parent", "child"]])
+        withExtendedLifetime(token) {}
+    }
+}
