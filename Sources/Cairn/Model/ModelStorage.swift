@@ -78,7 +78,7 @@ final class ModelStorage {
     }
 
     func value<Value>(at index: Int, as type: Value.Type) -> Value {
-        if case .unloaded = slots[index], let context { context.faultIn(self) }
+        if case .unloaded = slots[index], let context { context.faultIn(self, slot: index) }
         switch slots[index] {
         case .value(let value):
             if let value = value as? Value { return value }
