@@ -109,6 +109,7 @@ extension ModelContext {
         let storage = ModelStorage(entity: layout.entity, identifier: identifier, slots: slots)
         storage.context = self
         let model = T(backingData: DefaultBackingData<T>(storage: storage))
+        storage.owner = model
         register(model, storage)
         return model
     }

@@ -21,7 +21,7 @@ extension ModelContext {
     ///   column and value) when a row breaks a constraint; nothing of the save is on disk then,
     ///   and the context still has every change. Also thrown for a read-only store.
     public func save() throws {
-        processPendingChanges()
+        if let denial = applyDeleteRules().first { throw denial }
         guard hasChanges else { return }
         NotificationCenter.default.post(name: ModelContext.willSave, object: self)
 
@@ -290,6 +290,17 @@ func relatedStorages(_ value: Any) -> [ModelStorage]? {
         return array._elementsAny.compactMap { ($0 as? any PersistentModel)?._storage }
     }
     return nil
+}
+
+/// The models held by a relationship value (`Trip`, `Trip?`, `[Item]`).
+func relatedModels(_ value: Any) -> [any PersistentModel] {
+    if let optional = value as? any _OptionalMarker {
+        guard let wrapped = optional._wrappedAny else { return [] }
+        return relatedModels(wrapped)
+    }
+    if let model = value as? any PersistentModel { return [model] }
+    if let array = value as? any _ArrayMarker { return array._elementsAny.compactMap { $0 as? any PersistentModel } }
+    return []
 }
 
 extension SaveWriter {
