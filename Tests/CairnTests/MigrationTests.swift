@@ -39,6 +39,7 @@ struct MigrationTests {
             #"CREATE TABLE "Chef" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL)"#,
             #"CREATE TABLE "Recipe" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "servings" INTEGER NOT NULL, "rating" INTEGER NOT NULL DEFAULT 0, "notes" TEXT)"#,
             #"CREATE INDEX "Recipe_title" ON "Recipe" ("title")"#,
+            #"CREATE TABLE "_CairnMetadata" ("key" TEXT PRIMARY KEY, "value" TEXT NOT NULL)"#,
         ])
     }
 
@@ -73,5 +74,62 @@ struct MigrationTests {
         #expect(error.entityName == "Recipe")
         #expect(error.description.contains("UNIQUE"))
         #expect(try schemaSQL(store) == before)
+    }
+
+    @Test("a custom stage runs willMigrate on the old schema and didMigrate on the new one")
+    func customStage() throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        do {
+            let container = try ModelContainer(
+                for: Schema(versionedSchema: RecipesV1.self), configurations: [ModelConfiguration(url: store.url)])
+            let context = ModelContext(container)
+            context.insert(RecipesV1.Recipe(name: "Soup", legacy: "x", servings: 2))
+            context.insert(RecipesV1.Recipe(name: "Soup", legacy: "y", servings: 4))
+            context.insert(RecipesV1.Recipe(name: "Bread", legacy: "z", servings: 1))
+            try context.save()
+        }
+        let container = try ModelContainer(
+            for: Schema(versionedSchema: RecipesV2.self), migrationPlan: RecipesPlan.self,
+            configurations: [ModelConfiguration(url: store.url)])
+        let recipes = try ModelContext(container).fetch(FetchDescriptor<RecipesV2.Recipe>(sortBy: [SortDescriptor(\.title)]))
+        #expect(recipes.map(\.title) == ["Bread", "Soup"], "willMigrate removed the duplicate with the V1 models")
+        #expect(recipes.map(\.rating) == [5, 5], "didMigrate set ratings with the V2 models")
+        #expect(try ModelContext(container).fetch(FetchDescriptor<RecipesV2.Chef>()).map(\.name) == ["House"])
+    }
+
+    @Test("a store newer than the plan's target is a backward migration")
+    func backward() throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        _ = try ModelContainer(for: Schema(versionedSchema: RecipesV2.self), configurations: [ModelConfiguration(url: store.url)])
+        #expect(throws: SwiftDataError.backwardMigration) {
+            _ = try ModelContainer(
+                for: Schema(versionedSchema: RecipesV1.self), migrationPlan: RecipesPlan.self,
+                configurations: [ModelConfiguration(url: store.url)])
+        }
+    }
+}
+
+enum RecipesPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [RecipesV1.self, RecipesV2.self] }
+    static var stages: [MigrationStage] {
+        [
+            .custom(
+                fromVersion: RecipesV1.self, toVersion: RecipesV2.self,
+                willMigrate: { context in
+                    var seen: Set<String> = []
+                    for recipe in try context.fetch(FetchDescriptor<RecipesV1.Recipe>(sortBy: [SortDescriptor(\.servings)]))
+                    where !seen.insert(recipe.name).inserted {
+                        context.delete(recipe)
+                    }
+                    try context.save()
+                },
+                didMigrate: { context in
+                    for recipe in try context.fetch(FetchDescriptor<RecipesV2.Recipe>()) { recipe.rating = 5 }
+                    context.insert(RecipesV2.Chef(name: "House"))
+                    try context.save()
+                })
+        ]
     }
 }

@@ -51,7 +51,6 @@ public final class ModelContainer: Sendable {
         }
         var stores: [ModelStore] = []
         var storesByEntity: [String: ModelStore] = [:]
-        let migration = migrationPlan.map { SchemaMigration(plan: $0, schema: givenSchema) }
         for configuration in configurations {
             var entities = givenSchema.entities
             if let subset = configuration.schema {
@@ -62,7 +61,10 @@ public final class ModelContainer: Sendable {
                 entities = subset.entities
             }
             entities = entities.filter { storesByEntity[$0.name] == nil }
-            let store = try ModelStore(configuration: configuration, entities: entities, migration: migration)
+            if let migrationPlan, !configuration.isStoredInMemoryOnly {
+                try MigrationPlanRunner(plan: migrationPlan, target: givenSchema.version, configuration: configuration).run()
+            }
+            let store = try ModelStore(configuration: configuration, entities: entities, version: givenSchema.version)
             stores.append(store)
             for entity in entities { storesByEntity[entity.name] = store }
         }
@@ -139,38 +141,4 @@ private final class MainContextBox: @unchecked Sendable {
     // @unchecked Sendable: `context` is only read and written from `ModelContainer.mainContext`,
     // which is @MainActor, so every access happens on the main actor.
     var context: ModelContext?
-}
-
-/// A plan to migrate a store through versions of its schema.
-///
-/// ```swift
-/// enum WorkoutsPlan: SchemaMigrationPlan {
-///     static var schemas: [any VersionedSchema.Type] { [SchemaV1.self, SchemaV2.self] }
-///     static var stages: [MigrationStage] { [.lightweight(fromVersion: SchemaV1.self, toVersion: SchemaV2.self)] }
-/// }
-/// ```
-public protocol SchemaMigrationPlan: SendableMetatype {
-    static var schemas: [any VersionedSchema.Type] { get }
-    static var stages: [MigrationStage] { get }
-}
-
-/// One step of a migration plan.
-public enum MigrationStage {
-    /// A change Cairn makes by itself (added, removed or renamed attributes, new entities,
-    /// indexes).
-    case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
-    /// A change with code run before (`willMigrate`, on the old schema) and after
-    /// (`didMigrate`, on the new one) the automatic part.
-    case custom(
-        fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
-        willMigrate: ((ModelContext) throws -> Void)?, didMigrate: ((ModelContext) throws -> Void)?)
-}
-
-extension SchemaMigration {
-    /// The custom steps of a plan. Cairn migrates columns automatically; `willMigrate` and
-    /// `didMigrate` closures of custom stages are run by ``ModelContainer`` after opening, on a
-    /// context of the new schema (see the article "Models and contexts").
-    init(plan: any SchemaMigrationPlan.Type, schema: Schema) {
-        self.init()
-    }
 }

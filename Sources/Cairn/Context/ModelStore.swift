@@ -18,7 +18,7 @@ final class ModelStore: @unchecked Sendable {
     private let lock = NSLock()
     private var executed: [String] = []
 
-    init(configuration: ModelConfiguration, entities: [Schema.Entity], migration: SchemaMigration? = nil) throws {
+    init(configuration: ModelConfiguration, entities: [Schema.Entity], version: Schema.Version) throws {
         self.configuration = configuration
         layouts = Dictionary(entities.map { ($0.name, TableLayout(entity: $0)) }, uniquingKeysWith: { a, _ in a })
         var engineConfiguration = Configuration()
@@ -44,7 +44,7 @@ final class ModelStore: @unchecked Sendable {
             throw SwiftDataError.loadIssueModelContainer.with(reason: "Cannot open the store at \(path): \(error)")
         }
         if configuration.allowsSave || configuration.isStoredInMemoryOnly {
-            try StoreMigrator(database: database, layouts: Array(layouts.values), migration: migration).run()
+            try StoreMigrator(database: database, layouts: Array(layouts.values), version: version).run()
         }
     }
 

@@ -16,11 +16,11 @@ import Foundation
 struct StoreMigrator {
     let database: Database
     let layouts: [TableLayout]
-    let migration: SchemaMigration?
+    /// The schema version recorded in the store's `_CairnMetadata` table.
+    let version: Schema.Version
 
     func run() throws {
         try database.inTransaction(.immediate) {
-            try migration?.willMigrate(database)
             let tables = Set(try strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
             for layout in layouts.sorted(by: { $0.tableName < $1.tableName }) {
                 if tables.contains(layout.tableName) {
@@ -33,7 +33,10 @@ struct StoreMigrator {
                 }
                 try migrateIndexes(of: layout)
             }
-            try migration?.didMigrate(database)
+            try database.execute(sql: StoreMigrator.createMetadata)
+            try database.execute(
+                sql: #"INSERT OR REPLACE INTO "_CairnMetadata" ("key", "value") VALUES ('schemaVersion', ?)"#,
+                arguments: StatementArguments([.text(version.description)]))
         }
     }
 
@@ -115,9 +118,26 @@ struct StoreMigrator {
     }
 }
 
-/// Custom steps of a migration plan run around the automatic migration. Filled by
-/// ``ModelContainer`` from a ``SchemaMigrationPlan``.
-struct SchemaMigration {
-    var willMigrate: (Database) throws -> Void = { _ in }
-    var didMigrate: (Database) throws -> Void = { _ in }
+extension StoreMigrator {
+    /// The table where Cairn records the schema version a store was last opened with.
+    static let createMetadata =
+        #"CREATE TABLE IF NOT EXISTS "_CairnMetadata" ("key" TEXT PRIMARY KEY, "value" TEXT NOT NULL)"#
+
+    /// The schema version recorded in a store file, or `nil` (no file, or never recorded).
+    static func storedVersion(at url: URL) throws -> Schema.Version? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database = try Database(path: url.path, configuration: configuration)
+        defer { try? database.close() }
+        let hasTable = try database.fetchAll(
+            sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_CairnMetadata'") { _ in true }
+        guard !hasTable.isEmpty else { return nil }
+        let values = try database.fetchAll(
+            sql: #"SELECT "value" FROM "_CairnMetadata" WHERE "key" = 'schemaVersion'"#) { $0.databaseValue(at: 0) }
+        guard case .text(let text)? = values.first else { return nil }
+        let parts = text.split(separator: ".").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        return Schema.Version(parts[0], parts[1], parts[2])
+    }
 }
