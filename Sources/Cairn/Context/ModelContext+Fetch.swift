@@ -74,9 +74,20 @@ extension ModelContext {
 
     /// Every stored row of a model type, as registered models.
     func fetchStored<T: PersistentModel>(_ type: T.Type) throws -> [T] {
+        try fetchStored(type) { $0 }
+    }
+
+    /// The models of the rows a SELECT over the entity's columns returns, registered (rows
+    /// already registered come back as the same instances).
+    ///
+    /// The hook for SQL-side fetching: `adjust` receives
+    /// `SELECT "id", <every column> FROM "<Entity>"` and adds WHERE, ORDER BY, LIMIT and
+    /// OFFSET; it must keep the selected columns.
+    func fetchStored<T: PersistentModel>(_ type: T.Type, adjusting adjust: (SQLSelect) throws -> SQLSelect) throws -> [T] {
         let store = try container.store(for: Schema.entityName(for: type))
         let layout = try store.layout(for: Schema.entityName(for: type))
-        let rows = try store.access { try $0.rows(selectAll(layout)) }
+        let select = try adjust(selectAll(layout))
+        let rows = try store.access { try $0.rows(select) }
         return try rows.map { try materialize(T.self, row: $0, layout: layout, store: store) }
     }
 
