@@ -91,3 +91,15 @@ final class Account {
         self.name = name
     }
 }
+
+/// A model with its own `id`, as many SwiftData apps declare.
+@Model
+final class Bookmark {
+    @Attribute(.unique) var id: UUID
+    var title: String
+
+    init(id: UUID = UUID(), title: String) {
+        self.id = id
+        self.title = title
+    }
+}

@@ -168,3 +168,27 @@ struct AttributeTests {
         ])
     }
 }
+
+@Suite("A model with its own id")
+struct OwnIDTests {
+    @Test("its id is the Identifiable id, stored in column \"id\", with the primary key in \"rowid\"")
+    func ownID() throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let uuid = UUID()
+        do {
+            let context = ModelContext(try store.container(for: Bookmark.self))
+            let bookmark = Bookmark(id: uuid, title: "Cairn")
+            #expect(bookmark.id == uuid)
+            context.insert(bookmark)
+            try context.save()
+            #expect(bookmark.persistentModelID.primaryKey == 1)
+        }
+        let context = ModelContext(try store.container(for: Bookmark.self))
+        #expect(try context.fetch(FetchDescriptor<Bookmark>()).map(\.id) == [uuid])
+        let database = try Database(path: store.url.path)
+        defer { try? database.close() }
+        let sql = try database.fetchAll(sql: "SELECT sql FROM sqlite_master WHERE name = 'Bookmark'") { $0.databaseValue(at: 0) }
+        #expect(sql == [.text(#"CREATE TABLE "Bookmark" ("rowid" INTEGER PRIMARY KEY, "id" TEXT NOT NULL, "title" TEXT NOT NULL)"#)])
+    }
+}
