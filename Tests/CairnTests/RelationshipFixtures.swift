@@ -65,3 +65,19 @@ final class Note {
         self.folder = folder
     }
 }
+
+@Model
+final class Team {
+    var name: String
+    @Relationship(minimumModelCount: 1, maximumModelCount: 2) var players: [Player] = []
+
+    init(name: String) { self.name = name }
+}
+
+@Model
+final class Player {
+    var name: String
+    var team: Team?
+
+    init(name: String) { self.name = name }
+}

@@ -185,3 +185,39 @@ struct RelationshipTests {
         #expect(fresh.first?.notes.isEmpty == true, "the note's row is gone")
     }
 }
+
+@Suite("Relationship counts")
+struct RelationshipCountTests {
+    @Test("minimumModelCount and maximumModelCount are checked when saving", arguments: [0, 1, 2, 3])
+    func counts(players: Int) throws {
+        let container = try memoryContainer(for: Team.self)
+        let context = ModelContext(container)
+        let team = Team(name: "Blue")
+        team.players = (0..<players).map { Player(name: "P\($0)") }
+        context.insert(team)
+        if (1...2).contains(players) {
+            try context.save()
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<Player>()) == players)
+        } else {
+            let error = try #require(throws: ModelError.self) { try context.save() }
+            #expect(error.entityName == "Team")
+            #expect(error.propertyName == "players")
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<Team>()) == 0)
+        }
+    }
+}
+
+@Suite("Relationship observation")
+struct RelationshipObservationTests {
+    @Test("observers of the inverse side hear a change made on the other side")
+    func inverseObserved() {
+        let rome = Trip(name: "Rome")
+        let passport = Item(title: "Passport")
+        _ = rome.items
+        let fired = Flag()
+        withObservationTracking { _ = rome.items } onChange: { fired.set() }
+        passport.trip = rome
+        #expect(fired.value)
+        #expect(rome.items.map(\.title) == ["Passport"])
+    }
+}

@@ -28,6 +28,7 @@ extension ModelContext {
         let inserted = insertionOrder.compactMap { trackedStorage($0) }
         let updated = changedModelsArray.compactMap { $0._storage }
         let deleted = deletionOrder.compactMap { trackedStorage($0) }
+        for storage in inserted + updated { try checkRelationshipCounts(storage) }
         var writer = SaveWriter(context: self)
         try writer.write(inserted: inserted, updated: updated, deleted: deleted)
 
@@ -64,6 +65,29 @@ extension ModelContext {
                 NotificationKey.updatedIdentifiers.rawValue: updated.map(\.identifier),
                 NotificationKey.deletedIdentifiers.rawValue: deleted.map(\.identifier),
             ])
+    }
+}
+
+extension ModelContext {
+    /// Checks `minimumModelCount` / `maximumModelCount` of the loaded relationships of a model
+    /// (a `nil` optional relationship is not checked, as in SwiftData).
+    func checkRelationshipCounts(_ storage: ModelStorage) throws {
+        for (index, property) in storage.entity.properties.enumerated() {
+            guard let relationship = property as? Schema.Relationship, !relationship.isToOneRelationship,
+                case .value(let value) = storage.slots[index]
+            else { continue }
+            if let optional = value as? any _OptionalMarker, optional._wrappedAny == nil { continue }
+            let count = relatedModels(value).count
+            let minimum = relationship.minimumModelCount ?? 0
+            let maximum = relationship.maximumModelCount ?? 0
+            if count < minimum || (maximum > 0 && count > maximum) {
+                throw ModelError(
+                    .constraintViolation, entityName: storage.entity.name, propertyName: relationship.name,
+                    value: "\(count) \(relationship.destination)",
+                    message: "Cannot save \(storage.entity.name): '\(relationship.name)' holds \(count) models, outside its "
+                        + "allowed \(minimum)...\(maximum > 0 ? String(maximum) : "any") (minimumModelCount/maximumModelCount)")
+            }
+        }
     }
 }
 

@@ -2,8 +2,9 @@
 /// `trip.items` and removes it from its former trip's `items`; setting `trip.items` sets each
 /// item's `trip`. Many-to-many relationships are kept the same way.
 ///
-/// The inverse side is written directly into its storage (recorded as a change, so it is
-/// saved), not through its observed setter.
+/// The inverse side is written through its model's setter when the model is known, so
+/// observers of `trip.items` hear `item.trip = trip`; the nested sync that setter starts finds
+/// both sides already agreeing and stops.
 enum RelationshipSync {
     /// A relationship of `owner` changed from `old` to `new` models.
     static func didSet(
@@ -38,10 +39,10 @@ enum RelationshipSync {
             {
                 remove(target.owner, fromSlot: forwardIndex, of: previousStorage, relationship: relationship)
             }
-            target.setValue(ownerModel, at: index)
+            write(ownerModel, at: index, of: target)
         } else {
             guard !current.contains(where: { $0 === ownerModel }) else { return }
-            target.setValue(typedArray(current + [ownerModel], of: inverse), at: index)
+            write(typedArray(current + [ownerModel], of: inverse), at: index, of: target)
         }
     }
 
@@ -52,9 +53,9 @@ enum RelationshipSync {
         let current = target.currentRelatedModels(at: index)
         guard current.contains(where: { $0 === ownerModel }) else { return }
         if inverse.isToOneRelationship {
-            if let none = (inverse.valueType as? any _OptionalBuilding.Type)?._nilValue { target.setValue(none, at: index) }
+            if let none = (inverse.valueType as? any _OptionalBuilding.Type)?._nilValue { write(none, at: index, of: target) }
         } else {
-            target.setValue(typedArray(current.filter { $0 !== ownerModel }, of: inverse), at: index)
+            write(typedArray(current.filter { $0 !== ownerModel }, of: inverse), at: index, of: target)
         }
     }
 
@@ -66,10 +67,20 @@ enum RelationshipSync {
         let current = storage.currentRelatedModels(at: index)
         guard current.contains(where: { $0 === model }) else { return }
         if relationship.isToOneRelationship {
-            if let none = (relationship.valueType as? any _OptionalBuilding.Type)?._nilValue { storage.setValue(none, at: index) }
+            if let none = (relationship.valueType as? any _OptionalBuilding.Type)?._nilValue { write(none, at: index, of: storage) }
         } else {
-            storage.setValue(typedArray(current.filter { $0 !== model }, of: relationship), at: index)
+            write(typedArray(current.filter { $0 !== model }, of: relationship), at: index, of: storage)
         }
+    }
+
+    /// Sets a relationship slot through the model's observed setter when possible.
+    private static func write(_ value: Any, at index: Int, of storage: ModelStorage) {
+        if let model = storage.owner, let keyPath = storage.entity.properties[index].keypath as? any _KeyPathAssigning,
+            keyPath._assign(value, on: model)
+        {
+            return
+        }
+        storage.setValue(value, at: index)
     }
 
     /// The inverse relationship of `relationship` and its slot in the destination entity.
