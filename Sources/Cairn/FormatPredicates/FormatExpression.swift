@@ -20,7 +20,8 @@ public indirect enum FormatExpression: Sendable, Hashable {
     case keyPath(base: FormatExpression, path: [String])
     /// `array[2]`, `array[FIRST]`, `array[LAST]`, `array[SIZE]`, `dictionary["key"]`.
     case index(FormatExpression, FormatIndex)
-    /// `{a, b, c}`.
+    /// `{a, b, c}` with at least one non-constant element (a list of constants parses to
+    /// `.constant(.array(…))`, as an array passed for `%@` does).
     case aggregate([FormatExpression])
     /// `a + b`, `a - b`, `a * b`, `a / b`, `a ** b`.
     case arithmetic(FormatArithmeticOperator, FormatExpression, FormatExpression)

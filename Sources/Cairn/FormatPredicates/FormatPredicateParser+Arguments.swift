@@ -75,6 +75,7 @@ func stringValue(_ value: Any) -> String? {
     switch value {
     case let string as String: string
     case let substring as Substring: String(substring)
+    case FormatValue.string(let string): string
     default: nil
     }
 }

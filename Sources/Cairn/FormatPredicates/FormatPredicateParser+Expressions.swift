@@ -137,7 +137,13 @@ extension FormatPredicateParser {
         case .symbol("{"):
             advance()
             let elements = try parseList(closing: "}")
-            return .aggregate(elements)
+            // A list of constants is itself a constant, as an array argument for `%@` is.
+            var constants: [FormatValue] = []
+            for element in elements {
+                guard case .constant(let value) = element else { return .aggregate(elements) }
+                constants.append(value)
+            }
+            return .constant(.array(constants))
         case .word(let word):
             return try parseWord(word, token: token)
         case .end:
