@@ -66,8 +66,10 @@ struct FormatLexer {
         FormatPredicateError(.syntax, message, format: format, offset: offset)
     }
 
-    private static let symbols: [String] = [
+    private static let pairSymbols: Set<String> = [
         "**", "==", "=<", "=>", "!=", "<>", "<=", ">=", "&&", "||", ":=",
+    ]
+    private static let singleSymbols: Set<Character> = [
         "(", ")", "{", "}", "[", "]", ",", ".", "=", "<", ">", "!", "+", "-", "*", "/",
     ]
 
@@ -103,18 +105,18 @@ struct FormatLexer {
         default:
             break
         }
-        for symbol in Self.symbols where matches(symbol) {
-            position += symbol.count
-            return FormatToken(kind: .symbol(symbol), offset: start)
+        if let next = peek(1) {
+            let pair = String(character) + String(next)
+            if Self.pairSymbols.contains(pair) {
+                position += 2
+                return FormatToken(kind: .symbol(pair), offset: start)
+            }
+        }
+        if Self.singleSymbols.contains(character) {
+            position += 1
+            return FormatToken(kind: .symbol(String(character)), offset: start)
         }
         throw error("unexpected character '\(character)'", at: start)
-    }
-
-    private func matches(_ symbol: String) -> Bool {
-        for (offset, character) in symbol.enumerated() where peek(offset) != character {
-            return false
-        }
-        return true
     }
 
     private func isIdentifierStart(_ character: Character) -> Bool {
