@@ -1,5 +1,4 @@
 import CairnCoreData
-import Foundation
 
 /// The day `id` of the fixed dataset: 700,000,000 s after 2001-01-01 plus `id` days.
 func day(_ id: Int) -> Date {

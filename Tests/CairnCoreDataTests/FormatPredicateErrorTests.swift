@@ -1,5 +1,4 @@
 import CairnCoreData
-import Foundation
 import Testing
 
 /// A malformed format, the error code and the offset the error must point at.

@@ -1,5 +1,4 @@
 import CairnCoreData
-import Foundation
 import Testing
 
 /// One row of the table: a format, its arguments and variables, and the ids it matches.
