@@ -115,13 +115,22 @@ struct FormatPredicateErrorTests {
         }
     }
 
-    @Test func deepNestingIsAnErrorNotAStackOverflow() {
+    @Test func deepNestingIsAnErrorNotAStackOverflow() throws {
         for opener in ["(", "NOT ", "-", "!", "{"] {
             let format = String(repeating: opener, count: 20_000) + "a == 1"
             #expect(throws: FormatPredicateError.self) { try FormatPredicate(format) }
         }
-        let powers = "a == " + Array(repeating: "2", count: 10_000).joined(separator: " ** ")
-        #expect(throws: FormatPredicateError.self) { try FormatPredicate(powers) }
+        for separator in [" ** ", " + ", " * ", " - "] {
+            let chain = "a == " + Array(repeating: "2", count: 10_000).joined(separator: separator)
+            #expect(throws: FormatPredicateError.self) { try FormatPredicate(chain) }
+        }
+        #expect(throws: FormatPredicateError.self) {
+            try FormatPredicate("a" + String(repeating: "[0]", count: 10_000) + " == 1")
+        }
+        // Long flat chains are fine: AND/OR lists and dotted paths do not nest.
+        let conjunction = Array(repeating: "id > 0", count: 10_000).joined(separator: " AND ")
+        #expect(try matchingIDs(try FormatPredicate(conjunction)) == allIDs)
+        #expect(try FormatPredicate("a" + String(repeating: ".b", count: 10_000) + " == 1").predicateFormat.count > 20_000)
     }
 
     @Test func nestingWithinTheLimitParses() throws {

@@ -11,11 +11,16 @@ let formatReservedWords: Set<String> = [
 extension FormatPredicateParser {
     // MARK: - Arithmetic
 
+    // Left-associative chains (`1 + 1 + …`, `a[0][0]…`) build trees as deep as they are long,
+    // so each link counts against the depth limit like a parenthesis does.
+
     mutating func parseExpression() throws(FormatPredicateError) -> FormatExpression {
+        let savedDepth = depth
+        defer { depth = savedDepth }
         try enter()
-        defer { depth -= 1 }
         var lhs = try parseMultiplicative()
         while case .symbol(let symbol) = current.kind, symbol == "+" || symbol == "-" {
+            try enter()
             advance()
             lhs = .arithmetic(symbol == "+" ? .add : .subtract, lhs, try parseMultiplicative())
         }
@@ -23,8 +28,11 @@ extension FormatPredicateParser {
     }
 
     mutating func parseMultiplicative() throws(FormatPredicateError) -> FormatExpression {
+        let savedDepth = depth
+        defer { depth = savedDepth }
         var lhs = try parsePower()
         while case .symbol(let symbol) = current.kind, symbol == "*" || symbol == "/" {
+            try enter()
             advance()
             lhs = .arithmetic(symbol == "*" ? .multiply : .divide, lhs, try parsePower())
         }
@@ -66,6 +74,8 @@ extension FormatPredicateParser {
     // MARK: - Postfix: `.key`, `[index]`
 
     mutating func parsePostfix() throws(FormatPredicateError) -> FormatExpression {
+        let savedDepth = depth
+        defer { depth = savedDepth }
         var expression = try parsePrimary()
         while true {
             if current.isSymbol(".") {
@@ -79,6 +89,7 @@ extension FormatPredicateParser {
                 advance()
                 expression = appending([component], to: expression)
             } else if current.isSymbol("["), !optionsBeforeOperator() {
+                try enter()
                 advance()
                 let index: FormatIndex
                 switch current.keyword {
