@@ -1,1 +1,340 @@
-int cairn_baseline_placeholder(void) { return 0; }
+// Raw SQLite C API baseline: the physical limit that Cairn's benchmark is measured against.
+// This is ../shared/bench/baseline.c (the project's reference program) with `main` turned into
+// `cairn_baseline_run`, so cairn-bench runs it in the same process, on the same SQLite, and
+// prints the ratio. The workloads are unchanged. `exit` on a failed call stays: a baseline
+// that cannot run has nothing to compare against.
+//
+// Workloads (see ../BENCHMARKS.md):
+//   W1 insert 100,000 workout rows, one transaction, one prepared statement
+//   W2 fetch all 100,000 rows into an array of structs (titles strdup'd)
+//   W3 minutes >= 30 ORDER BY startedAt DESC LIMIT 100, 1,000 times
+//      (each time the 100 rows are materialised into structs, then freed)
+//   W4 COUNT(*) WHERE isFavorite = 1, 1,000 times (no index: full scans)
+//   W5 10,000 primary-key lookups of one row
+//   W6 an orders-shaped table (14 columns, text dates, NULLs; 16,000 rows) fetched
+//      into structs 100 times: the shape of the Lighter suite's Orders.fetchAll
+// Input rows are generated before W1's clock starts. Titles are
+// "Workout session #<id>" (18-23 bytes): longer than Swift's 15-byte inline
+// small-string limit, so Swift heap-allocates each title as C's strdup does.
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "CairnBenchBaseline.h"
+
+#define N 100000
+#define REPEAT 1000
+#define LOOKUPS 10000
+
+typedef struct {
+    int64_t id;
+    char *title;
+    double startedAt;
+    double finishedAt;
+    int finishedAtIsNull;
+    int64_t minutes;
+    double calories;
+    int isFavorite;
+} Workout;
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void check(int rc, sqlite3 *db, const char *what) {
+    if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        fprintf(stderr, "%s: %s\n", what, sqlite3_errmsg(db));
+        exit(1);
+    }
+}
+
+static void exec(sqlite3 *db, const char *sql) {
+    char *err = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "%s: %s\n", sql, err);
+        exit(1);
+    }
+}
+
+static void make_row(int64_t i, Workout *w) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "Workout session #%lld", (long long)i);
+    int64_t minutes = (i * 37) % 120 + 1;
+    double started = 1700000000.0 + (double)((i * 7919) % N) * 60.0;
+    w->id = i;
+    w->title = strdup(buf);
+    w->startedAt = started;
+    w->finishedAtIsNull = (i % 10 == 0);
+    w->finishedAt = w->finishedAtIsNull ? 0.0 : started + (double)minutes * 60.0;
+    w->minutes = minutes;
+    w->calories = (double)minutes * 7.5 + (double)(i % 13) * 0.25;
+    w->isFavorite = (i % 7 == 0);
+}
+
+static void read_row(sqlite3_stmt *s, Workout *w) {
+    w->id = sqlite3_column_int64(s, 0);
+    const unsigned char *t = sqlite3_column_text(s, 1);
+    w->title = strdup((const char *)t);
+    w->startedAt = sqlite3_column_double(s, 2);
+    if (sqlite3_column_type(s, 3) == SQLITE_NULL) {
+        w->finishedAtIsNull = 1;
+        w->finishedAt = 0.0;
+    } else {
+        w->finishedAtIsNull = 0;
+        w->finishedAt = sqlite3_column_double(s, 3);
+    }
+    w->minutes = sqlite3_column_int64(s, 4);
+    w->calories = sqlite3_column_double(s, 5);
+    w->isFavorite = sqlite3_column_int(s, 6) != 0;
+}
+
+
+#define ORDERS 16000
+#define ORDER_REPEAT 100
+
+typedef struct {
+    int64_t id, employeeID, shipVia;
+    char *customerID, *orderDate, *requiredDate, *shippedDate;
+    double freight;
+    char *shipName, *shipAddress, *shipCity, *shipRegion, *shipPostalCode, *shipCountry;
+} Order;
+
+static char *text_or_null(sqlite3_stmt *s, int i) {
+    const unsigned char *t = sqlite3_column_text(s, i);
+    return t ? strdup((const char *)t) : NULL;
+}
+
+static void read_order(sqlite3_stmt *s, Order *o) {
+    o->id = sqlite3_column_int64(s, 0);
+    o->customerID = text_or_null(s, 1);
+    o->employeeID = sqlite3_column_int64(s, 2);
+    o->orderDate = text_or_null(s, 3);
+    o->requiredDate = text_or_null(s, 4);
+    o->shippedDate = text_or_null(s, 5);
+    o->shipVia = sqlite3_column_int64(s, 6);
+    o->freight = sqlite3_column_double(s, 7);
+    o->shipName = text_or_null(s, 8);
+    o->shipAddress = text_or_null(s, 9);
+    o->shipCity = text_or_null(s, 10);
+    o->shipRegion = text_or_null(s, 11);
+    o->shipPostalCode = text_or_null(s, 12);
+    o->shipCountry = text_or_null(s, 13);
+}
+
+static void free_order(Order *o) {
+    free(o->customerID); free(o->orderDate); free(o->requiredDate); free(o->shippedDate);
+    free(o->shipName); free(o->shipAddress); free(o->shipCity); free(o->shipRegion);
+    free(o->shipPostalCode); free(o->shipCountry);
+}
+
+int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *out) {
+    // Each read phase (W2..W6) runs inside one BEGIN/COMMIT read transaction, as a
+    // library's `read { }` does. With a 2nd argument "autocommit", each statement takes and
+    // drops its own WAL read lock instead (slower: about 2x on W5).
+    int txn = !autocommit;
+#define READ_BEGIN() do { if (txn) exec(db, "BEGIN"); } while (0)
+#define READ_END() do { if (txn) exec(db, "COMMIT"); } while (0)
+    char buf[4096];
+    unlink(path);
+    snprintf(buf, sizeof buf, "%s-wal", path); unlink(buf);
+    snprintf(buf, sizeof buf, "%s-shm", path); unlink(buf);
+
+    double t0 = now_ms();
+    sqlite3 *db;
+    check(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL), db, "open");
+    exec(db, "PRAGMA journal_mode=WAL");
+    exec(db, "PRAGMA synchronous=NORMAL");
+    exec(db, "CREATE TABLE workout (id INTEGER PRIMARY KEY, title TEXT NOT NULL, startedAt REAL NOT NULL, "
+             "finishedAt REAL, minutes INTEGER NOT NULL, calories REAL NOT NULL, isFavorite INTEGER NOT NULL)");
+    exec(db, "CREATE INDEX workout_startedAt ON workout(startedAt)");
+    double tSetup = now_ms() - t0;
+
+    Workout *input = malloc(sizeof(Workout) * N);
+    for (int64_t i = 1; i <= N; i++) make_row(i, &input[i - 1]);
+
+    // W1
+    double t = now_ms();
+    exec(db, "BEGIN IMMEDIATE");
+    sqlite3_stmt *ins;
+    check(sqlite3_prepare_v2(db, "INSERT INTO workout (id, title, startedAt, finishedAt, minutes, calories, isFavorite) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &ins, NULL), db, "prepare insert");
+    for (int i = 0; i < N; i++) {
+        Workout *w = &input[i];
+        sqlite3_bind_int64(ins, 1, w->id);
+        sqlite3_bind_text(ins, 2, w->title, -1, SQLITE_STATIC);
+        sqlite3_bind_double(ins, 3, w->startedAt);
+        if (w->finishedAtIsNull) sqlite3_bind_null(ins, 4); else sqlite3_bind_double(ins, 4, w->finishedAt);
+        sqlite3_bind_int64(ins, 5, w->minutes);
+        sqlite3_bind_double(ins, 6, w->calories);
+        sqlite3_bind_int(ins, 7, w->isFavorite);
+        if (sqlite3_step(ins) != SQLITE_DONE) { fprintf(stderr, "insert: %s\n", sqlite3_errmsg(db)); return 1; }
+        sqlite3_reset(ins);
+    }
+    sqlite3_finalize(ins);
+    exec(db, "COMMIT");
+    double tW1 = now_ms() - t;
+
+    for (int i = 0; i < N; i++) free(input[i].title);
+    free(input);
+
+    // W2
+    t = now_ms();
+    READ_BEGIN();
+    sqlite3_stmt *sel;
+    check(sqlite3_prepare_v2(db, "SELECT id, title, startedAt, finishedAt, minutes, calories, isFavorite FROM workout",
+                             -1, &sel, NULL), db, "prepare select");
+    size_t cap = 1024, n = 0;
+    Workout *all = malloc(sizeof(Workout) * cap);
+    while (sqlite3_step(sel) == SQLITE_ROW) {
+        if (n == cap) { cap *= 2; all = realloc(all, sizeof(Workout) * cap); }
+        read_row(sel, &all[n++]);
+    }
+    sqlite3_finalize(sel);
+    READ_END();
+    double tW2 = now_ms() - t;
+    int64_t ck2 = 0;
+    for (size_t i = 0; i < n; i++) ck2 += all[i].id + all[i].minutes + all[i].isFavorite + (int64_t)strlen(all[i].title)
+                                          + (all[i].finishedAtIsNull ? 1 : 0);
+    for (size_t i = 0; i < n; i++) free(all[i].title);
+    free(all);
+
+    // W3
+    t = now_ms();
+    READ_BEGIN();
+    sqlite3_stmt *q3;
+    check(sqlite3_prepare_v2(db, "SELECT id, title, startedAt, finishedAt, minutes, calories, isFavorite FROM workout "
+                                 "WHERE minutes >= ? ORDER BY startedAt DESC LIMIT ?", -1, &q3, NULL), db, "prepare q3");
+    int64_t ck3 = 0;
+    for (int r = 0; r < REPEAT; r++) {
+        sqlite3_bind_int64(q3, 1, 30);
+        sqlite3_bind_int64(q3, 2, 100);
+        Workout rows[100];
+        int k = 0;
+        while (sqlite3_step(q3) == SQLITE_ROW) read_row(q3, &rows[k++]);
+        sqlite3_reset(q3);
+        for (int j = 0; j < k; j++) { ck3 += rows[j].id; free(rows[j].title); }
+        ck3 += k;
+    }
+    sqlite3_finalize(q3);
+    READ_END();
+    double tW3 = now_ms() - t;
+
+    // W4
+    t = now_ms();
+    READ_BEGIN();
+    sqlite3_stmt *q4;
+    check(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM workout WHERE isFavorite = ?", -1, &q4, NULL), db, "prepare q4");
+    int64_t ck4 = 0;
+    for (int r = 0; r < REPEAT; r++) {
+        sqlite3_bind_int(q4, 1, 1);
+        if (sqlite3_step(q4) == SQLITE_ROW) ck4 += sqlite3_column_int64(q4, 0);
+        sqlite3_reset(q4);
+    }
+    sqlite3_finalize(q4);
+    READ_END();
+    double tW4 = now_ms() - t;
+
+    // W5 (extra): 10,000 primary-key lookups, one row materialised each
+    t = now_ms();
+    READ_BEGIN();
+    sqlite3_stmt *q5;
+    check(sqlite3_prepare_v2(db, "SELECT id, title, startedAt, finishedAt, minutes, calories, isFavorite FROM workout "
+                                 "WHERE id = ?", -1, &q5, NULL), db, "prepare q5");
+    int64_t ck5 = 0;
+    for (int k = 0; k < LOOKUPS; k++) {
+        sqlite3_bind_int64(q5, 1, (int64_t)((k * 7919) % N + 1));
+        if (sqlite3_step(q5) == SQLITE_ROW) {
+            Workout w;
+            read_row(q5, &w);
+            ck5 += w.id + w.minutes;
+            free(w.title);
+        }
+        sqlite3_reset(q5);
+    }
+    sqlite3_finalize(q5);
+    READ_END();
+    double tW5 = now_ms() - t;
+
+
+    // W6: orders-shaped rows (Northwind "Orders": 14 columns, ISO-8601 text dates, NULLs)
+    exec(db, "CREATE TABLE orders (OrderID INTEGER PRIMARY KEY, CustomerID TEXT, EmployeeID INTEGER, "
+             "OrderDate TEXT, RequiredDate TEXT, ShippedDate TEXT, ShipVia INTEGER, Freight REAL, "
+             "ShipName TEXT, ShipAddress TEXT, ShipCity TEXT, ShipRegion TEXT, ShipPostalCode TEXT, ShipCountry TEXT)");
+    exec(db, "BEGIN IMMEDIATE");
+    sqlite3_stmt *oi;
+    check(sqlite3_prepare_v2(db, "INSERT INTO orders VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &oi, NULL), db, "prepare orders");
+    for (int i = 1; i <= ORDERS; i++) {
+        char cust[8], od[24], rd[24], sd[24], name[40], addr[48], city[24], post[12];
+        snprintf(cust, sizeof cust, "C%04d", i % 93);
+        snprintf(od, sizeof od, "2019-%02d-%02d %02d:%02d:%02d", 1 + i % 12, 1 + i % 28, i % 24, i % 60, (i * 7) % 60);
+        snprintf(rd, sizeof rd, "2019-%02d-%02d 00:00:00", 1 + (i + 1) % 12, 1 + i % 28);
+        snprintf(sd, sizeof sd, "2019-%02d-%02d 12:00:00", 1 + (i + 2) % 12, 1 + i % 28);
+        snprintf(name, sizeof name, "Ship to customer number %d", i % 500);
+        snprintf(addr, sizeof addr, "%d Long Street Name Avenue", i % 9000);
+        snprintf(city, sizeof city, "City %d", i % 70);
+        snprintf(post, sizeof post, "%05d", (i * 31) % 99999);
+        sqlite3_bind_int64(oi, 1, i);
+        sqlite3_bind_text(oi, 2, cust, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(oi, 3, 1 + i % 9);
+        sqlite3_bind_text(oi, 4, od, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(oi, 5, rd, -1, SQLITE_TRANSIENT);
+        if (i % 17 == 0) sqlite3_bind_null(oi, 6); else sqlite3_bind_text(oi, 6, sd, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(oi, 7, 1 + i % 3);
+        sqlite3_bind_double(oi, 8, (double)(i % 1000) / 7.0);
+        sqlite3_bind_text(oi, 9, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(oi, 10, addr, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(oi, 11, city, -1, SQLITE_TRANSIENT);
+        if (i % 3 == 0) sqlite3_bind_null(oi, 12); else sqlite3_bind_text(oi, 12, "Region", -1, SQLITE_STATIC);
+        sqlite3_bind_text(oi, 13, post, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(oi, 14, "Country", -1, SQLITE_STATIC);
+        if (sqlite3_step(oi) != SQLITE_DONE) { fprintf(stderr, "orders: %s\n", sqlite3_errmsg(db)); return 1; }
+        sqlite3_reset(oi);
+    }
+    sqlite3_finalize(oi);
+    exec(db, "COMMIT");
+    t = now_ms();
+    READ_BEGIN();
+    sqlite3_stmt *q6;
+    check(sqlite3_prepare_v2(db, "SELECT OrderID, CustomerID, EmployeeID, OrderDate, RequiredDate, ShippedDate, ShipVia, "
+                                 "Freight, ShipName, ShipAddress, ShipCity, ShipRegion, ShipPostalCode, ShipCountry FROM orders",
+                             -1, &q6, NULL), db, "prepare q6");
+    int64_t ck6 = 0;
+    Order *orders = malloc(sizeof(Order) * ORDERS);
+    for (int r = 0; r < ORDER_REPEAT; r++) {
+        int k = 0;
+        while (sqlite3_step(q6) == SQLITE_ROW) read_order(q6, &orders[k++]);
+        sqlite3_reset(q6);
+        for (int j = 0; j < k; j++) { ck6 += orders[j].id + (orders[j].shippedDate ? 1 : 0); free_order(&orders[j]); }
+    }
+    free(orders);
+    sqlite3_finalize(q6);
+    READ_END();
+    double tW6 = now_ms() - t;
+
+    sqlite3_stmt *ps;
+    sqlite3_prepare_v2(db, "PRAGMA synchronous", -1, &ps, NULL);
+    sqlite3_step(ps);
+    int sync = sqlite3_column_int(ps, 0);
+    sqlite3_finalize(ps);
+    sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &ps, NULL);
+    sqlite3_step(ps);
+    char jm[16];
+    snprintf(jm, sizeof jm, "%s", sqlite3_column_text(ps, 0));
+    sqlite3_finalize(ps);
+    sqlite3_close(db);
+
+    out->transactions = txn;
+    snprintf(out->sqliteVersion, sizeof out->sqliteVersion, "%s", sqlite3_libversion());
+    snprintf(out->journalMode, sizeof out->journalMode, "%s", jm);
+    out->synchronous = sync;
+    out->checksum[1] = ck2; out->checksum[2] = ck3; out->checksum[3] = ck4; out->checksum[4] = ck5; out->checksum[5] = ck6;
+    out->setupMilliseconds = tSetup;
+    out->milliseconds[0] = tW1; out->milliseconds[1] = tW2; out->milliseconds[2] = tW3;
+    out->milliseconds[3] = tW4; out->milliseconds[4] = tW5; out->milliseconds[5] = tW6;
+    return 0;
+}

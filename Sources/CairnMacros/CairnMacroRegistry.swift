@@ -3,7 +3,16 @@ import SwiftSyntaxMacros
 /// Every macro this plugin provides, by the type name its `#externalMacro` declaration uses.
 /// Tests expand with the same table, so a macro missing here fails its expansion test.
 enum CairnMacroRegistry {
-    static let all: [String: any Macro.Type] = [
-        "TransientMacro": TransientMacro.self,
-    ]
+    // Computed: a stored global of metatypes of a non-Sendable protocol would be shared state.
+    static var all: [String: any Macro.Type] {
+        [
+            "TransientMacro": TransientMacro.self,
+            "ModelMacro": ModelMacro.self,
+            "_PersistedPropertyMacro": _PersistedPropertyMacro.self,
+            "AttributeMacro": AttributeMacro.self,
+            "RelationshipMacro": RelationshipMacro.self,
+            "UniqueMacro": UniqueMacro.self,
+            "IndexMacro": IndexMacro.self,
+        ]
+    }
 }

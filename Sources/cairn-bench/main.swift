@@ -1,1 +1,41 @@
-print("cairn-bench")
+// cairn-bench: the workloads of BENCHMARKS.md through Cairn's public API, beside the same
+// workloads in plain C over the same SQLite, with the ratio per workload.
+//
+//   swift run -c release cairn-bench [--dir DIR] [--autocommit]
+import Foundation
+
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("--help") || arguments.contains("-h") {
+    print("""
+        usage: cairn-bench [--dir DIR] [--autocommit]
+          Runs W1-W6 (../shared/BENCHMARKS.md) in C and through each Cairn surface on fresh
+          SQLite files in DIR (default: a temporary folder), prints NAME_ms lines, checksums
+          and the ratio of each surface to C. Build with -c release for meaningful numbers.
+        """)
+    exit(0)
+}
+var directory = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-bench-\(getpid())").path
+if let i = arguments.firstIndex(of: "--dir"), arguments.index(after: i) < arguments.endIndex {
+    directory = arguments[arguments.index(after: i)]
+}
+let autocommit = arguments.contains("--autocommit")
+
+do {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let (c, settings) = try Measurements.baseline(path: directory + "/c.sqlite", autocommit: autocommit)
+    print("impl=c \(settings)")
+    var runs: [Measurements] = []
+    for surface in surfaces {
+        let m = try surface.run(directory: directory)
+        runs.append(m)
+    }
+    Report(baseline: c, runs: runs).print()
+    try? FileManager.default.removeItem(atPath: directory)
+    if !Report(baseline: c, runs: runs).checksumsAgree {
+        FileHandle.standardError.write(Data("checksum mismatch: a surface did different work than C\n".utf8))
+        exit(1)
+    }
+} catch {
+    FileHandle.standardError.write(Data("cairn-bench: \(error)\n".utf8))
+    exit(1)
+}

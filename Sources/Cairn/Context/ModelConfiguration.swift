@@ -1,0 +1,123 @@
+import Foundation
+
+/// Where and how a container stores its models: a file (or memory), read-only or writable.
+///
+/// ```swift
+/// ModelConfiguration()                                   // ~/.local/share/<program>/default.store
+/// ModelConfiguration(isStoredInMemoryOnly: true)         // private, in memory
+/// ModelConfiguration(url: URL(filePath: "/var/lib/app/workouts.store"))
+/// ModelConfiguration("Archive", schema: Schema([Workout.self]), allowsSave: false)
+/// ```
+///
+/// **Default location on Linux.** A configuration without a URL stores in
+/// `$XDG_DATA_HOME/<program>/<name>.store`, or `~/.local/share/<program>/<name>.store` when
+/// `XDG_DATA_HOME` is not set (the XDG base-directory convention), where `<program>` is the
+/// executable's name and `<name>` the configuration's name (`default`). The folder is
+/// created when the container opens.
+public struct ModelConfiguration: Hashable, Sendable, Identifiable {
+    /// App-group containers (Apple platforms). Kept for source compatibility; no effect on Linux.
+    public struct GroupContainer: Hashable, Sendable {
+        let identifier: String?
+        public static let automatic = GroupContainer(identifier: nil)
+        public static let none = GroupContainer(identifier: "")
+        public static func identifier(_ groupName: String) -> GroupContainer { GroupContainer(identifier: groupName) }
+    }
+
+    /// CloudKit syncing (Apple platforms). Kept for source compatibility; no effect on Linux.
+    public struct CloudKitDatabase: Hashable, Sendable {
+        let identifier: String?
+        public static let automatic = CloudKitDatabase(identifier: nil)
+        public static let none = CloudKitDatabase(identifier: "")
+        public static func `private`(_ containerIdentifier: String) -> CloudKitDatabase {
+            CloudKitDatabase(identifier: containerIdentifier)
+        }
+    }
+
+    /// The configuration's name (`default` unless given); also the store's identifier.
+    public let name: String
+    /// The entities this configuration stores; `nil` for all of the container's schema.
+    public let schema: Schema?
+    /// The store file (`/dev/null` for an in-memory store).
+    public let url: URL
+    /// Whether the store lives in memory only, gone when the container is released.
+    public let isStoredInMemoryOnly: Bool
+    /// Whether contexts may save to this store; `false` opens it read-only.
+    public let allowsSave: Bool
+    /// No effect on Linux.
+    public let groupContainer: GroupContainer
+    /// No effect on Linux.
+    public let cloudKitDatabase: CloudKitDatabase
+
+    /// `Identifiable`: the store's URL.
+    public var id: URL { url }
+    /// No effect on Linux; always `nil`.
+    public var cloudKitContainerIdentifier: String? { nil }
+    /// No effect on Linux; always `nil`.
+    public var groupAppContainerIdentifier: String? { nil }
+
+    /// A configuration that stores in the default location (see above) or in memory.
+    public init(
+        _ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true,
+        groupContainer: GroupContainer = .automatic, cloudKitDatabase: CloudKitDatabase = .automatic
+    ) {
+        let name = name ?? "default"
+        self.name = name
+        self.schema = schema
+        self.isStoredInMemoryOnly = isStoredInMemoryOnly
+        self.allowsSave = allowsSave
+        self.groupContainer = groupContainer
+        self.cloudKitDatabase = cloudKitDatabase
+        url = isStoredInMemoryOnly ? URL(fileURLWithPath: "/dev/null") : Self.defaultURL(name: name)
+    }
+
+    /// A configuration that stores in the file at `url`.
+    public init(
+        _ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true,
+        cloudKitDatabase: CloudKitDatabase = .automatic
+    ) {
+        self.name = name ?? "default"
+        self.schema = schema
+        self.url = url
+        isStoredInMemoryOnly = url.path == "/dev/null"
+        self.allowsSave = allowsSave
+        groupContainer = .automatic
+        self.cloudKitDatabase = cloudKitDatabase
+    }
+
+    /// A configuration for the given model types only.
+    public init(for forTypes: any PersistentModel.Type..., isStoredInMemoryOnly: Bool = false) {
+        self.init(schema: Schema(forTypes), isStoredInMemoryOnly: isStoredInMemoryOnly)
+    }
+
+    /// The default store file for a configuration name:
+    /// `$XDG_DATA_HOME/<program>/<name>.store`, else `~/.local/share/<program>/<name>.store`.
+    public static func defaultURL(name: String = "default") -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base: URL
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            base = URL(fileURLWithPath: dataHome, isDirectory: true)
+        } else {
+            base = FileManager.default.homeDirectoryForCurrentUser
+                .appendingPathComponent(".local", isDirectory: true)
+                .appendingPathComponent("share", isDirectory: true)
+        }
+        let program = URL(fileURLWithPath: CommandLine.arguments.first ?? "cairn").lastPathComponent
+        return base.appendingPathComponent(program.isEmpty ? "cairn" : program, isDirectory: true)
+            .appendingPathComponent(name + ".store")
+    }
+
+    /// Checks the name can be a file name.
+    ///
+    /// - Throws: ``SwiftDataError/configurationFileNameContainsInvalidCharacters`` or
+    ///   ``SwiftDataError/configurationFileNameTooLong``.
+    public func validate() throws {
+        if name.contains("/") || name.contains("\0") {
+            throw SwiftDataError.configurationFileNameContainsInvalidCharacters.with(
+                reason: "The configuration name '\(name)' contains '/' or NUL, which a file name cannot")
+        }
+        if name.utf8.count > 240 {
+            throw SwiftDataError.configurationFileNameTooLong.with(
+                reason: "The configuration name is \(name.utf8.count) bytes; file names are at most 255")
+        }
+    }
+}

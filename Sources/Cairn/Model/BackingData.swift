@@ -1,0 +1,76 @@
+/// The storage behind a model's properties: the values, what changed, and the model's identity.
+///
+/// `@Model` gives every instance a ``DefaultBackingData``; a context swaps in the backing data
+/// of a fetched row when it makes a model with `init(backingData:)`.
+public protocol BackingData<Model>: AnyObject {
+    associatedtype Model: PersistentModel
+
+    /// Empty backing data for a new model of `modelType`.
+    init(for modelType: Model.Type)
+    /// The model's identifier, or `nil` if it has none yet.
+    var persistentModelID: PersistentIdentifier? { get }
+    /// Store-specific information about the model.
+    var metadata: Any { get }
+
+    func getValue<Value: Decodable>(forKey key: KeyPath<Model, Value>) -> Value
+    func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>) -> Value
+    func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>) -> Value?
+    func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>) -> [Value]
+    func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>) -> [Value]?
+
+    func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value)
+    func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>, to newValue: Value)
+    func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>, to newValue: Value?)
+    func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>, to newValue: [Value])
+    func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?)
+}
+
+/// Cairn's backing data: one slot per persisted property, loaded from the row lazily, with the
+/// set of properties changed since the last save.
+public final class DefaultBackingData<Model: PersistentModel>: BackingData {
+    let storage: ModelStorage
+
+    public init(for modelType: Model.Type) {
+        storage = ModelStorage(entity: Schema.Entity.of(modelType))
+    }
+
+    init(storage: ModelStorage) {
+        self.storage = storage
+    }
+
+    public var persistentModelID: PersistentIdentifier? { storage.identifier }
+    /// The model's ``Schema/Entity``.
+    public var metadata: Any { storage.entity }
+
+    public func getValue<Value: Decodable>(forKey key: KeyPath<Model, Value>) -> Value {
+        storage.value(forKey: key, as: Value.self)
+    }
+    public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>) -> Value {
+        storage.value(forKey: key, as: Value.self)
+    }
+    public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>) -> Value? {
+        storage.value(forKey: key, as: Value?.self)
+    }
+    public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>) -> [Value] {
+        storage.value(forKey: key, as: [Value].self)
+    }
+    public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>) -> [Value]? {
+        storage.value(forKey: key, as: [Value]?.self)
+    }
+
+    public func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
+        storage.setValue(newValue, forKey: key)
+    }
+    public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
+        storage.setValue(newValue, forKey: key)
+    }
+    public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>, to newValue: Value?) {
+        storage.setValue(newValue as Any, forKey: key)
+    }
+    public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>, to newValue: [Value]) {
+        storage.setValue(newValue, forKey: key)
+    }
+    public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?) {
+        storage.setValue(newValue as Any, forKey: key)
+    }
+}

@@ -1,0 +1,96 @@
+/// Makes a class a stored, observable model: a ``PersistentModel``.
+///
+/// Every stored `var` of the class is persisted (a column of the entity's table) unless it is
+/// marked `@Transient`; properties whose type is another model are relationships.
+///
+/// ```swift
+/// @Model
+/// final class Workout {
+///     var title: String
+///     var startedAt: Date
+///     var finishedAt: Date?
+///     var minutes: Int
+///     var calories: Double
+///     var isFavorite: Bool = false
+///
+///     init(title: String, startedAt: Date, minutes: Int, calories: Double) { … }
+/// }
+/// // CREATE TABLE "Workout" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL,
+/// //   "startedAt" REAL NOT NULL, "finishedAt" REAL, "minutes" INTEGER NOT NULL,
+/// //   "calories" REAL NOT NULL, "isFavorite" INTEGER NOT NULL DEFAULT 0)
+/// ```
+///
+/// A property whose type cannot be stored (a function, a tuple, `Any`, a type that is neither
+/// `Codable` nor a model) is a compile-time error on that property. The code the macro
+/// writes, which a model may also write by hand, is shown on ``PersistentModel``.
+@attached(
+    member,
+    names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init),
+    named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation))
+@attached(memberAttribute)
+@attached(extension, conformances: PersistentModel, Observable)
+public macro Model() = #externalMacro(module: "CairnMacros", type: "ModelMacro")
+
+/// Written by `@Model` on each persisted property: accessors through the backing data.
+@attached(accessor, names: named(init), named(get), named(set))
+@attached(peer, names: prefixed(_))
+public macro _PersistedProperty() = #externalMacro(module: "CairnMacros", type: "_PersistedPropertyMacro")
+
+/// Marks a property of a `@Model` class that is not persisted. It needs a default value.
+///
+/// ```swift
+/// @Transient var isExpanded = false
+/// ```
+@attached(peer)
+public macro Transient() = #externalMacro(module: "CairnMacros", type: "TransientMacro")
+
+/// Options for how an attribute is stored.
+///
+/// ```swift
+/// @Attribute(.unique) var email: String
+/// // CREATE UNIQUE INDEX "Person_email_unique" ON "Person"("email")
+/// @Attribute(originalName: "name") var title: String   // renamed from "name"
+/// ```
+@attached(peer)
+public macro Attribute(
+    _ options: Schema.Attribute.Option..., originalName: String? = nil, hashModifier: String? = nil
+) = #externalMacro(module: "CairnMacros", type: "AttributeMacro")
+
+/// Options for a relationship: delete rule, inverse, counts.
+///
+/// ```swift
+/// @Relationship(deleteRule: .cascade, inverse: \Item.trip) var items: [Item] = []
+/// ```
+@attached(peer)
+public macro Relationship(
+    _ options: Schema.Relationship.Option..., deleteRule: Schema.Relationship.DeleteRule = .nullify,
+    minimumModelCount: Int? = 0, maximumModelCount: Int? = 0, originalName: String? = nil,
+    inverse: AnyKeyPath? = nil, hashModifier: String? = nil
+) = #externalMacro(module: "CairnMacros", type: "RelationshipMacro")
+
+/// Properties whose values must be unique together, written inside a `@Model` class.
+///
+/// ```swift
+/// #Unique<Person>([\.email], [\.givenName, \.familyName])
+/// // CREATE UNIQUE INDEX "Person_email_unique" ON "Person"("email")
+/// // CREATE UNIQUE INDEX "Person_givenName_familyName_unique" ON "Person"("givenName", "familyName")
+/// ```
+@freestanding(declaration, names: named(_$uniquenessConstraints))
+public macro Unique<T: PersistentModel>(_ constraints: [PartialKeyPath<T>]...) =
+    #externalMacro(module: "CairnMacros", type: "UniqueMacro")
+
+/// Indexes over properties, written inside a `@Model` class.
+///
+/// ```swift
+/// #Index<Workout>([\.startedAt], [\.title, \.minutes])
+/// // CREATE INDEX "Workout_startedAt" ON "Workout"("startedAt")
+/// // CREATE INDEX "Workout_title_minutes" ON "Workout"("title", "minutes")
+/// ```
+@freestanding(declaration, names: named(_$indices))
+public macro Index<T: PersistentModel>(_ indices: [PartialKeyPath<T>]...) =
+    #externalMacro(module: "CairnMacros", type: "IndexMacro")
+
+/// Indexes of the given kinds (`.binary`, `.rtree`), written inside a `@Model` class.
+@freestanding(declaration, names: named(_$indices))
+public macro Index<T: PersistentModel>(_ indices: Schema.Index<T>.Types<T>...) =
+    #externalMacro(module: "CairnMacros", type: "IndexMacro")

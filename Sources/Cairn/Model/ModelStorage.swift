@@ -1,0 +1,178 @@
+import Foundation
+
+/// The state behind one model instance: a slot per persisted property, the committed value of
+/// each property changed since the last save, the model's identifier and its context.
+///
+/// Values are Swift values (`.value`); a to-one relationship read from a row starts as the
+/// related row's primary key (`.raw`) and becomes a model on first access; a property whose
+/// column was not fetched is `.unloaded` and is faulted in by the context on first access.
+final class ModelStorage {
+    enum Slot {
+        case unloaded
+        case raw(DatabaseValue)
+        case value(Any)
+    }
+
+    /// Where the model is in its life.
+    enum State: Equatable {
+        /// Made in memory, not inserted in a context.
+        case new
+        /// Inserted in a context, not saved yet.
+        case inserted
+        /// Has a row in the store.
+        case persisted
+        /// Deleted in its context; the delete is not saved yet.
+        case deleted
+        /// Its row was deleted by a save.
+        case deletedSaved
+    }
+
+    let entity: Schema.Entity
+    var slots: [Slot]
+    /// The committed slot of every property changed since the last save (for rollback).
+    var originals: [Int: Slot] = [:]
+    /// The properties changed since the last save (every property set on a new model).
+    var changed: Set<Int> = []
+    var identifier: PersistentIdentifier
+    var state: State = .new
+    /// The context the model is registered with.
+    weak var context: ModelContext?
+    /// Values of key paths outside the schema metadata (hand-written models only).
+    var extra: [AnyKeyPath: Any] = [:]
+
+    init(entity: Schema.Entity) {
+        self.entity = entity
+        slots = Array(repeating: .unloaded, count: entity.properties.count)
+        identifier = .temporary(entityName: entity.name)
+    }
+
+    /// The storage of a stored row: `values` has one slot per property (`.unloaded` for
+    /// columns not fetched).
+    init(entity: Schema.Entity, identifier: PersistentIdentifier, slots: [Slot]) {
+        self.entity = entity
+        self.slots = slots
+        self.identifier = identifier
+        state = .persisted
+    }
+
+    var hasChanges: Bool {
+        switch state {
+        case .inserted, .deleted: true
+        case .new, .persisted: !changed.isEmpty
+        case .deletedSaved: false
+        }
+    }
+
+    var isDeleted: Bool { state == .deleted || state == .deletedSaved }
+
+    var changedPropertyNames: Set<String> { Set(changed.map { entity.properties[$0].name }) }
+
+    // MARK: - Reading
+
+    func value<Value>(forKey key: AnyKeyPath, as type: Value.Type) -> Value {
+        guard let index = entity.slot(for: key) else {
+            if let value = extra[key] as? Value { return value }
+            return Self.placeholder(Value.self, property: key.debugDescription, entity: entity.name, defaultValue: nil)
+        }
+        return value(at: index, as: type)
+    }
+
+    func value<Value>(at index: Int, as type: Value.Type) -> Value {
+        if case .unloaded = slots[index], let context { context.faultIn(self) }
+        switch slots[index] {
+        case .value(let value):
+            if let value = value as? Value { return value }
+        case .raw(let raw):
+            if let context, let resolved = context.resolve(raw, property: entity.properties[index], of: self),
+                let value = resolved as? Value
+            {
+                slots[index] = .value(value)
+                return value
+            }
+        case .unloaded:
+            break
+        }
+        let property = entity.properties[index]
+        return Self.placeholder(
+            Value.self, property: property.name, entity: entity.name,
+            defaultValue: (property as? Schema.Attribute)?.defaultValue)
+    }
+
+    /// The slot's Swift value if it is loaded, without faulting or resolving.
+    func loadedValue(at index: Int) -> Any? {
+        if case .value(let value) = slots[index] { return value }
+        return nil
+    }
+
+    // MARK: - Writing
+
+    func setValue(_ value: Any, forKey key: AnyKeyPath) {
+        guard let index = entity.slot(for: key) else {
+            extra[key] = value
+            return
+        }
+        setValue(value, at: index)
+    }
+
+    func setValue(_ value: Any, at index: Int) {
+        if state != .new, originals[index] == nil { originals[index] = slots[index] }
+        slots[index] = .value(value)
+        changed.insert(index)
+        context?.noteChange(of: self, at: index)
+    }
+
+    /// After a successful save: the current values are the committed ones.
+    func commit(identifier: PersistentIdentifier? = nil) {
+        if let identifier { self.identifier = identifier }
+        originals = [:]
+        changed = []
+        switch state {
+        case .new, .inserted, .persisted: state = .persisted
+        case .deleted, .deletedSaved: state = .deletedSaved
+        }
+    }
+
+    /// Puts back the committed value of every changed property; returns the restored slots.
+    @discardableResult
+    func restoreOriginals() -> [Int] {
+        let restored = Array(originals.keys)
+        for (index, slot) in originals { slots[index] = slot }
+        originals = [:]
+        changed = []
+        return restored
+    }
+
+    // MARK: - Placeholders
+
+    /// A value for a property that has none (its row is gone, or a hand-written model read a key
+    /// path it never set): the declared default, `nil`, an empty collection, zero, an empty
+    /// string, or a placeholder model. A getter cannot throw, so this is the least surprising
+    /// answer; only a non-optional `Codable` type that cannot be made from empty JSON has no
+    /// placeholder, and then the read stops the program with a message naming the property.
+    static func placeholder<Value>(_ type: Value.Type, property: String, entity: String, defaultValue: Any?) -> Value {
+        if let value = defaultValue as? Value { return value }
+        if let optional = Value.self as? any _OptionalBuilding.Type, let value = optional._nilValue as? Value {
+            return value
+        }
+        if let value = ([] as [Any]) as? Value { return value }
+        if let model = Value.self as? any PersistentModel.Type, let value = makePlaceholderModel(model) as? Value {
+            return value
+        }
+        if let primitive = Value.self as? any ColumnPrimitive.Type {
+            for candidate: DatabaseValue in [.integer(0), .text(""), .blob(Data()), .text("00000000-0000-0000-0000-000000000000"), .text("about:blank")] {
+                if let value = primitive.init(databaseValue: candidate) as? Value { return value }
+            }
+        }
+        if let decodable = Value.self as? any Decodable.Type {
+            for json in ["null", "[]", "{}", "0", "\"\"", "false"] {
+                if let value = try? JSONDecoder().decode(decodable, from: Data(json.utf8)) as? Value { return value }
+            }
+        }
+        preconditionFailure(
+            "\(entity).\(property) has no value: its row was deleted or never loaded, and \(Value.self) has no empty value")
+    }
+
+    private static func makePlaceholderModel<M: PersistentModel>(_ type: M.Type) -> M {
+        M(backingData: DefaultBackingData<M>(for: M.self))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The identity of a model's row, stable across contexts of one container and across reopening.
+///
+/// A model gets a *temporary* identifier when it is created or inserted; the first `save()` that
+/// writes its row replaces it with a *permanent* one made of the store identifier, the entity
+/// name and the row's primary key (the table's `id` column):
+///
+/// ```swift
+/// let run = Workout(title: "Run", startedAt: .now, minutes: 30, calories: 250)
+/// context.insert(run)
+/// run.persistentModelID.isTemporary       // true
+/// try context.save()                      // INSERT INTO "Workout" (…) VALUES (…) RETURNING "id"
+/// run.persistentModelID.primaryKey        // 1
+/// ```
+///
+/// Identifiers are `Sendable` and `Codable`: pass them between actors and look the model up
+/// again with ``ModelContext/model(for:)`` or ``ModelContext/registeredModel(for:)``.
+public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
+    /// The opaque value that tells identifiers apart.
+    public struct ID: Hashable, Codable, Sendable {
+        /// `.permanent(rowid)` once saved, `.temporary(UUID)` before.
+        enum Key: Hashable, Codable, Sendable {
+            case temporary(UUID)
+            case permanent(Int64)
+        }
+
+        let key: Key
+        /// The entity, as in the `PersistentIdentifier`.
+        let entityName: String
+        /// The store, as in the `PersistentIdentifier`.
+        let storeIdentifier: String?
+    }
+
+    /// The value that tells identifiers apart (entity, store and key together).
+    public let id: ID
+
+    /// The name of the entity (the model's class name unless the schema says otherwise).
+    public var entityName: String { id.entityName }
+
+    /// The store that holds the row: its configuration's name, or `nil` before the first save.
+    public var storeIdentifier: String? { id.storeIdentifier }
+
+    /// Whether the model has not been saved yet: its identifier will change on the first save.
+    public var isTemporary: Bool {
+        if case .temporary = id.key { return true }
+        return false
+    }
+
+    /// The row's primary key (`id` column) in the entity's table, or `nil` before the first save.
+    public var primaryKey: Int64? {
+        if case .permanent(let key) = id.key { return key }
+        return nil
+    }
+
+    init(entityName: String, storeIdentifier: String?, key: ID.Key) {
+        id = ID(key: key, entityName: entityName, storeIdentifier: storeIdentifier)
+    }
+
+    /// A fresh temporary identifier for an unsaved model of `entityName`.
+    static func temporary(entityName: String) -> PersistentIdentifier {
+        PersistentIdentifier(entityName: entityName, storeIdentifier: nil, key: .temporary(UUID()))
+    }
+
+    /// The permanent identifier of row `primaryKey` of `entityName` in a store.
+    static func permanent(entityName: String, storeIdentifier: String?, primaryKey: Int64) -> PersistentIdentifier {
+        PersistentIdentifier(entityName: entityName, storeIdentifier: storeIdentifier, key: .permanent(primaryKey))
+    }
+
+    /// Makes the identifier of a row from its parts, as SwiftData's custom stores do.
+    ///
+    /// ```swift
+    /// let id = try PersistentIdentifier.identifier(for: "default", entityName: "Workout", primaryKey: 42)
+    /// ```
+    ///
+    /// - Throws: ``ModelError`` if `primaryKey` is not an
+    ///   integer (Cairn's tables use `INTEGER PRIMARY KEY`).
+    public static func identifier<T>(for storeIdentifier: String, entityName: String, primaryKey: T) throws
+        -> PersistentIdentifier
+    {
+        let key: Int64? = switch primaryKey {
+        case let value as Int64: value
+        case let value as Int: Int64(value)
+        case let value as Int32: Int64(value)
+        case let value as String: Int64(value)
+        default: nil
+        }
+        guard let key else {
+            throw ModelError.invalidPrimaryKey(entityName: entityName, value: String(describing: primaryKey))
+        }
+        return .permanent(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: key)
+    }
+
+    /// Orders by store, then entity name, then saved before unsaved, then primary key.
+    public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
+        let left = (lhs.storeIdentifier ?? "", lhs.entityName)
+        let right = (rhs.storeIdentifier ?? "", rhs.entityName)
+        if left != right { return left < right }
+        switch (lhs.id.key, rhs.id.key) {
+        case (.permanent(let a), .permanent(let b)): return a < b
+        case (.permanent, .temporary): return true
+        case (.temporary, .permanent): return false
+        case (.temporary(let a), .temporary(let b)): return a.uuidString < b.uuidString
+        }
+    }
+}
+
+extension PersistentIdentifier: CustomStringConvertible {
+    /// `Workout/42` (saved, with its store as `default:Workout/42`) or `Workout/t-<uuid>` (unsaved).
+    public var description: String {
+        let store = storeIdentifier.map { $0 + ":" } ?? ""
+        switch id.key {
+        case .permanent(let key): return "\(store)\(entityName)/\(key)"
+        case .temporary(let uuid): return "\(store)\(entityName)/t-\(uuid.uuidString)"
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Observation
+
+/// A class whose instances are stored: what `@Model` makes of a class.
+///
+/// The macro writes the conformance; a model can also be written by hand. This is what
+/// `@Model` writes for
+///
+/// ```swift
+/// @Model final class Workout {
+///     var title: String
+///     var isFavorite: Bool = false
+///     init(title: String) { self.title = title }
+/// }
+/// ```
+///
+/// (every stored property becomes a computed property backed by the model's backing data,
+/// observed through an `ObservationRegistrar`):
+///
+/// ```swift
+/// final class Workout {
+///     var title: String {
+///         @storageRestrictions(accesses: _$backingData, initializes: _title)
+///         init(initialValue) {
+///             _$backingData.setValue(forKey: \.title, to: initialValue)
+///             _title = _SwiftDataNoType()
+///         }
+///         get {
+///             _$observationRegistrar.access(self, keyPath: \.title)
+///             return self.getValue(forKey: \.title)
+///         }
+///         set {
+///             _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+///                 self.setValue(forKey: \.title, to: newValue)
+///             }
+///         }
+///     }
+///     @Transient private var _title: _SwiftDataNoType
+///     // … the same for isFavorite …
+///
+///     init(title: String) { self.title = title }
+///
+///     @Transient private var _$backingData: any Cairn.BackingData<Workout> = Workout.createBackingData()
+///     public var persistentBackingData: any Cairn.BackingData<Workout> {
+///         get { _$backingData }
+///         set { _$backingData = newValue }
+///     }
+///     public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
+///         [
+///             Cairn.Schema.PropertyMetadata(name: "title", keypath: \Workout.title),
+///             Cairn.Schema.PropertyMetadata(name: "isFavorite", keypath: \Workout.isFavorite,
+///                                           defaultValue: (false) as Bool),
+///         ]
+///     }
+///     public required init(backingData: any Cairn.BackingData<Workout>) {
+///         _title = _SwiftDataNoType()
+///         _isFavorite = _SwiftDataNoType()
+///         self.persistentBackingData = backingData
+///     }
+///     @Transient private let _$observationRegistrar = Observation.ObservationRegistrar()
+///     struct _SwiftDataNoType {}
+/// }
+/// extension Workout: Cairn.PersistentModel {}
+/// extension Workout: Observation.Observable {}
+/// ```
+///
+/// `#Unique<Workout>([\.title])` adds `static var _$uniquenessConstraints: [[AnyKeyPath]]` and
+/// `#Index<Workout>([\.minutes])` adds `static var _$indices: [[AnyKeyPath]]`.
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
+    /// Makes a model around existing backing data (a context does this for each fetched row).
+    init(backingData: any BackingData<Self>)
+    /// The persisted properties: name, key path, default value and options.
+    static var schemaMetadata: [Schema.PropertyMetadata] { get }
+    /// The storage behind the model's properties.
+    var persistentBackingData: any BackingData<Self> { get set }
+    /// Key-path lists that must be unique together, from `#Unique`. Defaults to none.
+    static var _$uniquenessConstraints: [[AnyKeyPath]] { get }
+    /// Key-path lists to index, from `#Index`. Defaults to none.
+    static var _$indices: [[AnyKeyPath]] { get }
+}
+
+extension PersistentModel {
+    public static var _$uniquenessConstraints: [[AnyKeyPath]] { [] }
+    public static var _$indices: [[AnyKeyPath]] { [] }
+
+    /// The backing data `@Model` gives a new instance.
+    public static func createBackingData<P: PersistentModel>() -> some BackingData<P> {
+        DefaultBackingData<P>(for: P.self)
+    }
+
+    /// Cairn's storage behind the model, or `nil` for a hand-written custom backing data.
+    var _storage: ModelStorage? { (persistentBackingData as? DefaultBackingData<Self>)?.storage }
+
+    /// The identity of the model's row: temporary until the first save, then permanent.
+    public var persistentModelID: PersistentIdentifier {
+        persistentBackingData.persistentModelID ?? .temporary(entityName: Schema.entityName(for: Self.self))
+    }
+
+    /// `Identifiable`: the model's ``persistentModelID``.
+    public var id: PersistentIdentifier { persistentModelID }
+
+    /// The context the model is registered with, or `nil` before insertion.
+    public var modelContext: ModelContext? { _storage?.context }
+
+    /// Whether the model has changes its context has not saved: it is new, changed or deleted.
+    public var hasChanges: Bool { _storage?.hasChanges ?? false }
+
+    /// Whether the model was deleted from its context (pending or saved).
+    public var isDeleted: Bool { _storage?.isDeleted ?? false }
+
+    /// Cairn: the names of the properties changed since the last save (every property of a
+    /// model never saved).
+    ///
+    /// ```swift
+    /// workout.minutes = 45
+    /// workout.changedPropertyNames   // ["minutes"]
+    /// ```
+    public var changedPropertyNames: Set<String> { _storage?.changedPropertyNames ?? [] }
+
+    // MARK: Hashable, by identity (one instance per row per context)
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    // MARK: Values by key path (what the generated accessors call)
+
+    /// Reads an attribute through the backing data (faulting it in if needed).
+    public func getValue<Value: Decodable>(forKey key: KeyPath<Self, Value>) -> Value {
+        persistentBackingData.getValue(forKey: key)
+    }
+    /// Reads a to-one relationship.
+    public func getValue<Value: PersistentModel>(forKey key: KeyPath<Self, Value>) -> Value {
+        persistentBackingData.getValue(forKey: key)
+    }
+    /// Reads an optional to-one relationship.
+    public func getValue<Value: PersistentModel>(forKey key: KeyPath<Self, Value?>) -> Value? {
+        persistentBackingData.getValue(forKey: key)
+    }
+    /// Reads a to-many relationship.
+    public func getValue<Value: PersistentModel>(forKey key: KeyPath<Self, [Value]>) -> [Value] {
+        persistentBackingData.getValue(forKey: key)
+    }
+    /// Reads an optional to-many relationship.
+    public func getValue<Value: PersistentModel>(forKey key: KeyPath<Self, [Value]?>) -> [Value]? {
+        persistentBackingData.getValue(forKey: key)
+    }
+
+    /// Writes an attribute through the backing data, recording the change.
+    public func setValue<Value: Encodable>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
+        persistentBackingData.setValue(forKey: key, to: newValue)
+    }
+    /// Writes a to-one relationship.
+    public func setValue<Value: PersistentModel>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
+        persistentBackingData.setValue(forKey: key, to: newValue)
+    }
+    /// Writes an optional to-one relationship.
+    public func setValue<Value: PersistentModel>(forKey key: KeyPath<Self, Value?>, to newValue: Value?) {
+        persistentBackingData.setValue(forKey: key, to: newValue)
+    }
+    /// Writes a to-many relationship.
+    public func setValue<Value: PersistentModel>(forKey key: KeyPath<Self, [Value]>, to newValue: [Value]) {
+        persistentBackingData.setValue(forKey: key, to: newValue)
+    }
+    /// Writes an optional to-many relationship.
+    public func setValue<Value: PersistentModel>(forKey key: KeyPath<Self, [Value]?>, to newValue: [Value]?) {
+        persistentBackingData.setValue(forKey: key, to: newValue)
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+extension Schema {
+    /// One model class as the store sees it: a table named ``name`` with an `id INTEGER PRIMARY
+    /// KEY` column and one column per stored attribute.
+    ///
+    /// Other surfaces (the predicate compiler, typed SQL, Core Data) reach a model's storage
+    /// through the entity:
+    ///
+    /// ```swift
+    /// let entity = Schema.Entity.of(Workout.self)
+    /// entity.tableName                                  // "Workout"
+    /// entity.columnName(for: \Workout.minutes)          // "minutes"
+    /// entity.attribute(for: \Workout.startedAt)?.databaseValue(for: date)  // .real(…)
+    /// ```
+    public final class Entity: Hashable, @unchecked Sendable, CustomStringConvertible {
+        // @unchecked Sendable: every stored property is a `let` set in `init` (attributes and
+        // relationships are immutable once built), so entities are shared read-only.
+
+        /// The entity's name: the model's class name. Also its table's name.
+        public let name: String
+        /// Cairn: the model class.
+        public let modelType: any PersistentModel.Type
+        /// Every persisted property in declaration order: attributes and relationships.
+        public let properties: [any SchemaProperty]
+        /// The attributes (including `.ephemeral` ones, which have no column).
+        public let attributes: Set<Attribute>
+        /// The relationships.
+        public let relationships: Set<Relationship>
+        /// The attributes by name.
+        public let attributesByName: [String: Attribute]
+        /// The relationships by name.
+        public let relationshipsByName: [String: Relationship]
+        /// Every persisted property by name.
+        public let storedPropertiesByName: [String: any SchemaProperty]
+        /// Property-name lists that must be unique together (`.unique` and `#Unique`).
+        public let uniquenessConstraints: [[String]]
+        /// Property-name lists with an index (`#Index`).
+        public let indices: [[String]]
+        /// Cairn: the name of the integer primary key column: `id`, or `rowid` when the model
+        /// has its own property named `id`.
+        public let primaryKeyColumn: String
+        /// Cairn: attributes stored in columns, in declaration order (the table's column order
+        /// after the primary key).
+        public let storedAttributes: [Attribute]
+        /// Problems found while building (types that cannot be stored, unknown key paths); the
+        /// container refuses a schema whose entities have any.
+        public let problems: [ModelError]
+
+        let slotsByKeyPath: [AnyKeyPath: Int]
+
+        /// The properties, as stored, in declaration order.
+        public var storedProperties: [any SchemaProperty] { properties.filter { !$0.isTransient } }
+        /// Cairn: the table that holds this entity's rows (its name).
+        public var tableName: String { name }
+        /// The parent entity; Cairn has no model inheritance yet, so always `nil`.
+        public var superentity: Entity? { nil }
+        /// The parent entity's name; always `nil` (see ``superentity``).
+        public var superentityName: String? { nil }
+        /// Child entities; always empty (see ``superentity``).
+        public var subentities: Set<Entity> { [] }
+
+        /// The entity of a model type, built once from its `schemaMetadata` and cached.
+        public static func of<Model: PersistentModel>(_ type: Model.Type) -> Entity { cached(for: type) }
+
+        /// The property a key path names (`\Workout.title`), or `nil`.
+        public func property(for keyPath: AnyKeyPath) -> (any SchemaProperty)? {
+            slotsByKeyPath[keyPath].map { properties[$0] }
+        }
+
+        /// The attribute a key path names, or `nil` if it names no stored attribute.
+        public func attribute(for keyPath: AnyKeyPath) -> Attribute? { property(for: keyPath) as? Attribute }
+
+        /// The column a key path is stored in, or `nil`: the attribute's column, or a to-one
+        /// relationship's foreign-key column (named as the property).
+        public func columnName(for keyPath: AnyKeyPath) -> String? {
+            guard let property = property(for: keyPath), !property.isTransient else { return nil }
+            if let relationship = property as? Relationship {
+                return relationship.isToOneRelationship ? relationship.name : nil
+            }
+            return property.name
+        }
+
+        public var description: String {
+            "Entity(\(name): " + properties.map(\.description).joined(separator: ", ") + ")"
+        }
+
+        public static func == (lhs: Entity, rhs: Entity) -> Bool {
+            lhs === rhs || (lhs.name == rhs.name && lhs.attributes == rhs.attributes
+                && lhs.relationships == rhs.relationships && lhs.uniquenessConstraints == rhs.uniquenessConstraints
+                && lhs.indices == rhs.indices)
+        }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+        // MARK: - Building
+
+        init(modelType: any PersistentModel.Type) {
+            let name = Schema.entityName(for: modelType)
+            self.name = name
+            self.modelType = modelType
+            var properties: [any SchemaProperty] = []
+            var problems: [ModelError] = []
+            var slots: [AnyKeyPath: Int] = [:]
+            for metadata in modelType.schemaMetadata {
+                let slot = properties.count
+                let valueType = type(of: metadata.keypath).valueType
+                if slots[metadata.keypath] != nil || properties.contains(where: { $0.name == metadata.name }) {
+                    problems.append(ModelError(
+                        .invalidSchema, entityName: name, propertyName: metadata.name,
+                        message: "The property is listed twice in \(name).schemaMetadata"))
+                    continue
+                }
+                slots[metadata.keypath] = slot
+                if let shape = RelationshipShape(valueType) {
+                    let declared = metadata.metadata as? Relationship ?? Relationship()
+                    properties.append(declared.placed(name: metadata.name, shape: shape, keypath: metadata.keypath, slot: slot))
+                } else {
+                    let declared = metadata.metadata as? Attribute ?? Attribute()
+                    let attribute = declared.placed(
+                        name: metadata.name, valueType: valueType, defaultValue: metadata.defaultValue,
+                        keypath: metadata.keypath, slot: slot)
+                    if attribute.codec == nil {
+                        var error = attribute.unsupported()
+                        error = ModelError(.unsupportedType, entityName: name, propertyName: metadata.name,
+                                           value: error.value, message: error.message)
+                        problems.append(error)
+                    }
+                    properties.append(attribute)
+                }
+            }
+            self.properties = properties
+            slotsByKeyPath = slots
+            let attributes = properties.compactMap { $0 as? Attribute }
+            let relationships = properties.compactMap { $0 as? Relationship }
+            self.attributes = Set(attributes)
+            self.relationships = Set(relationships)
+            attributesByName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            relationshipsByName = Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            storedPropertiesByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            storedAttributes = attributes.filter { !$0.isTransient }
+            primaryKeyColumn = properties.contains { $0.name == "id" } ? "rowid" : "id"
+
+            func names(_ keyPaths: [AnyKeyPath], _ what: String) -> [String]? {
+                var names: [String] = []
+                for keyPath in keyPaths {
+                    guard let slot = slots[keyPath] else {
+                        problems.append(ModelError(
+                            .invalidSchema, entityName: name, value: "\(keyPath)",
+                            message: "A key path in \(what) does not name a persisted property of \(name)"))
+                        return nil
+                    }
+                    names.append(properties[slot].name)
+                }
+                return names
+            }
+            var unique = attributes.filter(\.isUnique).map { [$0.name] }
+            unique += relationships.filter { $0.isUnique && $0.isToOneRelationship }.map { [$0.name] }
+            unique += modelType._$uniquenessConstraints.compactMap { names($0, "#Unique") }
+            uniquenessConstraints = unique
+            indices = modelType._$indices.compactMap { names($0, "#Index") }
+            self.problems = problems
+        }
+
+        static func cached(for type: any PersistentModel.Type) -> Entity {
+            EntityCache.shared.entity(for: type)
+        }
+
+        /// Every model type a relationship of this entity points to.
+        var relationshipDestinationTypes: [any PersistentModel.Type] {
+            properties.compactMap { ($0 as? Relationship)?.destinationType }
+        }
+
+        /// The storage slot of a key path, if it names a persisted property.
+        func slot(for keyPath: AnyKeyPath) -> Int? { slotsByKeyPath[keyPath] }
+    }
+}
+
+/// One entity per model type per process: building reads `schemaMetadata` and resolves codecs,
+/// which should happen once.
+final class EntityCache: @unchecked Sendable {
+    // @unchecked Sendable: `entities` is only touched while holding `lock`.
+    static let shared = EntityCache()
+    private let lock = NSLock()
+    private var entities: [ObjectIdentifier: Schema.Entity] = [:]
+
+    func entity(for type: any PersistentModel.Type) -> Schema.Entity {
+        let key = ObjectIdentifier(type)
+        lock.lock()
+        if let entity = entities[key] {
+            lock.unlock()
+            return entity
+        }
+        lock.unlock()
+        // Built outside the lock: building never needs another entity, but a model's metadata
+        // is user code and must not run under Cairn's lock.
+        let entity = Schema.Entity(modelType: type)
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = entities[key] { return existing }
+        entities[key] = entity
+        return entity
+    }
+}

@@ -1,0 +1,170 @@
+extension Schema {
+    /// A reference from a model to other models: to-one (`var trip: Trip?`) or to-many
+    /// (`var items: [Item]`).
+    ///
+    /// `@Relationship` writes one to a property's metadata; without it, a property whose type
+    /// is a model (or an Optional or array of one) is a relationship with the defaults:
+    ///
+    /// ```swift
+    /// @Relationship(deleteRule: .cascade, inverse: \Item.trip) var items: [Item] = []
+    /// ```
+    public final class Relationship: SchemaProperty, Hashable, @unchecked Sendable {
+        // @unchecked Sendable: immutable after the entity that owns it is built (placement is
+        // set during `Entity` construction, before sharing); key paths are immutable objects.
+
+        /// What happens to related models when a model is deleted.
+        public enum DeleteRule: String, Hashable, Codable, Sendable {
+            /// Delete the related models too.
+            case cascade
+            /// Refuse to delete a model that still has related models (`save()` throws).
+            case deny
+            /// Leave related models alone; the app fixes references itself.
+            case noAction
+            /// Set the related models' reference to the deleted model to `nil` (the default).
+            case nullify
+        }
+
+        /// Options of a relationship.
+        public struct Option: Hashable, Sendable {
+            enum Kind: Hashable, Sendable { case unique }
+            let kind: Kind
+            /// The related model must be unique (to-one relationships only).
+            public static var unique: Option { Option(kind: .unique) }
+        }
+
+        public let name: String
+        public let originalName: String
+        public let options: [Option]
+        public let deleteRule: DeleteRule
+        /// The fewest related models allowed (0: no minimum).
+        public let minimumModelCount: Int?
+        /// The most related models allowed (0: no maximum).
+        public let maximumModelCount: Int?
+        /// The key path of the inverse relationship on the destination, if declared.
+        public let inverseKeyPath: AnyKeyPath?
+        public let hashModifier: String?
+        public let valueType: any Any.Type
+        var placement = PropertyPlacement()
+        /// Cairn: the destination model type, once placed.
+        public internal(set) var destinationType: (any PersistentModel.Type)?
+        /// Whether the property holds one model (`Trip` / `Trip?`) rather than an array.
+        public internal(set) var isToOneRelationship: Bool = true
+        /// The name of the inverse property on the destination, if any.
+        public internal(set) var inverseName: String?
+        private var optional = false
+
+        /// The form `@Relationship(…)` uses.
+        public init(
+            _ options: Option..., deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = 0,
+            maximumModelCount: Int? = 0, originalName: String? = nil, inverse: AnyKeyPath? = nil,
+            hashModifier: String? = nil
+        ) {
+            name = ""
+            self.originalName = originalName ?? ""
+            self.options = options
+            self.deleteRule = deleteRule
+            self.minimumModelCount = minimumModelCount
+            self.maximumModelCount = maximumModelCount
+            inverseKeyPath = inverse
+            self.hashModifier = hashModifier
+            valueType = Any.self
+        }
+
+        private init(copying other: Relationship, name: String, valueType: any Any.Type) {
+            self.name = name
+            originalName = other.originalName.isEmpty ? name : other.originalName
+            options = other.options
+            deleteRule = other.deleteRule
+            minimumModelCount = other.minimumModelCount
+            maximumModelCount = other.maximumModelCount
+            inverseKeyPath = other.inverseKeyPath
+            hashModifier = other.hashModifier
+            self.valueType = valueType
+        }
+
+        /// The same relationship placed in an entity, with its destination worked out from the
+        /// property's type.
+        func placed(name: String, shape: RelationshipShape, keypath: AnyKeyPath, slot: Int) -> Relationship {
+            let relationship = Relationship(copying: self, name: name, valueType: shape.valueType)
+            relationship.placement = PropertyPlacement(keypath: keypath, slot: slot)
+            relationship.destinationType = shape.destination
+            relationship.isToOneRelationship = !shape.isToMany
+            relationship.optional = shape.isOptional
+            if let inverse = inverseKeyPath {
+                relationship.inverseName = shape.destination.schemaMetadata.first { $0.keypath == inverse }?.name
+            }
+            return relationship
+        }
+
+        /// The destination entity's name.
+        public var destination: String { destinationType.map { Schema.entityName(for: $0) } ?? "" }
+        public var keypath: AnyKeyPath? { placement.keypath }
+        public var isAttribute: Bool { false }
+        public var isRelationship: Bool { true }
+        public var isTransient: Bool { false }
+        public var isOptional: Bool { optional }
+        public var isUnique: Bool { options.contains(.unique) }
+
+        public var description: String {
+            "Relationship(\(name) → \(destination)\(isToOneRelationship ? "" : "[]"), \(deleteRule))"
+        }
+
+        public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
+            lhs.name == rhs.name && lhs.destination == rhs.destination && lhs.deleteRule == rhs.deleteRule
+                && lhs.isToOneRelationship == rhs.isToOneRelationship && lhs.inverseName == rhs.inverseName
+        }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    }
+
+    /// A relationship property's type taken apart: `Trip?` → (Trip, optional, to-one).
+    struct RelationshipShape {
+        let destination: any PersistentModel.Type
+        let isToMany: Bool
+        let isOptional: Bool
+        let valueType: any Any.Type
+
+        /// `nil` if the type is not a model, an Optional of one or an array of them.
+        init?(_ type: any Any.Type) {
+            var current = type
+            var optional = false
+            if let wrapped = type as? any _OptionalMarker.Type {
+                optional = true
+                current = wrapped._wrappedType
+            }
+            if let model = current as? any PersistentModel.Type {
+                destination = model
+                isToMany = false
+            } else if let array = current as? any _ArrayMarker.Type, let model = array._elementType as? any PersistentModel.Type {
+                destination = model
+                isToMany = true
+            } else {
+                return nil
+            }
+            isOptional = optional
+            valueType = type
+        }
+    }
+}
+
+/// Implemented by `Optional` so Cairn can see through `T?` at run time. Not public API.
+public protocol _OptionalMarker {
+    static var _wrappedType: any Any.Type { get }
+    var _wrappedAny: Any? { get }
+}
+
+extension Optional: _OptionalMarker {
+    public static var _wrappedType: any Any.Type { Wrapped.self }
+    public var _wrappedAny: Any? { self.map { $0 as Any } }
+}
+
+/// Implemented by `Array` so Cairn can see an array's element type at run time. Not public API.
+public protocol _ArrayMarker {
+    static var _elementType: any Any.Type { get }
+    var _elementsAny: [Any] { get }
+}
+
+extension Array: _ArrayMarker {
+    public static var _elementType: any Any.Type { Element.self }
+    public var _elementsAny: [Any] { map { $0 as Any } }
+}

@@ -1,0 +1,154 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Model`: makes a class a `PersistentModel` that is `Observable`.
+///
+/// - member: the backing data, `persistentBackingData`, `schemaMetadata`,
+///   `init(backingData:)`, the observation registrar with `access`/`withMutation`, and the
+///   `_SwiftDataNoType` marker type;
+/// - memberAttribute: `@_PersistedProperty` on every persisted stored property;
+/// - extension: the `Cairn.PersistentModel` and `Observation.Observable` conformances.
+///
+/// The manual conformance it writes is documented on `PersistentModel`.
+public struct ModelMacro {}
+
+extension ModelMacro: MemberMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
+            context.diagnose(Diagnostic(node: node, message: ModelDiagnostic.notAClass(kindName(declaration))))
+            return []
+        }
+        let typeName = classDecl.name.trimmedDescription
+        var properties: [StoredProperty] = []
+        for member in classDecl.memberBlock.members {
+            switch MemberClassification.classify(member.decl) {
+            case .persisted(let property): properties.append(property)
+            case .ignored: break
+            case .invalid(let message, let location): context.diagnose(Diagnostic(node: location, message: message))
+            }
+        }
+        let hasBackingInit = classDecl.memberBlock.members.contains { member in
+            guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { return false }
+            return initializer.signature.parameterClause.parameters.first?.firstName.text == "backingData"
+        }
+
+        var members: [DeclSyntax] = [
+            "private var _$backingData: any Cairn.BackingData<\(raw: typeName)> = \(raw: typeName).createBackingData()",
+            """
+            public var persistentBackingData: any Cairn.BackingData<\(raw: typeName)> {
+                get {
+                    _$backingData
+                }
+                set {
+                    _$backingData = newValue
+                }
+            }
+            """,
+            schemaMetadata(typeName: typeName, properties: properties),
+        ]
+        if !hasBackingInit {
+            let placeholders = properties.map { "_\($0.name) = _SwiftDataNoType()" }.joined(separator: "\n")
+            members.append(
+                """
+                public required init(backingData: any Cairn.BackingData<\(raw: typeName)>) {
+                    \(raw: placeholders)
+                    _$backingData = backingData
+                }
+                """)
+        }
+        members += [
+            "private let _$observationRegistrar = Observation.ObservationRegistrar()",
+            """
+            internal nonisolated func access<_M>(keyPath: KeyPath<\(raw: typeName), _M>) {
+                _$observationRegistrar.access(self, keyPath: keyPath)
+            }
+            """,
+            """
+            internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<\(raw: typeName), _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+            }
+            """,
+            "struct _SwiftDataNoType {}",
+        ]
+        return members
+    }
+
+    /// `public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] { [ … ] }`.
+    static func schemaMetadata(typeName: String, properties: [StoredProperty]) -> DeclSyntax {
+        let entries = properties.map { property -> String in
+            var arguments = "name: \(literal(property.name)), keypath: \\\(typeName).\(property.name)"
+            if let initializer = property.initializer {
+                arguments += ", defaultValue: (\(initializer.trimmedDescription)) as \(property.type.trimmedDescription)"
+            }
+            if let options = property.relationshipArguments {
+                arguments += ", metadata: Cairn.Schema.Relationship(\(options.trimmedDescription))"
+            } else if let options = property.attributeArguments {
+                arguments += ", metadata: Cairn.Schema.Attribute(\(options.trimmedDescription))"
+            }
+            return "Cairn.Schema.PropertyMetadata(\(arguments))"
+        }
+        let body = entries.isEmpty ? "    []" : "    [\n" + entries.map { "        " + $0 + ",\n" }.joined() + "    ]"
+        return DeclSyntax(stringLiteral: """
+            public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
+            \(body)
+            }
+            """)
+    }
+
+    static func literal(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "\\" || character == "\"" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return "\"" + escaped + "\""
+    }
+
+    static func kindName(_ declaration: some DeclGroupSyntax) -> String {
+        if declaration.is(StructDeclSyntax.self) { return "a struct" }
+        if declaration.is(EnumDeclSyntax.self) { return "an enum" }
+        if declaration.is(ActorDeclSyntax.self) { return "an actor" }
+        if declaration.is(ProtocolDeclSyntax.self) { return "a protocol" }
+        if declaration.is(ExtensionDeclSyntax.self) { return "an extension" }
+        return "this declaration"
+    }
+}
+
+extension ModelMacro: MemberAttributeMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingAttributesFor member: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AttributeSyntax] {
+        guard declaration.is(ClassDeclSyntax.self) else { return [] }
+        guard case .persisted = MemberClassification.classify(member) else { return [] }
+        return ["@_PersistedProperty"]
+    }
+}
+
+extension ModelMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard declaration.is(ClassDeclSyntax.self) else { return [] }
+        let requested = Set(protocols.map { $0.trimmedDescription })
+        var extensions: [ExtensionDeclSyntax] = []
+        for (short, full) in [("PersistentModel", "Cairn.PersistentModel"), ("Observable", "Observation.Observable")]
+        where requested.isEmpty || requested.contains(short) || requested.contains(full) {
+            extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: full) {}"))
+        }
+        return extensions
+    }
+}

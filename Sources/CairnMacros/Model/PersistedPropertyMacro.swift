@@ -1,0 +1,52 @@
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@_PersistedProperty`, which `@Model` puts on each persisted stored property: accessors
+/// that read and write through the model's backing data and tell the observation registrar,
+/// and a zero-size `_name` peer the init accessor initializes (so `init(backingData:)` can
+/// skip the property).
+public struct _PersistedPropertyMacro {}
+
+extension _PersistedPropertyMacro: AccessorMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingAccessorsOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AccessorDeclSyntax] {
+        guard case .persisted(let property) = MemberClassification.classify(declaration) else { return [] }
+        let name = property.name
+        return [
+            """
+            @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
+            init(initialValue) {
+                _$backingData.setValue(forKey: \\.\(raw: name), to: initialValue)
+                _\(raw: name) = _SwiftDataNoType()
+            }
+            """,
+            """
+            get {
+                access(keyPath: \\.\(raw: name))
+                return self.getValue(forKey: \\.\(raw: name))
+            }
+            """,
+            """
+            set {
+                withMutation(keyPath: \\.\(raw: name)) {
+                    self.setValue(forKey: \\.\(raw: name), to: newValue)
+                }
+            }
+            """,
+        ]
+    }
+}
+
+extension _PersistedPropertyMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard case .persisted(let property) = MemberClassification.classify(declaration) else { return [] }
+        return ["private var _\(raw: property.name): _SwiftDataNoType"]
+    }
+}

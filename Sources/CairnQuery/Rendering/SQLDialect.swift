@@ -1,0 +1,122 @@
+/// The SQL spelling of one database: placeholders, identifier quoting, boolean constants,
+/// `NULLS FIRST`, `LIMIT`, type names and null-safe equality.
+///
+/// The renderer walks the IR once and asks the dialect only for these spellings, so a new
+/// database is one small type. ``SQLiteDialect`` is the engine's; ``PostgreSQLDialect`` proves
+/// the seam (numbered `$n` placeholders).
+///
+/// ```swift
+/// let expression = SQLExpression.column("n").equals(.value(.integer(1)))
+/// try expression.render(dialect: SQLiteDialect()).sql      // "n" = ?
+/// try expression.render(dialect: PostgreSQLDialect()).sql  // "n" = $1
+/// ```
+public protocol SQLDialect: Sendable {
+    /// The placeholder of the argument at `index` (1-based), for example `?` or `$1`.
+    func placeholder(at index: Int) -> String
+
+    /// The quoted form of an identifier (a table, column or alias name).
+    ///
+    /// The default wraps the name in double quotes and doubles embedded ones
+    /// (`my "t"` → `"my ""t"""`).
+    func quote(identifier: String) -> String
+
+    /// The constant for true or false (`1`/`0` on SQLite).
+    func booleanLiteral(_ value: Bool) -> String
+
+    /// Whether `ORDER BY … NULLS FIRST|LAST` is understood. When false, the renderer emulates
+    /// it with an extra `x IS NULL` key.
+    var supportsNullsOrdering: Bool { get }
+
+    /// The `LIMIT`/`OFFSET` clause (without a leading space) from the rendered limit and offset
+    /// expressions (placeholders); at least one is non-nil. The limit's argument is bound
+    /// before the offset's.
+    func limitClause(limit: String?, offset: String?) -> String
+
+    /// The spelling of a type in `CAST(x AS type)`; `named` types are passed through.
+    func typeName(_ type: SQLType) -> String
+
+    /// The null-safe equality operator (`IS`), or its negation (`IS NOT`).
+    func nullSafeEqualityOperator(negated: Bool) -> String
+}
+
+extension SQLDialect {
+    public func quote(identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// SQLite's SQL: `?` placeholders, `1`/`0` booleans, `IS` for null-safe equality.
+///
+/// ```swift
+/// try SQLSelect(from: "t").limit(10).offset(20).render(dialect: SQLiteDialect()).sql
+/// // SELECT * FROM "t" LIMIT ? OFFSET ?
+/// ```
+public struct SQLiteDialect: SQLDialect {
+    /// The SQLite dialect.
+    public init() {}
+
+    public func placeholder(at index: Int) -> String { "?" }
+
+    public func booleanLiteral(_ value: Bool) -> String { value ? "1" : "0" }
+
+    /// SQLite understands `NULLS FIRST`/`NULLS LAST` since 3.30.
+    public var supportsNullsOrdering: Bool { true }
+
+    public func limitClause(limit: String?, offset: String?) -> String {
+        switch (limit, offset) {
+        case let (limit?, offset?): "LIMIT \(limit) OFFSET \(offset)"
+        case let (limit?, nil): "LIMIT \(limit)"
+        // SQLite has no OFFSET without LIMIT; a negative limit means no limit.
+        case let (nil, offset?): "LIMIT -1 OFFSET \(offset)"
+        case (nil, nil): ""
+        }
+    }
+
+    public func typeName(_ type: SQLType) -> String {
+        switch type.kind {
+        case .integer, .boolean: "INTEGER"
+        case .real: "REAL"
+        case .text: "TEXT"
+        case .blob: "BLOB"
+        case .numeric: "NUMERIC"
+        case .named(let name): name
+        }
+    }
+
+    public func nullSafeEqualityOperator(negated: Bool) -> String { negated ? "IS NOT" : "IS" }
+}
+
+/// A minimal PostgreSQL dialect: `$1` placeholders, `TRUE`/`FALSE`, `IS [NOT] DISTINCT FROM`,
+/// PostgreSQL type names. Not used by the engine; it keeps the IR honest about dialects.
+/// (`GLOB`, `TOTAL` and `GROUP_CONCAT` are SQLite functions and render unchanged.)
+public struct PostgreSQLDialect: SQLDialect {
+    /// The PostgreSQL dialect.
+    public init() {}
+
+    public func placeholder(at index: Int) -> String { "$\(index)" }
+
+    public func booleanLiteral(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+
+    public var supportsNullsOrdering: Bool { true }
+
+    public func limitClause(limit: String?, offset: String?) -> String {
+        [limit.map { "LIMIT \($0)" }, offset.map { "OFFSET \($0)" }]
+            .compactMap { $0 }.joined(separator: " ")
+    }
+
+    public func typeName(_ type: SQLType) -> String {
+        switch type.kind {
+        case .integer: "BIGINT"
+        case .boolean: "BOOLEAN"
+        case .real: "DOUBLE PRECISION"
+        case .text: "TEXT"
+        case .blob: "BYTEA"
+        case .numeric: "NUMERIC"
+        case .named(let name): name
+        }
+    }
+
+    public func nullSafeEqualityOperator(negated: Bool) -> String {
+        negated ? "IS DISTINCT FROM" : "IS NOT DISTINCT FROM"
+    }
+}

@@ -1,0 +1,34 @@
+/// An IR value that cannot become valid SQL. The description says what and where.
+///
+/// ```swift
+/// do { _ = try SQLExpression.function("drop table", .star).render() }
+/// catch let error as SQLRenderError { print(error) }
+/// // Invalid function name 'drop table': use letters, digits and '_' only, not starting with a digit.
+/// ```
+public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible {
+    enum Reason: Sendable, Hashable {
+        case invalidName(kind: String, name: String, allowed: String)
+        case invalidIdentifier(String)
+        case noRows(table: String)
+        case rowWidth(table: String, row: Int, expected: Int, actual: Int)
+        case noAssignments(table: String)
+    }
+
+    let reason: Reason
+
+    public var description: String {
+        switch reason {
+        case let .invalidName(kind, name, allowed):
+            "Invalid \(kind) name '\(name)': use \(allowed)."
+        case .invalidIdentifier(let name):
+            "Invalid identifier '\(name.replacingOccurrences(of: "\0", with: "\\0"))': "
+                + "identifiers cannot contain a NUL character."
+        case .noRows(let table):
+            "INSERT INTO \"\(table)\" has no rows to insert: give at least one row, or use DEFAULT VALUES."
+        case let .rowWidth(table, row, expected, actual):
+            "INSERT INTO \"\(table)\": row \(row) has \(actual) values but \(expected) were expected."
+        case .noAssignments(let table):
+            "UPDATE \"\(table)\" has no SET assignments: give at least one column to change."
+        }
+    }
+}

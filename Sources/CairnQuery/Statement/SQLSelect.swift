@@ -1,0 +1,179 @@
+/// A `SELECT` statement of the query IR, in clause order.
+///
+/// A value type: building methods return a modified copy, so a shared base query is never
+/// changed by a caller that refines it. `LIMIT` and `OFFSET` are bound, so the next page of the
+/// same query reuses the same SQL text.
+///
+/// ```swift
+/// let select = SQLSelect([.column("title", table: "r")], from: .table("reminders", as: "r"))
+///     .join(.left, .table("lists", as: "l"),
+///           on: .column("id", table: "l").equals(.column("listID", table: "r")))
+///     .where(.column("isCompleted", table: "r").not())
+///     .orderBy(SQLExpression.column("title", table: "r").ascending())
+///     .limit(10)
+/// try select.render().sql
+/// // SELECT "r"."title" FROM "reminders" AS "r"
+/// //   LEFT JOIN "lists" AS "l" ON "l"."id" = "r"."listID"
+/// //   WHERE NOT "r"."isCompleted" ORDER BY "r"."title" ASC LIMIT ?
+/// ```
+/// (one line in the real output.)
+public struct SQLSelect: Sendable, Hashable {
+    /// `WITH` common table expressions.
+    public var commonTableExpressions: [SQLCommonTableExpression] = []
+    /// `WITH RECURSIVE` instead of `WITH`.
+    public var isRecursive = false
+    /// `SELECT DISTINCT`.
+    public var isDistinct = false
+    /// The result columns; empty renders `*`.
+    public var columns: [SQLSelectColumn] = []
+    /// The `FROM` source; `nil` selects without a table (`SELECT ?`).
+    public var from: SQLTableSource?
+    /// Joins, in order.
+    public var joins: [SQLJoin] = []
+    /// The `WHERE` condition.
+    public var condition: SQLExpression?
+    /// `GROUP BY` keys.
+    public var groupBy: [SQLExpression] = []
+    /// The `HAVING` condition.
+    public var having: SQLExpression?
+    /// Selects combined with this one, in order (`UNION`, `INTERSECT`, `EXCEPT`).
+    public var compounds: [SQLCompound] = []
+    /// `ORDER BY` terms (of the whole compound, when there is one).
+    public var ordering: [SQLOrderingTerm] = []
+    /// `LIMIT`; build with ``limit(_:)`` so it is bound.
+    public var limit: SQLExpression?
+    /// `OFFSET`; build with ``offset(_:)`` so it is bound.
+    public var offset: SQLExpression?
+
+    /// A select of `columns` (all, `*`, when empty) from `source`.
+    public init(_ columns: [SQLSelectColumn] = [], from source: SQLTableSource? = nil) {
+        self.columns = columns
+        self.from = source
+    }
+
+    /// A select of expressions (unnamed columns) from `source`.
+    public init(_ expressions: [SQLExpression], from source: SQLTableSource? = nil) {
+        self.init(expressions.map { SQLSelectColumn($0) }, from: source)
+    }
+
+    /// `SELECT * FROM "table"`.
+    public init(from table: String) {
+        self.init([SQLSelectColumn](), from: .table(table))
+    }
+}
+
+/// One further select of a compound select, with the operator that joins it.
+public struct SQLCompound: Sendable, Hashable {
+    /// `UNION`, `UNION ALL`, `INTERSECT` or `EXCEPT`.
+    public var op: SQLCompoundOperator
+    /// The combined select. A select with its own `ORDER BY`, `LIMIT`, `WITH` or compounds is
+    /// wrapped as `SELECT * FROM (…)` when rendered, so it keeps its meaning.
+    public var select: SQLSelect
+
+    /// A compound member.
+    public init(_ op: SQLCompoundOperator, _ select: SQLSelect) {
+        self.op = op
+        self.select = select
+    }
+}
+
+// MARK: - Building
+
+extension SQLSelect {
+    /// Replaces the result columns.
+    public func select(_ columns: [SQLSelectColumn]) -> SQLSelect {
+        var copy = self
+        copy.columns = columns
+        return copy
+    }
+
+    /// `SELECT DISTINCT` (or not).
+    public func distinct(_ isDistinct: Bool = true) -> SQLSelect {
+        var copy = self
+        copy.isDistinct = isDistinct
+        return copy
+    }
+
+    /// Adds a join: `kind JOIN source ON condition`.
+    public func join(
+        _ kind: SQLJoinKind = .inner, _ source: SQLTableSource, on condition: SQLExpression?
+    ) -> SQLSelect {
+        var copy = self
+        copy.joins.append(SQLJoin(kind, source, on: condition))
+        return copy
+    }
+
+    /// Adds a `WHERE` condition; several calls are joined with `AND`.
+    public func `where`(_ condition: SQLExpression) -> SQLSelect {
+        var copy = self
+        copy.condition = copy.condition.map { $0.and(condition) } ?? condition
+        return copy
+    }
+
+    /// Adds `GROUP BY` keys.
+    public func groupBy(_ keys: SQLExpression...) -> SQLSelect {
+        var copy = self
+        copy.groupBy += keys
+        return copy
+    }
+
+    /// Adds a `HAVING` condition; several calls are joined with `AND`.
+    public func having(_ condition: SQLExpression) -> SQLSelect {
+        var copy = self
+        copy.having = copy.having.map { $0.and(condition) } ?? condition
+        return copy
+    }
+
+    /// Appends `ORDER BY` terms (earlier terms sort first; later ones break ties).
+    public func orderBy(_ terms: SQLOrderingTerm...) -> SQLSelect {
+        var copy = self
+        copy.ordering += terms
+        return copy
+    }
+
+    /// `LIMIT ?`, bound; `nil` removes the limit.
+    public func limit(_ count: Int?) -> SQLSelect {
+        var copy = self
+        copy.limit = count.map { .value(.integer(Int64($0))) }
+        return copy
+    }
+
+    /// `OFFSET ?`, bound; `nil` removes the offset. Without a limit, SQLite renders
+    /// `LIMIT -1 OFFSET ?`.
+    public func offset(_ count: Int?) -> SQLSelect {
+        var copy = self
+        copy.offset = count.map { .value(.integer(Int64($0))) }
+        return copy
+    }
+
+    /// Adds a common table expression: `WITH "name" AS (SELECT …) …`.
+    public func with(_ cte: SQLCommonTableExpression, recursive: Bool = false) -> SQLSelect {
+        var copy = self
+        copy.commonTableExpressions.append(cte)
+        copy.isRecursive = copy.isRecursive || recursive
+        return copy
+    }
+
+    /// `self UNION [ALL] other`.
+    public func union(all: Bool = false, _ other: SQLSelect) -> SQLSelect {
+        compound(all ? .unionAll : .union, other)
+    }
+
+    /// `self INTERSECT other`.
+    public func intersect(_ other: SQLSelect) -> SQLSelect { compound(.intersect, other) }
+
+    /// `self EXCEPT other`.
+    public func except(_ other: SQLSelect) -> SQLSelect { compound(.except, other) }
+
+    /// Combines with another select. When `self` already has an `ORDER BY`, `LIMIT` or
+    /// `OFFSET` (which would apply to the whole compound), it is first wrapped as
+    /// `SELECT * FROM (self)` so those clauses keep applying to `self` alone.
+    public func compound(_ op: SQLCompoundOperator, _ other: SQLSelect) -> SQLSelect {
+        var base = self
+        if !ordering.isEmpty || limit != nil || offset != nil {
+            base = SQLSelect([SQLSelectColumn](), from: .subquery(self))
+        }
+        base.compounds.append(SQLCompound(op, other))
+        return base
+    }
+}

@@ -1,0 +1,193 @@
+/// An `INSERT` statement, optionally an upsert, optionally `RETURNING`.
+///
+/// ```swift
+/// let insert = SQLInsert(into: "tags", columns: ["name", "count"],
+///                        values: [[.value(.text("home")), .value(.integer(1))]])
+///     .onConflict(["name"], doUpdate: [
+///         SQLAssignment("count", .column("count").plus(.excluded("count"))),
+///     ])
+///     .returning([SQLSelectColumn(.column("id"))])
+/// try insert.render().sql
+/// // INSERT INTO "tags" ("name", "count") VALUES (?, ?)
+/// //   ON CONFLICT ("name") DO UPDATE SET "count" = "count" + "excluded"."count" RETURNING "id"
+/// ```
+public struct SQLInsert: Sendable, Hashable {
+    /// Where the inserted rows come from.
+    public enum Source: Sendable, Hashable {
+        /// `VALUES (…), (…)`: every row has one expression per column.
+        case values([[SQLExpression]])
+        /// `SELECT …`
+        case select(SQLSelect)
+        /// `DEFAULT VALUES`
+        case defaultValues
+    }
+
+    /// The table written.
+    public var table: String
+    /// The columns given; empty means every column in table order.
+    public var columns: [String]
+    /// The rows.
+    public var source: Source
+    /// The `ON CONFLICT` clause, if any.
+    public var upsert: SQLUpsert?
+    /// `RETURNING` columns; empty renders no clause.
+    public var returning: [SQLSelectColumn] = []
+
+    /// An insert of rows of values.
+    public init(into table: String, columns: [String], values rows: [[SQLExpression]]) {
+        self.table = table
+        self.columns = columns
+        self.source = .values(rows)
+    }
+
+    /// An insert from any source (`VALUES`, `SELECT` or `DEFAULT VALUES`).
+    public init(into table: String, columns: [String] = [], source: Source) {
+        self.table = table
+        self.columns = columns
+        self.source = source
+    }
+
+    /// Adds `ON CONFLICT [(target)] DO UPDATE SET … [WHERE …]`; reference the proposed row
+    /// with ``SQLExpression/excluded(_:)``.
+    public func onConflict(
+        _ target: [String], where targetCondition: SQLExpression? = nil,
+        doUpdate assignments: [SQLAssignment], updateWhere: SQLExpression? = nil
+    ) -> SQLInsert {
+        var copy = self
+        copy.upsert = SQLUpsert(
+            target: target, targetCondition: targetCondition,
+            action: .update(assignments, condition: updateWhere))
+        return copy
+    }
+
+    /// Adds `ON CONFLICT [(target)] DO NOTHING`.
+    public func onConflictDoNothing(_ target: [String] = []) -> SQLInsert {
+        var copy = self
+        copy.upsert = SQLUpsert(target: target, targetCondition: nil, action: .nothing)
+        return copy
+    }
+
+    /// Sets the `RETURNING` columns.
+    public func returning(_ columns: [SQLSelectColumn]) -> SQLInsert {
+        var copy = self
+        copy.returning = columns
+        return copy
+    }
+}
+
+/// The `ON CONFLICT` clause of an insert.
+public struct SQLUpsert: Sendable, Hashable {
+    /// What to do on conflict.
+    public enum Action: Sendable, Hashable {
+        /// `DO NOTHING`
+        case nothing
+        /// `DO UPDATE SET … [WHERE …]`
+        case update([SQLAssignment], condition: SQLExpression?)
+    }
+
+    /// The conflict target columns; empty omits the target.
+    public var target: [String]
+    /// The `WHERE` of a partial-index target.
+    public var targetCondition: SQLExpression?
+    /// The action.
+    public var action: Action
+
+    /// An `ON CONFLICT` clause.
+    public init(target: [String], targetCondition: SQLExpression? = nil, action: Action) {
+        self.target = target
+        self.targetCondition = targetCondition
+        self.action = action
+    }
+}
+
+/// An `UPDATE` statement.
+///
+/// ```swift
+/// SQLUpdate("reminders", set: [SQLAssignment("isCompleted", .true)])
+///     .where(.column("id").equals(.value(.integer(7))))
+/// // UPDATE "reminders" SET "isCompleted" = 1 WHERE "id" = ?
+/// ```
+public struct SQLUpdate: Sendable, Hashable {
+    /// The table written.
+    public var table: String
+    /// An alias usable in the `WHERE` clause and values.
+    public var alias: String?
+    /// The `SET` pairs; at least one, or rendering throws.
+    public var assignments: [SQLAssignment]
+    /// The `WHERE` condition; `nil` updates every row.
+    public var condition: SQLExpression?
+    /// `RETURNING` columns; empty renders no clause.
+    public var returning: [SQLSelectColumn] = []
+
+    /// An update of `table`.
+    public init(_ table: String, as alias: String? = nil, set assignments: [SQLAssignment]) {
+        self.table = table
+        self.alias = alias
+        self.assignments = assignments
+    }
+
+    /// Adds a `WHERE` condition; several calls are joined with `AND`.
+    public func `where`(_ condition: SQLExpression) -> SQLUpdate {
+        var copy = self
+        copy.condition = copy.condition.map { $0.and(condition) } ?? condition
+        return copy
+    }
+
+    /// Sets the `RETURNING` columns.
+    public func returning(_ columns: [SQLSelectColumn]) -> SQLUpdate {
+        var copy = self
+        copy.returning = columns
+        return copy
+    }
+}
+
+/// A `DELETE` statement.
+///
+/// ```swift
+/// SQLDelete(from: "reminders").where(.column("isCompleted"))
+/// // DELETE FROM "reminders" WHERE "isCompleted"
+/// ```
+public struct SQLDelete: Sendable, Hashable {
+    /// The table written.
+    public var table: String
+    /// An alias usable in the `WHERE` clause.
+    public var alias: String?
+    /// The `WHERE` condition; `nil` deletes every row.
+    public var condition: SQLExpression?
+    /// `RETURNING` columns; empty renders no clause.
+    public var returning: [SQLSelectColumn] = []
+
+    /// A delete from `table`.
+    public init(from table: String, as alias: String? = nil) {
+        self.table = table
+        self.alias = alias
+    }
+
+    /// Adds a `WHERE` condition; several calls are joined with `AND`.
+    public func `where`(_ condition: SQLExpression) -> SQLDelete {
+        var copy = self
+        copy.condition = copy.condition.map { $0.and(condition) } ?? condition
+        return copy
+    }
+
+    /// Sets the `RETURNING` columns.
+    public func returning(_ columns: [SQLSelectColumn]) -> SQLDelete {
+        var copy = self
+        copy.returning = columns
+        return copy
+    }
+}
+
+/// Any statement of the IR, for code that executes or caches statements of every kind.
+public enum SQLStatement: Sendable, Hashable {
+    /// A `SELECT` (possibly compound, possibly with `WITH`).
+    case select(SQLSelect)
+    /// An `INSERT` (possibly an upsert).
+    case insert(SQLInsert)
+    /// An `UPDATE`.
+    case update(SQLUpdate)
+    /// A `DELETE`.
+    case delete(SQLDelete)
+    /// Raw SQL (`#sql`).
+    case fragment(SQLFragment)
+}

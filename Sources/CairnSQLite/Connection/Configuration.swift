@@ -1,0 +1,50 @@
+import Foundation
+
+/// How a ``Database`` connection (and every connection of a ``DatabaseQueue`` or
+/// ``DatabasePool``) is opened and set up.
+///
+/// ```swift
+/// var configuration = Configuration()
+/// configuration.busyTimeout = 10
+/// configuration.publicStatementArguments = true   // show values in errors and traces
+/// let db = try Database(path: "/tmp/app.sqlite", configuration: configuration)
+/// // PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
+/// // PRAGMA trusted_schema = OFF   (plus SQLITE_DBCONFIG_DEFENSIVE and a busy timeout)
+/// ```
+public struct Configuration: Sendable {
+    /// Opens read-only (`SQLITE_OPEN_READONLY`); writes fail with `SQLITE_READONLY`.
+    public var readonly = false
+    /// `PRAGMA foreign_keys = ON` (default true).
+    public var foreignKeysEnabled = true
+    /// How long a connection waits for a lock held by another connection, in seconds
+    /// (`sqlite3_busy_timeout`; default 5).
+    public var busyTimeout: TimeInterval = 5
+    /// `PRAGMA journal_mode = WAL` for file databases (default true; needed by
+    /// ``DatabasePool``).
+    public var journalModeWAL = true
+    /// `PRAGMA synchronous = NORMAL` (default). With WAL this loses no committed transaction
+    /// on an application crash; only a power loss can roll back the last commits.
+    public var synchronousNormal = true
+    /// `SQLITE_DBCONFIG_DEFENSIVE` and `PRAGMA trusted_schema = OFF` (default true): a file
+    /// a user did not create cannot corrupt itself through SQL or run functions from its schema.
+    public var defensive = true
+    /// Whether errors and traces show bound values (default false: they may hold personal
+    /// data, so they are redacted).
+    public var publicStatementArguments = false
+    /// SQL functions registered on every connection.
+    public var functions: [DatabaseFunction] = []
+    /// Collations registered on every connection.
+    public var collations: [DatabaseCollation] = []
+    /// Called with every executed statement and its duration (see ``TraceEvent``). Tracing is
+    /// also on when the environment has `CAIRN_SQL_TRACE=1` (printed to standard error).
+    public var tracer: (@Sendable (TraceEvent) -> Void)?
+    /// Runs on every new connection after Cairn's own setup (extra pragmas, functions).
+    public var prepareDatabase: (@Sendable (Database) throws -> Void)?
+    /// The most readers a ``DatabasePool`` opens at once (default 5).
+    public var maximumReaderCount = 5
+    /// A name for the connections' dispatch queues and diagnostics.
+    public var label = "Cairn"
+
+    /// The default configuration.
+    public init() {}
+}

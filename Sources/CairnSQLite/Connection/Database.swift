@@ -1,0 +1,246 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection.
+///
+/// A `Database` is not `Sendable`: it is used on one thread at a time, inside the access
+/// closures of a ``DatabaseQueue`` or ``DatabasePool`` (`read { db in }`, `write { db in }`),
+/// or directly when a program owns it. Opening sets up WAL, `synchronous=NORMAL`, foreign
+/// keys, a busy timeout and the defensive hardening described in ``Configuration``.
+///
+/// ```swift
+/// let db = try Database(path: "/tmp/workouts.sqlite")     // created if missing
+/// try db.execute(sql: "CREATE TABLE workout (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
+/// try db.execute(sql: "INSERT INTO workout (title) VALUES (?)", arguments: ["Run"])
+/// let titles = try db.fetchAll(sql: "SELECT title FROM workout") { try $0.decode(String.self, at: 0) }
+/// try db.close()
+/// ```
+public final class Database {
+    /// The file path, or `":memory:"`.
+    public let path: String
+    /// The configuration the connection was opened with.
+    public let configuration: Configuration
+    /// The raw connection (`sqlite3 *`), nil once closed. For calling SQLite directly.
+    public private(set) var sqliteConnection: OpaquePointer?
+
+    /// Prepared statements by SQL text.
+    var statementCache: [String: Statement] = [:]
+    /// Every statement prepared and not yet finalized, so `close()` can finalize them.
+    var openStatements: [ObjectIdentifier: WeakStatement] = [:]
+    /// Tables seen by the authorizer while a statement is being prepared.
+    var authorizerRecorder: TableAccessRecorder?
+    /// Tables written since the transaction began, and the commit bookkeeping.
+    var changeTracker = ChangeTracker()
+    /// Receives the tables each commit touched (set by queues and pools).
+    var commitHandler: ((Set<String>) -> Void)?
+    /// Savepoint nesting, for unique savepoint names.
+    var savepointDepth = 0
+    /// The trace sink and statement counters.
+    var tracing: TraceState?
+    /// Retains the function and collation boxes registered with SQLite.
+    var registrations: [AnyObject] = []
+    /// Shared with other threads that may interrupt this connection.
+    let interruptHandle = InterruptHandle()
+
+    /// Opens (and creates when missing, unless read-only) the database at `path`; `":memory:"`
+    /// opens a private in-memory database.
+    ///
+    /// - Throws: ``DatabaseError`` when the file cannot be opened or set up.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        self.path = path
+        self.configuration = configuration
+        var handle: OpaquePointer?
+        let flags = (configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = DatabaseError(connection: handle, code: code, sql: nil, arguments: nil, public: false)
+            sqlite3_close(handle)
+            throw DatabaseError(resultCode: error.extendedResultCode,
+                                message: "cannot open database at \(path): \(error.message)")
+        }
+        sqliteConnection = handle
+        interruptHandle.attach(handle)
+        do {
+            try setUp(handle)
+        } catch {
+            try? close()
+            throw error
+        }
+    }
+
+    /// Opens a private in-memory database.
+    ///
+    /// ```swift
+    /// let db = try Database.inMemory()
+    /// ```
+    public static func inMemory(configuration: Configuration = Configuration()) throws -> Database {
+        try Database(path: ":memory:", configuration: configuration)
+    }
+
+    private func setUp(_ handle: OpaquePointer) throws {
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Int32(clamping: Int((configuration.busyTimeout * 1000).rounded())))
+        if configuration.defensive {
+            _ = cairn_db_config_int(handle, SQLITE_DBCONFIG_DEFENSIVE, 1)
+        }
+        installHooks(handle)
+        try installTracing()
+        try registerFunctionsAndCollations()
+        if configuration.defensive {
+            try execute(sql: "PRAGMA trusted_schema = OFF")
+        }
+        if configuration.foreignKeysEnabled {
+            try execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        if !configuration.readonly, path != ":memory:", !path.isEmpty {
+            if configuration.journalModeWAL {
+                let mode = try fetchValue(String.self, sql: "PRAGMA journal_mode = WAL")
+                if mode?.lowercased() != "wal" {
+                    throw DatabaseError(resultCode: .SQLITE_ERROR,
+                                        message: "could not switch \(path) to WAL (journal_mode is \(mode ?? "unknown"))")
+                }
+            }
+        }
+        if configuration.synchronousNormal {
+            try execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        try configuration.prepareDatabase?(self)
+    }
+
+    /// The open connection, or a `SQLITE_MISUSE` error once closed.
+    func connection() throws -> OpaquePointer {
+        guard let sqliteConnection else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database connection is closed")
+        }
+        return sqliteConnection
+    }
+
+    /// Whether ``close()`` ran.
+    public var isClosed: Bool { sqliteConnection == nil }
+
+    /// Finalizes every statement this connection prepared (cached, held by cursors, or
+    /// retained by the caller) and closes the connection. Statements and rows used afterwards
+    /// throw instead of touching freed memory. Calling it twice does nothing.
+    ///
+    /// - Throws: ``DatabaseError`` if SQLite refuses to close.
+    public func close() throws {
+        guard let handle = sqliteConnection else { return }
+        finalizeAllStatements()
+        interruptHandle.detach()
+        let code = sqlite3_close(handle)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(connection: handle, code: code, sql: nil, arguments: nil, public: false)
+        }
+        sqliteConnection = nil
+        registrations.removeAll()
+        tracing = nil
+    }
+
+    /// Finalizes every statement of this connection; used by ``close()``.
+    func finalizeAllStatements() {
+        statementCache.removeAll()
+        for entry in openStatements.values {
+            entry.statement?.finalize()
+        }
+        openStatements.removeAll()
+        // Anything prepared outside Cairn's statements (should be none).
+        if let handle = sqliteConnection {
+            while let stray = sqlite3_next_stmt(handle, nil) {
+                sqlite3_finalize(stray)
+            }
+        }
+    }
+
+    /// The SQL of every statement SQLite still has prepared on this connection
+    /// (`sqlite3_next_stmt`): cached statements, live cursors. Empty once closed. For tests
+    /// that check nothing is left behind.
+    public func unfinalizedStatementSQL() -> [String] {
+        guard let handle = sqliteConnection else { return [] }
+        var result: [String] = []
+        var current = sqlite3_next_stmt(handle, nil)
+        while let statement = current {
+            result.append(sqlite3_sql(statement).map { String(cString: $0) } ?? "")
+            current = sqlite3_next_stmt(handle, statement)
+        }
+        return result
+    }
+
+    /// The number of rows the last `INSERT`, `UPDATE` or `DELETE` changed (`sqlite3_changes64`).
+    public var changesCount: Int {
+        sqliteConnection.map { Int(sqlite3_changes64($0)) } ?? 0
+    }
+
+    /// The rowid of the last successful `INSERT` (`sqlite3_last_insert_rowid`).
+    public var lastInsertedRowID: Int64 {
+        sqliteConnection.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
+    /// Whether a transaction is open (`sqlite3_get_autocommit` is false).
+    public var isInsideTransaction: Bool {
+        sqliteConnection.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    /// Makes a running statement of this connection stop with `SQLITE_INTERRUPT`
+    /// (`sqlite3_interrupt`). Safe to call from any thread through ``interruptHandle``.
+    public func interrupt() {
+        interruptHandle.interrupt()
+    }
+
+    deinit {
+        try? close()
+    }
+}
+
+/// `Database` is confined to one thread at a time; queues and pools own connections.
+@available(*, unavailable)
+extension Database: Sendable {}
+
+/// A weak reference to a statement, for the connection's registry.
+struct WeakStatement {
+    weak var statement: Statement?
+}
+
+/// Lets another thread interrupt a connection safely even while it is being closed.
+///
+/// `@unchecked Sendable`: the handle is only read and written under `lock`, and
+/// `sqlite3_interrupt` is documented as safe to call from any thread while the connection
+/// is open; `detach()` runs before `sqlite3_close`, so it is never called on a closed handle.
+public final class InterruptHandle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var handle: OpaquePointer?
+
+    func attach(_ handle: OpaquePointer) {
+        lock.withLock { self.handle = handle }
+    }
+
+    func detach() {
+        lock.withLock { handle = nil }
+    }
+
+    private var cancelled = false
+
+    /// Interrupts the statement running on the connection, if any.
+    public func interrupt() {
+        lock.withLock {
+            if let handle { sqlite3_interrupt(handle) }
+        }
+    }
+
+    /// Interrupts because a task was cancelled: the interrupted statement then throws
+    /// `CancellationError` instead of an `SQLITE_INTERRUPT` ``DatabaseError``.
+    func cancel() {
+        lock.withLock {
+            cancelled = true
+            if let handle { sqlite3_interrupt(handle) }
+        }
+    }
+
+    /// Whether ``cancel()`` ran since the last ``clearCancellation()``.
+    var wasCancelled: Bool { lock.withLock { cancelled } }
+
+    /// Forgets a past cancellation, before a new access begins.
+    func clearCancellation() {
+        lock.withLock { cancelled = false }
+    }
+}

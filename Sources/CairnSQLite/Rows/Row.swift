@@ -1,0 +1,97 @@
+import CSQLite
+
+/// The current row of a statement, read by column index (0-based) or name.
+///
+/// A `Row` is a view of the statement's current position, not a copy: it is valid only inside
+/// the closure that receives it (reading it later throws or shows a later row). Decode values
+/// out of it right away:
+///
+/// ```swift
+/// let workouts = try db.fetchAll(sql: "SELECT id, title, finishedAt FROM workout") { row in
+///     Workout(id: try row.decode(Int64.self, at: 0),
+///             title: try row.decode(String.self, column: "title"),
+///             finishedAt: try row.decode(Date?.self, column: "finishedAt"))
+/// }
+/// // SELECT id, title, finishedAt FROM workout
+/// ```
+///
+/// Decoding reads `sqlite3_column_*` directly (no ``DatabaseValue`` in between for the
+/// standard types) and looks names up in a per-statement map, so no column costs an allocation
+/// beyond the value itself (a `String`'s or `Data`'s storage).
+public struct Row {
+    /// The statement whose current row this is.
+    public let statement: Statement
+
+    @usableFromInline
+    init(statement: Statement) {
+        self.statement = statement
+    }
+
+    /// The number of columns.
+    @inlinable public var count: Int { statement.columnCount }
+
+    /// The column names, in order.
+    public var columnNames: [String] { statement.columnNames }
+
+    /// Decodes column `index` (0-based).
+    ///
+    /// - Throws: ``RowDecodingError`` for `NULL` in a non-optional type, a value that does not
+    ///   convert (including integer overflow), or an index out of range.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, at index: Int) throws -> Value {
+        if let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount,
+           let value = Value.decode(from: handle, at: Int32(index)) {
+            return value
+        }
+        throw statement.decodingError(Value.self, at: index)
+    }
+
+    /// Decodes the column named `name` (exact, then case-insensitive match).
+    ///
+    /// - Throws: ``RowDecodingError`` as ``decode(_:at:)``, or when no column has that name.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, column name: String) throws -> Value {
+        guard let index = statement.index(ofColumn: name) else {
+            throw statement.columnNotFoundError(Value.self, name: name)
+        }
+        return try decode(Value.self, at: index)
+    }
+
+    /// Non-throwing access: the value at `index`, or nil when it is `NULL`, does not convert,
+    /// or the index is out of range.
+    ///
+    /// ```swift
+    /// let minutes: Int? = row[4]
+    /// ```
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
+        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount else { return nil }
+        return Value.decode(from: handle, at: Int32(index))
+    }
+
+    /// Non-throwing access by column name; nil when missing, `NULL` or not convertible.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value? {
+        guard let index = statement.index(ofColumn: name) else { return nil }
+        return self[index]
+    }
+
+    /// The raw value at `index` (`.null` when out of range or finalized).
+    public func databaseValue(at index: Int) -> DatabaseValue {
+        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount else { return .null }
+        return DatabaseValue(sqliteStatement: handle, index: Int32(index))
+    }
+
+    /// Whether column `index` is `NULL` (also true when out of range).
+    @inlinable
+    public func isNull(at index: Int) -> Bool {
+        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount else { return true }
+        return sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
+    }
+
+    /// A copy of every column as ``DatabaseValue``s, keyed by name: for diagnostics and
+    /// generic code; slower than ``decode(_:at:)``.
+    public func copyValues() -> [(name: String, value: DatabaseValue)] {
+        (0..<count).map { (statement.columnNames[$0], databaseValue(at: $0)) }
+    }
+}

@@ -1,0 +1,185 @@
+import CSQLite
+
+extension Statement {
+    // MARK: - Binding
+
+    /// Resets the statement and binds `arguments` to parameters `?1...?n`.
+    ///
+    /// - Throws: ``DatabaseError`` (`SQLITE_RANGE`) when the count differs from
+    ///   ``parameterCount``, or when a value cannot be encoded.
+    public func bind(_ arguments: StatementArguments) throws {
+        let handle = try handle()
+        try resetForBinding(handle)
+        boundArguments = arguments
+        if let failure = arguments.encodingFailure {
+            throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "cannot bind \(failure)", sql: sql,
+                                arguments: arguments,
+                                publicStatementArguments: database?.configuration.publicStatementArguments ?? false)
+        }
+        guard arguments.count == parameterCount else {
+            throw DatabaseError(resultCode: .SQLITE_RANGE,
+                                message: "wrong number of arguments: the SQL has \(parameterCount) parameters, got \(arguments.count)",
+                                sql: sql, arguments: arguments,
+                                publicStatementArguments: database?.configuration.publicStatementArguments ?? false)
+        }
+        for (offset, value) in arguments.values.enumerated() {
+            let code = value.bind(to: handle, at: Int32(offset + 1))
+            if code != SQLITE_OK { throw error(code: code) }
+        }
+    }
+
+    /// Binds one value to parameter `index` (1-based), without building arguments: the fast
+    /// path for statements run in a loop. Call ``reset()`` first if the statement has run.
+    ///
+    /// ```swift
+    /// try insert.bind(42, at: 1)      // ?1 = 42
+    /// ```
+    @inlinable
+    public func bind<Value: DatabaseValueConvertible>(_ value: Value, at index: Int) throws {
+        let handle = try handle()
+        let code = try value.databaseValueForBinding().bind(to: handle, at: Int32(index))
+        if code != SQLITE_OK { throw bindingError(code: code, index: index) }
+    }
+
+    /// Resets the statement and binds every value in order to `?1...?n`, without boxing.
+    ///
+    /// ```swift
+    /// try insert.bind(values: workout.id, workout.title, workout.finishedAt)
+    /// try insert.execute()
+    /// ```
+    @inlinable
+    public func bind<each Value: DatabaseValueConvertible>(values: repeat each Value) throws {
+        let handle = try handle()
+        try resetForBinding(handle)
+        var index = 0
+        for value in repeat each values {
+            index += 1
+            let code = try value.databaseValueForBinding().bind(to: handle, at: Int32(index))
+            if code != SQLITE_OK { throw bindingError(code: code, index: index) }
+        }
+        guard index == parameterCount else {
+            throw DatabaseError(resultCode: .SQLITE_RANGE,
+                                message: "wrong number of arguments: the SQL has \(parameterCount) parameters, got \(index)",
+                                sql: sql)
+        }
+    }
+
+    @usableFromInline
+    func resetForBinding(_ handle: SQLiteStatement) throws {
+        if isStepping {
+            reset()
+        } else {
+            sqlite3_reset(handle)
+        }
+        boundArguments = nil
+    }
+
+    @usableFromInline
+    func bindingError(code: Int32, index: Int) -> DatabaseError {
+        let base = error(code: code)
+        return DatabaseError(resultCode: base.extendedResultCode, message: "binding parameter \(index): \(base.message)",
+                             sql: sql)
+    }
+
+    // MARK: - Running
+
+    /// Resets the statement so it can run again (bindings stay).
+    public func reset() {
+        let wasStepping = isStepping
+        isStepping = false
+        if let sqliteStatement { sqlite3_reset(sqliteStatement) }
+        // Resetting a write mid-way completes it (and may commit in autocommit mode).
+        if wasStepping { database?.statementDidComplete() }
+    }
+
+    /// Advances to the next row: true when a row is available, false when done.
+    ///
+    /// - Throws: ``DatabaseError`` (the statement is reset first), or `CancellationError` when
+    ///   the step was interrupted by task cancellation.
+    @inlinable
+    public func step() throws -> Bool {
+        let handle = try handle()
+        if !isStepping { try willStart() }
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        return try didFinish(code: code, handle: handle)
+    }
+
+    @usableFromInline
+    func willStart() throws {
+        isStepping = true
+        if !writtenTables.isEmpty, let database {
+            database.changeTracker.record(self)
+        }
+    }
+
+    /// Handles a step that returned something other than `SQLITE_ROW`.
+    @usableFromInline
+    func didFinish(code: Int32, handle: SQLiteStatement) throws -> Bool {
+        isStepping = false
+        if code == SQLITE_DONE {
+            sqlite3_reset(handle)
+            database?.statementDidComplete()
+            return false
+        }
+        let failure = error(code: code)
+        sqlite3_reset(handle)
+        database?.statementDidFail()
+        if failure.resultCode == .SQLITE_INTERRUPT, database?.interruptHandle.wasCancelled == true {
+            throw CancellationError()
+        }
+        throw failure
+    }
+
+    /// Runs the statement to completion (rows, if any, are skipped).
+    ///
+    /// ```swift
+    /// try statement.execute(arguments: ["Run", 30])
+    /// ```
+    public func execute(arguments: StatementArguments? = nil) throws {
+        if let arguments { try bind(arguments) } else { reset() }
+        while try step() {}
+    }
+
+    // MARK: - Rows
+
+    /// Calls `body` with each row, stepping lazily; the ``Row`` is valid only during the call.
+    ///
+    /// ```swift
+    /// try statement.forEachRow(arguments: [30]) { row in print(try row.decode(String.self, at: 1)) }
+    /// ```
+    @inlinable
+    public func forEachRow(arguments: StatementArguments? = nil, _ body: (Row) throws -> Void) throws {
+        if let arguments { try bind(arguments) } else { reset() }
+        let row = Row(statement: self)
+        do {
+            while try step() { try body(row) }
+        } catch {
+            reset()
+            throw error
+        }
+    }
+
+    /// Every row, transformed: the fast path for decoding rows into structs.
+    ///
+    /// ```swift
+    /// let workouts = try statement.fetchAll { row in
+    ///     Workout(id: try row.decode(at: 0), title: try row.decode(at: 1))
+    /// }
+    /// ```
+    @inlinable
+    public func fetchAll<T>(arguments: StatementArguments? = nil, _ transform: (Row) throws -> T) throws -> [T] {
+        var result: [T] = []
+        try forEachRow(arguments: arguments) { row in result.append(try transform(row)) }
+        return result
+    }
+
+    /// The first row, transformed, or nil when there is none. The statement is reset after.
+    @inlinable
+    public func fetchOne<T>(arguments: StatementArguments? = nil, _ transform: (Row) throws -> T) throws -> T? {
+        if let arguments { try bind(arguments) } else { reset() }
+        defer { reset() }
+        guard try step() else { return nil }
+        return try transform(Row(statement: self))
+    }
+}

@@ -1,0 +1,157 @@
+import CSQLite
+
+/// A prepared statement (`sqlite3_stmt`) of one ``Database``.
+///
+/// Prepare once and run many times; ``Database/cachedStatement(sql:)`` keeps one per SQL text.
+/// Parameters are 1-based (`?1`), as in SQLite; row columns are 0-based.
+///
+/// ```swift
+/// let insert = try db.cachedStatement(sql: "INSERT INTO workout (id, title) VALUES (?, ?)")
+/// for workout in workouts {
+///     try insert.bind(values: workout.id, workout.title)   // no boxing, no array
+///     try insert.execute()
+/// }
+/// let select = try db.cachedStatement(sql: "SELECT id, title FROM workout WHERE minutes >= ?")
+/// let rows = try select.fetchAll(arguments: [30]) { row in
+///     (try row.decode(Int64.self, at: 0), try row.decode(String.self, column: "title"))
+/// }
+/// ```
+///
+/// Not `Sendable`; it belongs to its connection. After the connection closes every method
+/// throws `SQLITE_MISUSE`.
+public final class Statement {
+    /// The SQL text, as prepared.
+    public let sql: String
+    /// The raw handle, nil once finalized.
+    public private(set) var sqliteStatement: SQLiteStatement?
+    /// The number of result columns.
+    public let columnCount: Int
+    /// The number of `?` parameters.
+    public let parameterCount: Int
+    /// Whether the statement leaves the database unchanged (`sqlite3_stmt_readonly`).
+    public let isReadOnly: Bool
+    /// The tables this statement reads, as SQLite's authorizer reported them while preparing
+    /// (through views and subqueries). Live queries observe these.
+    public let readTables: Set<String>
+    /// The tables this statement inserts into, updates or deletes from, triggers included.
+    public let writtenTables: Set<String>
+
+    weak var database: Database?
+    /// The arguments last bound through ``bind(_:)``, for error messages.
+    var boundArguments: StatementArguments?
+    /// True between the first `SQLITE_ROW` and the reset: a cursor is iterating.
+    @usableFromInline var isStepping = false
+    /// True while a cursor owns the statement, so the cache hands out another one.
+    var isReserved = false
+    /// The change-tracker generation in which ``writtenTables`` were recorded.
+    var recordedChangeGeneration = -1
+    /// Column name → index, built on the first lookup by name.
+    private var columnIndexes: [String: Int]?
+    /// The column names, built on first use.
+    private var cachedColumnNames: [String]?
+
+    init(database: Database, handle: SQLiteStatement, sql: String, readTables: Set<String>, writtenTables: Set<String>) {
+        self.database = database
+        self.sqliteStatement = handle
+        self.sql = sql
+        self.columnCount = Int(sqlite3_column_count(handle))
+        self.parameterCount = Int(sqlite3_bind_parameter_count(handle))
+        self.isReadOnly = sqlite3_stmt_readonly(handle) != 0
+        self.readTables = readTables
+        self.writtenTables = writtenTables
+    }
+
+    deinit {
+        if let sqliteStatement {
+            sqlite3_finalize(sqliteStatement)
+            database?.openStatements[ObjectIdentifier(self)] = nil
+        }
+    }
+
+    /// Releases SQLite's statement; later use throws.
+    func finalize() {
+        guard let handle = sqliteStatement else { return }
+        sqlite3_finalize(handle)
+        sqliteStatement = nil
+    }
+
+    // MARK: - Columns
+
+    /// The names of the result columns (`sqlite3_column_name`).
+    public var columnNames: [String] {
+        if let cachedColumnNames { return cachedColumnNames }
+        var names: [String] = []
+        if let handle = sqliteStatement {
+            for index in 0..<Int32(columnCount) {
+                names.append(sqlite3_column_name(handle, index).map { String(cString: $0) } ?? "")
+            }
+        }
+        cachedColumnNames = names
+        return names
+    }
+
+    /// The index of the first column named `name` (exact match first, then
+    /// case-insensitive, as SQL names are), or nil.
+    public func index(ofColumn name: String) -> Int? {
+        if let columnIndexes { return columnIndexes[name] ?? caseInsensitiveIndex(of: name) }
+        var indexes: [String: Int] = [:]
+        for (index, columnName) in columnNames.enumerated() where indexes[columnName] == nil {
+            indexes[columnName] = index
+        }
+        columnIndexes = indexes
+        return indexes[name] ?? caseInsensitiveIndex(of: name)
+    }
+
+    private func caseInsensitiveIndex(of name: String) -> Int? {
+        let lowered = name.lowercased()
+        return columnNames.firstIndex { $0.lowercased() == lowered }
+    }
+
+    // MARK: - Errors
+
+    /// The live handle, or a misuse error naming the SQL.
+    @usableFromInline
+    func handle() throws -> SQLiteStatement {
+        guard let sqliteStatement else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE,
+                                message: "the statement was finalized (its database is closed)", sql: sql)
+        }
+        return sqliteStatement
+    }
+
+    func error(code: Int32) -> DatabaseError {
+        DatabaseError(connection: sqliteStatement.map { sqlite3_db_handle($0) } ?? database?.sqliteConnection,
+                      code: code, sql: sql, arguments: boundArguments,
+                      public: database?.configuration.publicStatementArguments ?? false)
+    }
+
+    /// Builds the error for a column that did not decode as `type`.
+    @usableFromInline
+    func decodingError<T>(_ type: T.Type, at index: Int) -> RowDecodingError {
+        let typeName = String(describing: T.self)
+        guard let handle = sqliteStatement else {
+            return RowDecodingError(reason: .statementFinalized, columnIndex: index, columnName: nil,
+                                    typeName: typeName, sql: sql)
+        }
+        guard index >= 0, index < columnCount else {
+            return RowDecodingError(reason: .indexOutOfRange(index, columnCount: columnCount), columnIndex: index,
+                                    columnName: nil, typeName: typeName, sql: sql)
+        }
+        let name = columnNames[index]
+        let value = DatabaseValue(sqliteStatement: handle, index: Int32(index))
+        if value.isNull {
+            return RowDecodingError(reason: .unexpectedNull, columnIndex: index, columnName: name,
+                                    typeName: typeName, sql: sql)
+        }
+        var shown = value.description
+        if shown.count > 64 { shown = String(shown.prefix(61)) + "..." }
+        return RowDecodingError(reason: .valueMismatch(storedValue: shown), columnIndex: index, columnName: name,
+                                typeName: typeName, sql: sql)
+    }
+
+    @usableFromInline
+    func columnNotFoundError<T>(_ type: T.Type, name: String) -> RowDecodingError {
+        RowDecodingError(reason: .columnNotFound(name), columnIndex: nil, columnName: name,
+                         typeName: String(describing: T.self), sql: sql)
+    }
+}

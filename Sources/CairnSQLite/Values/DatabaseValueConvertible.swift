@@ -1,0 +1,145 @@
+import CSQLite
+import Foundation
+
+/// A prepared statement handle (`sqlite3_stmt *`), as the fast value paths receive it.
+public typealias SQLiteStatement = OpaquePointer
+
+/// A Swift type that can be bound as a statement argument and read from a row.
+///
+/// Conform a type by converting to and from ``DatabaseValue``; the two fast-path
+/// requirements have defaults built on those and only need overriding for speed:
+///
+/// ```swift
+/// struct Celsius: DatabaseValueConvertible {
+///     var degrees: Double
+///     var databaseValue: DatabaseValue { .real(degrees) }
+///     static func fromDatabaseValue(_ value: DatabaseValue) -> Celsius? {
+///         Double.fromDatabaseValue(value).map(Celsius.init)
+///     }
+/// }
+/// try db.execute(sql: "INSERT INTO reading (temperature) VALUES (?)", arguments: [Celsius(degrees: 21)])
+/// // INSERT INTO reading (temperature) VALUES (?)   -- ?1 = 21.0
+/// ```
+///
+/// The standard conformances and their storage: integers of every width → `INTEGER`
+/// (a value that does not fit on read, or a `UInt64` above `Int64.max` on write, is an
+/// error); `Double`/`Float` → `REAL`; `Bool` → `INTEGER` 0/1; `String` → `TEXT`;
+/// `Data` → `BLOB`; `Date` → `REAL` seconds since 2001-01-01 UTC; `UUID` → `TEXT`
+/// (uppercase, as `uuidString`); `URL` → `TEXT` (`absoluteString`); `Decimal` → `TEXT`
+/// (exact); `Optional` → `NULL` when nil; `RawRepresentable` types via their raw value
+/// (declare the conformance); `Codable` values as JSON `TEXT` via ``DatabaseJSON`` or
+/// ``JSONDatabaseValueConvertible``.
+public protocol DatabaseValueConvertible {
+    /// The value to store.
+    var databaseValue: DatabaseValue { get }
+
+    /// The Swift value for a stored value, or nil when it does not convert (including `NULL`
+    /// for non-optional types).
+    static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self?
+
+    /// The value Cairn binds: ``databaseValue``, or an error when the value has no faithful
+    /// SQLite representation (`UInt64.max`, an unencodable JSON value). Default:
+    /// ``databaseValue``.
+    func databaseValueForBinding() throws -> DatabaseValue
+
+    /// Fast path: reads column `index` of the current row straight from `sqlite3_column_*`,
+    /// without building a ``DatabaseValue``. Returns nil when the value does not convert.
+    /// Default: `fromDatabaseValue(DatabaseValue(sqliteStatement:index:))`.
+    static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self?
+}
+
+extension DatabaseValueConvertible {
+    @inlinable
+    public func databaseValueForBinding() throws -> DatabaseValue { databaseValue }
+
+    @inlinable
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self? {
+        fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index))
+    }
+}
+
+/// Thrown when a Swift value has no faithful SQLite representation and cannot be bound.
+public struct DatabaseValueEncodingError: Error, Sendable, CustomStringConvertible {
+    /// What could not be encoded and why.
+    public let reason: String
+    /// Creates an error.
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { "DatabaseValueEncodingError: \(reason)" }
+}
+
+// MARK: - DatabaseValue itself
+
+extension DatabaseValue: DatabaseValueConvertible {
+    @inlinable public var databaseValue: DatabaseValue { self }
+    @inlinable public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> DatabaseValue? {
+        databaseValue
+    }
+}
+
+extension DatabaseValue {
+    /// Reads column `index` of the statement's current row (`sqlite3_column_*`).
+    @inlinable
+    public init(sqliteStatement: SQLiteStatement, index: Int32) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER:
+            self = .integer(sqlite3_column_int64(sqliteStatement, index))
+        case SQLITE_FLOAT:
+            self = .real(sqlite3_column_double(sqliteStatement, index))
+        case SQLITE_TEXT:
+            self = .text(readText(sqliteStatement, index) ?? "")
+        case SQLITE_BLOB:
+            self = .blob(readBlob(sqliteStatement, index))
+        default:
+            self = .null
+        }
+    }
+
+    /// Binds this value to parameter `index` (1-based) and returns SQLite's result code.
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) -> Int32 {
+        switch self {
+        case .null:
+            return sqlite3_bind_null(sqliteStatement, index)
+        case .integer(let value):
+            return sqlite3_bind_int64(sqliteStatement, index, value)
+        case .real(let value):
+            return sqlite3_bind_double(sqliteStatement, index, value)
+        case .text(let value):
+            var value = value
+            return value.withUTF8 { buffer in
+                // A non-null pointer even when empty, so '' binds as TEXT and not NULL.
+                guard let base = buffer.baseAddress else {
+                    return sqlite3_bind_text(sqliteStatement, index, "", 0, CAIRN_SQLITE_TRANSIENT)
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    sqlite3_bind_text(sqliteStatement, index, $0, Int32(buffer.count), CAIRN_SQLITE_TRANSIENT)
+                }
+            }
+        case .blob(let data):
+            if data.isEmpty {
+                // sqlite3_bind_blob with a NULL pointer would bind NULL.
+                return sqlite3_bind_zeroblob(sqliteStatement, index, 0)
+            }
+            return data.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(sqliteStatement, index, buffer.baseAddress, Int32(buffer.count),
+                                  CAIRN_SQLITE_TRANSIENT)
+            }
+        }
+    }
+}
+
+/// The text of a column as a Swift `String` (one allocation, as C's `strdup`), or nil for NULL.
+@inlinable
+func readText(_ sqliteStatement: SQLiteStatement, _ index: Int32) -> String? {
+    guard let pointer = sqlite3_column_text(sqliteStatement, index) else { return nil }
+    let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+    return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+}
+
+/// The bytes of a column (`BLOB`, or the UTF-8 of `TEXT`); empty for a zero-length blob.
+@inlinable
+func readBlob(_ sqliteStatement: SQLiteStatement, _ index: Int32) -> Data {
+    guard let pointer = sqlite3_column_blob(sqliteStatement, index) else { return Data() }
+    let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+    return Data(bytes: pointer, count: count)
+}

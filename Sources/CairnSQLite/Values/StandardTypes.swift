@@ -1,0 +1,222 @@
+import CSQLite
+import Foundation
+
+// MARK: - Integers
+
+/// Every fixed-width integer is stored as `INTEGER`.
+///
+/// Reading accepts `INTEGER`, and `REAL` holding a whole number; a value that does not fit the
+/// width (`300` as `UInt8`, `-1` as `UInt`) is a ``RowDecodingError``. Binding a `UInt`/`UInt64`
+/// above `Int64.max` throws ``DatabaseValueEncodingError``.
+///
+/// ```swift
+/// let n = try db.fetchValue(Int16.self, sql: "SELECT 42")   // SELECT 42
+/// ```
+extension DatabaseValueConvertible where Self: FixedWidthInteger {
+    /// `.integer`, or for an unsigned value above `Int64.max` its decimal `.text` (which Cairn
+    /// never binds: ``databaseValueForBinding()`` throws instead).
+    @inlinable
+    public var databaseValue: DatabaseValue {
+        if let value = Int64(exactly: self) { return .integer(value) }
+        return .text(String(self))
+    }
+
+    @inlinable
+    public func databaseValueForBinding() throws -> DatabaseValue {
+        guard let value = Int64(exactly: self) else {
+            throw DatabaseValueEncodingError(
+                "\(Self.self) value \(self) does not fit SQLite's 64-bit signed INTEGER")
+        }
+        return .integer(value)
+    }
+
+    @inlinable
+    public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
+        switch databaseValue {
+        case .integer(let value): return Self(exactly: value)
+        case .real(let value): return Self(exactly: value)
+        default: return nil
+        }
+    }
+
+    @inlinable
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self? {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER: return Self(exactly: sqlite3_column_int64(sqliteStatement, index))
+        case SQLITE_FLOAT: return Self(exactly: sqlite3_column_double(sqliteStatement, index))
+        default: return nil
+        }
+    }
+}
+
+extension Int: DatabaseValueConvertible {}
+extension Int8: DatabaseValueConvertible {}
+extension Int16: DatabaseValueConvertible {}
+extension Int32: DatabaseValueConvertible {}
+extension Int64: DatabaseValueConvertible {}
+extension UInt: DatabaseValueConvertible {}
+extension UInt8: DatabaseValueConvertible {}
+extension UInt16: DatabaseValueConvertible {}
+extension UInt32: DatabaseValueConvertible {}
+extension UInt64: DatabaseValueConvertible {}
+
+// MARK: - Floating point
+
+/// Stored as `REAL`; reads `REAL` and `INTEGER`. SQLite stores NaN as `NULL`.
+///
+/// ```swift
+/// let calories = try db.fetchValue(Double.self, sql: "SELECT calories FROM workout WHERE id = ?", arguments: [1])
+/// ```
+extension Double: DatabaseValueConvertible {
+    @inlinable public var databaseValue: DatabaseValue { .real(self) }
+
+    @inlinable
+    public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Double? {
+        switch databaseValue {
+        case .integer(let value): return Double(value)
+        case .real(let value): return value
+        default: return nil
+        }
+    }
+
+    @inlinable
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Double? {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_FLOAT: return sqlite3_column_double(sqliteStatement, index)
+        case SQLITE_INTEGER: return Double(sqlite3_column_int64(sqliteStatement, index))
+        default: return nil
+        }
+    }
+}
+
+/// Stored as `REAL` (widened to `Double`); reads narrow to the nearest `Float`.
+extension Float: DatabaseValueConvertible {
+    @inlinable public var databaseValue: DatabaseValue { .real(Double(self)) }
+
+    @inlinable
+    public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Float? {
+        Double.fromDatabaseValue(databaseValue).map(Float.init)
+    }
+
+    @inlinable
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Float? {
+        Double.decode(from: sqliteStatement, at: index).map(Float.init)
+    }
+}
+
+// MARK: - Bool
+
+/// Stored as `INTEGER` 0 or 1; reads any integer (non-zero is true).
+extension Bool: DatabaseValueConvertible {
+    @inlinable public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+
+    @inlinable
+    public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Bool? {
+        if case .integer(let value) = databaseValue { return value != 0 }
+        return nil
+    }
+
+    @inlinable
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Bool? {
+        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_INTEGER else { return nil }
+        return sqlite3_column_int64(sqliteStatement, index) != 0
+    }
+}
+
+// MARK: - String and Data
+
+/// Stored as `TEXT` (UTF-8); reads `TEXT` only.
+extension String: DatabaseValueConvertible {
+    @inlinable public var databaseValue: DatabaseValue { .text(self) }
+
+    @inlinable
+    public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> String? {
+        if case .text(let value) = databaseValue { return value }
+        return nil
+    }
+
+    @inlinable
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> String? {
+        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT else { return nil }
+        return readText(sqliteStatement, index) ?? ""
+    }
+}
+
+/// Stored as `BLOB` (an empty `Data` stays an empty blob, not `NULL`); reads `BLOB`, and
+/// `TEXT` as its UTF-8 bytes.
+extension Data: DatabaseValueConvertible {
+    @inlinable public var databaseValue: DatabaseValue { .blob(self) }
+
+    @inlinable
+    public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Data? {
+        switch databaseValue {
+        case .blob(let data): return data
+        case .text(let text): return Data(text.utf8)
+        default: return nil
+        }
+    }
+
+    @inlinable
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Data? {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_BLOB, SQLITE_TEXT: return readBlob(sqliteStatement, index)
+        default: return nil
+        }
+    }
+}
+
+// MARK: - Optional
+
+/// `nil` is stored as `NULL`; reading `NULL` gives `nil` instead of an error.
+///
+/// ```swift
+/// let finished = try row.decode(Double?.self, column: "finishedAt")
+/// ```
+extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    @inlinable
+    public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+
+    @inlinable
+    public func databaseValueForBinding() throws -> DatabaseValue {
+        try self?.databaseValueForBinding() ?? .null
+    }
+
+    @inlinable
+    public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Wrapped?? {
+        if case .null = databaseValue { return .some(nil) }
+        return Wrapped.fromDatabaseValue(databaseValue).map { .some($0) }
+    }
+
+    @inlinable
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Wrapped?? {
+        if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return .some(nil) }
+        return Wrapped.decode(from: sqliteStatement, at: index).map { .some($0) }
+    }
+}
+
+// MARK: - RawRepresentable
+
+/// Enums and other raw-representable types are stored as their raw value; declare the
+/// conformance to opt in. An unknown raw value on read is a ``RowDecodingError``.
+///
+/// ```swift
+/// enum Kind: String, DatabaseValueConvertible { case run, swim }
+/// try db.execute(sql: "INSERT INTO workout (kind) VALUES (?)", arguments: [Kind.run])
+/// // INSERT INTO workout (kind) VALUES (?)   -- ?1 = 'run'
+/// ```
+extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
+    @inlinable public var databaseValue: DatabaseValue { rawValue.databaseValue }
+
+    @inlinable
+    public func databaseValueForBinding() throws -> DatabaseValue { try rawValue.databaseValueForBinding() }
+
+    @inlinable
+    public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
+        RawValue.fromDatabaseValue(databaseValue).flatMap(Self.init(rawValue:))
+    }
+
+    @inlinable
+    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self? {
+        RawValue.decode(from: sqliteStatement, at: index).flatMap(Self.init(rawValue:))
+    }
+}

@@ -1,0 +1,116 @@
+import CairnSQLite
+import Foundation
+
+/// W1–W6 through the engine's public API: cached statements, typed binding, rows decoded by
+/// index into Swift structs, each read workload inside one read transaction.
+struct EngineSurface: BenchSurface {
+    static let columns = "id, title, startedAt, finishedAt, minutes, calories, isFavorite"
+
+    func run(directory: String) throws -> Measurements {
+        let path = directory + "/engine.sqlite"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let db = try Database(path: path)
+        defer { try? db.close() }
+        try db.execute(sql: Workload.createWorkout)
+        try db.execute(sql: Workload.createWorkoutIndex)
+        var m = Measurements(name: "engine (Database)")
+        let input = Workload.makeRows()
+
+        try m.measure(1) {
+            try db.inTransaction(.immediate) {
+                let insert = try db.cachedStatement(
+                    sql: "INSERT INTO workout (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                for w in input {
+                    try insert.bind(values: w.id, w.title, w.startedAt, w.finishedAt, w.minutes, w.calories, w.isFavorite)
+                    try insert.execute()
+                }
+            }
+            return nil
+        }
+
+        try m.measure(2) {
+            let rows = try db.inTransaction {
+                try db.fetchAll(sql: "SELECT \(Self.columns) FROM workout", Self.decodeWorkout)
+            }
+            return Workload.checksumW2(rows)
+        }
+        m.peakRSSKiB = peakResidentKiB()
+
+        try m.measure(3) {
+            try db.inTransaction {
+                var sum: Int64 = 0
+                for _ in 0..<Workload.repeats {
+                    let rows = try db.fetchAll(
+                        sql: "SELECT \(Self.columns) FROM workout WHERE minutes >= ? ORDER BY startedAt DESC LIMIT ?",
+                        arguments: [30, 100], Self.decodeWorkout)
+                    sum += rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
+                }
+                return sum
+            }
+        }
+
+        try m.measure(4) {
+            try db.inTransaction {
+                var sum: Int64 = 0
+                for _ in 0..<Workload.repeats {
+                    sum += try db.fetchValue(Int64.self, sql: "SELECT COUNT(*) FROM workout WHERE isFavorite = ?", arguments: [1]) ?? 0
+                }
+                return sum
+            }
+        }
+
+        try m.measure(5) {
+            try db.inTransaction {
+                var sum: Int64 = 0
+                let lookup = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM workout WHERE id = ?")
+                for k in 0..<Workload.lookups {
+                    try lookup.bind(values: Int64((k * 7919) % Workload.rowCount + 1))
+                    if let w = try lookup.fetchOne(Self.decodeWorkout) { sum += w.id + w.minutes }
+                }
+                return sum
+            }
+        }
+
+        try db.execute(sql: Workload.createOrders)
+        try db.inTransaction(.immediate) {
+            let insert = try db.cachedStatement(sql: "INSERT INTO orders VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+            for o in Workload.makeOrders() {
+                try insert.bind(values: o.id, o.customerID, o.employeeID, o.orderDate, o.requiredDate, o.shippedDate,
+                                o.shipVia, o.freight, o.shipName, o.shipAddress, o.shipCity, o.shipRegion,
+                                o.shipPostalCode, o.shipCountry)
+                try insert.execute()
+            }
+        }
+        try m.measure(6) {
+            try db.inTransaction {
+                var sum: Int64 = 0
+                for _ in 0..<Workload.orderRepeats {
+                    let orders = try db.fetchAll(
+                        sql: """
+                            SELECT OrderID, CustomerID, EmployeeID, OrderDate, RequiredDate, ShippedDate, ShipVia, \
+                            Freight, ShipName, ShipAddress, ShipCity, ShipRegion, ShipPostalCode, ShipCountry FROM orders
+                            """, Self.decodeOrder)
+                    sum += orders.reduce(0) { $0 + $1.id + ($1.shippedDate == nil ? 0 : 1) }
+                }
+                return sum
+            }
+        }
+        return m
+    }
+
+    static func decodeWorkout(_ row: Row) throws -> WorkoutRow {
+        WorkoutRow(
+            id: try row.decode(at: 0), title: try row.decode(at: 1), startedAt: try row.decode(at: 2),
+            finishedAt: try row.decode(at: 3), minutes: try row.decode(at: 4), calories: try row.decode(at: 5),
+            isFavorite: try row.decode(at: 6))
+    }
+
+    static func decodeOrder(_ row: Row) throws -> OrderRow {
+        OrderRow(
+            id: try row.decode(at: 0), customerID: try row.decode(at: 1), employeeID: try row.decode(at: 2),
+            orderDate: try row.decode(at: 3), requiredDate: try row.decode(at: 4), shippedDate: try row.decode(at: 5),
+            shipVia: try row.decode(at: 6), freight: try row.decode(at: 7), shipName: try row.decode(at: 8),
+            shipAddress: try row.decode(at: 9), shipCity: try row.decode(at: 10), shipRegion: try row.decode(at: 11),
+            shipPostalCode: try row.decode(at: 12), shipCountry: try row.decode(at: 13))
+    }
+}

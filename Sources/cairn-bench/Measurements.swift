@@ -1,0 +1,53 @@
+import CairnBenchBaseline
+import Foundation
+
+/// One surface's run of the six workloads: milliseconds and checksums, indexed W1...W6.
+/// A workload a surface does not run stays `nil`.
+struct Measurements {
+    var name: String
+    var milliseconds: [Double?] = Array(repeating: nil, count: 6)
+    /// W1 has no checksum; W2...W6 must equal the C baseline's.
+    var checksums: [Int64?] = Array(repeating: nil, count: 6)
+    /// Peak resident set size after the run, in KiB (Linux `VmHWM`).
+    var peakRSSKiB: Int?
+
+    /// Times `body`, records its milliseconds for workload `number` (1...6) and its checksum.
+    mutating func measure(_ number: Int, _ body: () throws -> Int64?) rethrows {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let checksum = try body()
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        milliseconds[number - 1] = Double(elapsed) / 1_000_000
+        checksums[number - 1] = checksum
+    }
+}
+
+extension Measurements {
+    /// Runs the C program of ../shared/bench/baseline.c on a fresh file.
+    static func baseline(path: String, autocommit: Bool) throws -> (Measurements, String) {
+        var result = CairnBaselineResult()
+        guard cairn_baseline_run(path, autocommit ? 1 : 0, &result) == 0 else {
+            throw BenchError("the C baseline failed on \(path)")
+        }
+        var m = Measurements(name: autocommit ? "c-autocommit" : "c")
+        m.milliseconds = withUnsafeBytes(of: result.milliseconds) { Array($0.bindMemory(to: Double.self)) }
+        let sums = withUnsafeBytes(of: result.checksum) { Array($0.bindMemory(to: Int64.self)) }
+        m.checksums = [nil] + sums.dropFirst().map { Optional($0) }
+        let version = withUnsafeBytes(of: result.sqliteVersion) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let journal = withUnsafeBytes(of: result.journalMode) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return (m, "sqlite=\(version) journal=\(journal) synchronous=\(result.synchronous)")
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Peak resident set size of this process so far, in KiB, from /proc/self/status.
+func peakResidentKiB() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+    return nil
+}

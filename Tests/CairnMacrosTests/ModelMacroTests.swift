@@ -1,0 +1,227 @@
+import Testing
+
+@Suite("@Model expansion")
+struct ModelMacroTests {
+    @Test("the seed's Workout expands to accessors, metadata, backing data and conformances")
+    func seedWorkout() {
+        assertMacroExpansion(
+            """
+            @Model
+            final class Workout {
+                var title: String
+                var finishedAt: Date?
+                var isFavorite: Bool = false
+
+                init(title: String) {
+                    self.title = title
+                }
+            }
+            """,
+            expandedSource: #"""
+            final class Workout {
+                var title: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _title)
+                    init(initialValue) {
+                        _$backingData.setValue(forKey: \.title, to: initialValue)
+                        _title = _SwiftDataNoType()
+                    }
+                    get {
+                        access(keyPath: \.title)
+                        return self.getValue(forKey: \.title)
+                    }
+                    set {
+                        withMutation(keyPath: \.title) {
+                            self.setValue(forKey: \.title, to: newValue)
+                        }
+                    }
+                }
+
+                private var _title: _SwiftDataNoType
+                var finishedAt: Date? {
+                    @storageRestrictions(accesses: _$backingData, initializes: _finishedAt)
+                    init(initialValue) {
+                        _$backingData.setValue(forKey: \.finishedAt, to: initialValue)
+                        _finishedAt = _SwiftDataNoType()
+                    }
+                    get {
+                        access(keyPath: \.finishedAt)
+                        return self.getValue(forKey: \.finishedAt)
+                    }
+                    set {
+                        withMutation(keyPath: \.finishedAt) {
+                            self.setValue(forKey: \.finishedAt, to: newValue)
+                        }
+                    }
+                }
+
+                private var _finishedAt: _SwiftDataNoType
+                var isFavorite: Bool {
+                    @storageRestrictions(accesses: _$backingData, initializes: _isFavorite)
+                    init(initialValue) {
+                        _$backingData.setValue(forKey: \.isFavorite, to: initialValue)
+                        _isFavorite = _SwiftDataNoType()
+                    }
+                    get {
+                        access(keyPath: \.isFavorite)
+                        return self.getValue(forKey: \.isFavorite)
+                    }
+                    set {
+                        withMutation(keyPath: \.isFavorite) {
+                            self.setValue(forKey: \.isFavorite, to: newValue)
+                        }
+                    }
+                }
+
+                private var _isFavorite: _SwiftDataNoType
+
+                init(title: String) {
+                    self.title = title
+                }
+
+                private var _$backingData: any Cairn.BackingData<Workout> = Workout.createBackingData()
+
+                public var persistentBackingData: any Cairn.BackingData<Workout> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
+                    [
+                        Cairn.Schema.PropertyMetadata(name: "title", keypath: \Workout.title),
+                        Cairn.Schema.PropertyMetadata(name: "finishedAt", keypath: \Workout.finishedAt),
+                        Cairn.Schema.PropertyMetadata(name: "isFavorite", keypath: \Workout.isFavorite, defaultValue: (false) as Bool),
+                    ]
+                }
+
+                public required init(backingData: any Cairn.BackingData<Workout>) {
+                    _title = _SwiftDataNoType()
+                    _finishedAt = _SwiftDataNoType()
+                    _isFavorite = _SwiftDataNoType()
+                    _$backingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Workout, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Workout, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                struct _SwiftDataNoType {
+                }
+            }
+
+            extension Workout: Cairn.PersistentModel {
+            }
+
+            extension Workout: Observation.Observable {
+            }
+            """#)
+    }
+
+    @Test("@Attribute and @Relationship options go into the metadata verbatim")
+    func attributeAndRelationshipMetadata() {
+        assertExpansionContains(
+            """
+            @Model final class Trip {
+                @Attribute(.unique, originalName: "name") var title: String
+                @Relationship(deleteRule: .cascade, inverse: \\Item.trip) var items: [Item] = []
+                var status: Status = .planned
+                init(title: String) { self.title = title }
+            }
+            """,
+            [
+                #"Cairn.Schema.PropertyMetadata(name: "title", keypath: \Trip.title, metadata: Cairn.Schema.Attribute(.unique, originalName: "name")),"#,
+                #"Cairn.Schema.PropertyMetadata(name: "items", keypath: \Trip.items, defaultValue: ([]) as [Item], metadata: Cairn.Schema.Relationship(deleteRule: .cascade, inverse: \Item.trip)),"#,
+                #"Cairn.Schema.PropertyMetadata(name: "status", keypath: \Trip.status, defaultValue: (.planned) as Status),"#,
+            ])
+    }
+
+    @Test("transient, static, computed and lazy properties are not persisted")
+    func skippedProperties() {
+        let source = """
+            @Model final class Note {
+                var text: String = ""
+                @Transient var isExpanded = false
+                static var shared: Int = 0
+                var length: Int { text.count }
+                lazy var cache: [String] = []
+                var upper: String {
+                    get { text.uppercased() }
+                    set { text = newValue }
+                }
+            }
+            """
+        assertExpansionContains(source, [
+            "var isExpanded = false",
+            "static var shared: Int = 0",
+            #"Cairn.Schema.PropertyMetadata(name: "text", keypath: \Note.text, defaultValue: ("") as String),"#,
+        ])
+        assertExpansionLacks(source, [
+            #"name: "isExpanded""#, #"name: "shared""#, #"name: "length""#, #"name: "cache""#, #"name: "upper""#,
+            "_isExpanded", "_length", "_cache",
+        ])
+    }
+
+    @Test("a model with its own init(backingData:) keeps it")
+    func customBackingInit() {
+        assertExpansionLacks(
+            """
+            @Model final class Tag {
+                var name: String = ""
+                required init(backingData: any Cairn.BackingData<Tag>) { self.persistentBackingData = backingData }
+            }
+            """, ["public required init(backingData"])
+    }
+
+    @Test("a public model gets public requirements and both conformances")
+    func conformances() {
+        assertExpansionContains(
+            """
+            @Model public final class Tag {
+                public var name: String = ""
+            }
+            """,
+            [
+                "public var persistentBackingData: any Cairn.BackingData<Tag>",
+                "public static var schemaMetadata: [Cairn.Schema.PropertyMetadata]",
+                "extension Tag: Cairn.PersistentModel {\n}",
+                "extension Tag: Observation.Observable {\n}",
+            ])
+    }
+
+    @Test("#Unique and #Index become static key-path lists")
+    func uniqueAndIndex() {
+        assertMacroExpansion(
+            """
+            #Unique<Person>([\\.email], [\\.givenName, \\.familyName])
+            #Index<Person>([\\.familyName], [\\.givenName, \\.familyName])
+            #Index<Person>(.binary([\\.email]))
+            """,
+            expandedSource: #"""
+            public static var _$uniquenessConstraints: [[AnyKeyPath]] {
+                Cairn.Schema.Unique<Person>([\.email], [\.givenName, \.familyName]).keyPaths
+            }
+            public static var _$indices: [[AnyKeyPath]] {
+                Cairn.Schema.Index<Person>([\.familyName], [\.givenName, \.familyName]).keyPaths
+            }
+            public static var _$indices: [[AnyKeyPath]] {
+                Cairn.Schema.Index<Person>(.binary([\.email])).keyPaths
+            }
+            """#)
+    }
+
+    @Test("#Unique without a model type is an error")
+    func uniqueWithoutType() {
+        assertMacroExpansion(
+            "#Unique([\\.email])", expandedSource: "",
+            diagnostics: [#"1:1: #Unique needs its model type: write #Unique<Model>([\.property])"#])
+    }
+}

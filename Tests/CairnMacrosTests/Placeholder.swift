@@ -1,2 +1,0 @@
-@testable import CairnMacros
-import Testing

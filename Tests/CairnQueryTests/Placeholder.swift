@@ -1,2 +1,0 @@
-import CairnQuery
-import Testing

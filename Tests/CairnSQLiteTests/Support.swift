@@ -1,0 +1,28 @@
+import CairnSQLite
+import Foundation
+
+/// A fresh file path in a private temporary folder, removed by `cleanup()`.
+struct TemporaryDatabasePath {
+    let directory: URL
+    var path: String { directory.appendingPathComponent("db.sqlite").path }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("cairn-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func cleanup() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Thread-safe box for values collected from callbacks in tests.
+final class Collected<Value: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: every access goes through `lock`.
+    private let lock = NSLock()
+    private var storage: [Value] = []
+
+    func append(_ value: Value) { lock.withLock { storage.append(value) } }
+    var values: [Value] { lock.withLock { storage } }
+}

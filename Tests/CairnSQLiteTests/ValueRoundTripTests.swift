@@ -1,0 +1,173 @@
+import CairnSQLite
+import Foundation
+import Testing
+
+/// Binds a value, reads it back through both the fast path (`decode`) and the
+/// `DatabaseValue` path, and checks what SQLite stored.
+private func roundTrip<T: DatabaseValueConvertible>(_ value: T, in db: Database) throws -> (T, T?, String) {
+    let stored = try db.fetchOne(sql: "SELECT ?, typeof(?)", arguments: [value, value]) { row in
+        (try row.decode(T.self, at: 0), T.fromDatabaseValue(row.databaseValue(at: 0)), try row.decode(String.self, at: 1))
+    }
+    guard let stored else { throw CancellationError() }
+    return stored
+}
+
+enum Color: String, DatabaseValueConvertible, Codable { case red, green }
+enum Level: Int, DatabaseValueConvertible { case low = 1, high = 9 }
+struct Route: Codable, Equatable, JSONDatabaseValueConvertible { var name: String; var points: [Double] }
+
+@Suite struct ValueRoundTripTests {
+    let db: Database
+    init() throws { db = try Database.inMemory() }
+
+    @Test(arguments: [Int64.min, -1, 0, 1, Int64.max])
+    func int64(_ value: Int64) throws {
+        let (fast, slow, type) = try roundTrip(value, in: db)
+        #expect(fast == value && slow == value && type == "integer")
+    }
+
+    @Test func everyIntegerWidth() throws {
+        #expect(try roundTrip(Int8.min, in: db).0 == Int8.min)
+        #expect(try roundTrip(Int16.max, in: db).0 == Int16.max)
+        #expect(try roundTrip(Int32.min, in: db).0 == Int32.min)
+        #expect(try roundTrip(Int.max, in: db).0 == Int.max)
+        #expect(try roundTrip(UInt8.max, in: db).0 == UInt8.max)
+        #expect(try roundTrip(UInt16.max, in: db).0 == UInt16.max)
+        #expect(try roundTrip(UInt32.max, in: db).0 == UInt32.max)
+        #expect(try roundTrip(UInt64(Int64.max), in: db).0 == UInt64(Int64.max))
+        #expect(try roundTrip(UInt(7), in: db).0 == 7)
+    }
+
+    @Test func integerOverflowOnReadIsAnError() throws {
+        let error = #expect(throws: RowDecodingError.self) {
+            try db.fetchOne(sql: "SELECT 300 AS n") { try $0.decode(UInt8.self, at: 0) }
+        }
+        #expect(error?.reason == .valueMismatch(storedValue: "300"))
+        #expect(error?.columnName == "n")
+        #expect(throws: RowDecodingError.self) {
+            try db.fetchOne(sql: "SELECT -1") { try $0.decode(UInt64.self, at: 0) }
+        }
+        #expect(throws: RowDecodingError.self) {
+            try db.fetchOne(sql: "SELECT 2.5") { try $0.decode(Int.self, at: 0) }
+        }
+        #expect(try db.fetchValue(Int.self, sql: "SELECT 3.0") == 3)
+    }
+
+    @Test func uint64AboveInt64MaxCannotBeBound() throws {
+        let error = #expect(throws: DatabaseError.self) {
+            try db.execute(sql: "SELECT ?", arguments: [UInt64.max])
+        }
+        #expect(error?.resultCode == .SQLITE_MISMATCH)
+        #expect(error?.message.contains("18446744073709551615") == true)
+        let statement = try db.makeStatement(sql: "SELECT ?")
+        #expect(throws: DatabaseValueEncodingError.self) { try statement.bind(UInt64.max, at: 1) }
+    }
+
+    @Test(arguments: [0.0, -0.5, 1e308, -1e-308, Double.infinity, -Double.infinity, Double.pi])
+    func double(_ value: Double) throws {
+        let (fast, slow, type) = try roundTrip(value, in: db)
+        #expect(fast == value && slow == value && type == "real")
+    }
+
+    @Test func nanIsStoredAsNull() throws {
+        // SQLite stores NaN as NULL; the optional read says so, the non-optional one throws.
+        #expect(try db.fetchValue(Double.self, sql: "SELECT ?", arguments: [Double.nan]) == nil)
+        #expect(throws: RowDecodingError.self) {
+            try db.fetchOne(sql: "SELECT ?", arguments: [Double.nan]) { try $0.decode(Double.self, at: 0) }
+        }
+    }
+
+    @Test func floatAndBool() throws {
+        #expect(try roundTrip(Float(1.5), in: db).0 == 1.5)
+        #expect(try roundTrip(true, in: db) == (true, true, "integer"))
+        #expect(try roundTrip(false, in: db) == (false, false, "integer"))
+        #expect(try db.fetchValue(Bool.self, sql: "SELECT 7") == true)
+    }
+
+    @Test(arguments: ["", "a", "Café ☕️ 🏃‍♀️ — 日本語", String(repeating: "x", count: 100_000), "nul\u{0}inside"])
+    func string(_ value: String) throws {
+        let (fast, slow, type) = try roundTrip(value, in: db)
+        #expect(fast == value && slow == value && type == "text")
+    }
+
+    @Test func data() throws {
+        #expect(try roundTrip(Data(), in: db) == (Data(), Data(), "blob"))
+        let bytes = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        #expect(try roundTrip(bytes, in: db) == (bytes, bytes, "blob"))
+        #expect(try db.fetchValue(Data.self, sql: "SELECT 'ab'") == Data("ab".utf8))
+    }
+
+    @Test func dateIsRealSecondsSinceReferenceDate() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 123_456_789.25)
+        #expect(try roundTrip(date, in: db) == (date, date, "real"))
+        #expect(try db.fetchValue(Double.self, sql: "SELECT ?", arguments: [date]) == 123_456_789.25)
+        #expect(try db.fetchValue(Date.self, sql: "SELECT 60") == Date(timeIntervalSinceReferenceDate: 60))
+    }
+
+    @Test(arguments: [
+        ("2001-01-01", 0.0),
+        ("2001-01-01 00:01", 60.0),
+        ("2001-01-01T00:00:01.5Z", 1.5),
+        ("2001-01-01 02:00:00+02:00", 0.0),
+        ("2000-12-31T23:59:59-00:00", -1.0),
+        ("2024-02-29 12:00:00", 730_900_800.0),
+    ])
+    func dateFromText(_ text: String, _ seconds: Double) throws {
+        let date = try db.fetchValue(Date.self, sql: "SELECT ?", arguments: [text])
+        #expect(date?.timeIntervalSinceReferenceDate == seconds)
+    }
+
+    @Test func malformedDateTextIsAnError() throws {
+        #expect(throws: RowDecodingError.self) {
+            try db.fetchOne(sql: "SELECT '2024-13-01'") { try $0.decode(Date.self, at: 0) }
+        }
+    }
+
+    @Test func uuid() throws {
+        let uuid = UUID()
+        #expect(try roundTrip(uuid, in: db) == (uuid, uuid, "text"))
+        #expect(try db.fetchValue(String.self, sql: "SELECT ?", arguments: [uuid]) == uuid.uuidString)
+        #expect(try db.fetchValue(UUID.self, sql: "SELECT ?", arguments: [uuid.uuidString.lowercased()]) == uuid)
+        let blob = withUnsafeBytes(of: uuid.uuid) { Data($0) }
+        #expect(try db.fetchValue(UUID.self, sql: "SELECT ?", arguments: [blob]) == uuid)
+    }
+
+    @Test func urlAndDecimal() throws {
+        let url = try #require(URL(string: "https://example.com/a%20b?q=1#f"))
+        #expect(try roundTrip(url, in: db) == (url, url, "text"))
+        let decimal = try #require(Decimal(string: "12345678901234567890.123456789"))
+        #expect(try roundTrip(decimal, in: db) == (decimal, decimal, "text"))
+        #expect(try db.fetchValue(Decimal.self, sql: "SELECT 42") == Decimal(42))
+    }
+
+    @Test func optionals() throws {
+        let none: Int? = nil
+        #expect(try roundTrip(none, in: db) == (Int??.some(nil), Int??.some(nil), "null"))
+        #expect(try roundTrip(Int?.some(5), in: db).0 == 5)
+        #expect(try db.fetchOne(sql: "SELECT NULL") { try $0.decode(String?.self, at: 0) } == .some(nil))
+    }
+
+    @Test func rawRepresentableAndJSON() throws {
+        #expect(try roundTrip(Color.green, in: db) == (.green, .green, "text"))
+        #expect(try roundTrip(Level.high, in: db) == (.high, .high, "integer"))
+        #expect(throws: RowDecodingError.self) {
+            try db.fetchOne(sql: "SELECT 'blue'") { try $0.decode(Color.self, at: 0) }
+        }
+        let route = Route(name: "Park", points: [1, 2.5])
+        #expect(try roundTrip(route, in: db) == (route, route, "text"))
+        #expect(try db.fetchValue(String.self, sql: "SELECT ?", arguments: [route]) == #"{"name":"Park","points":[1,2.5]}"#)
+        let tags = DatabaseJSON(["a", "b"])
+        #expect(try roundTrip(tags, in: db).0 == tags)
+    }
+
+    @Test func nullIntoNonOptionalNamesColumnAndSQL() throws {
+        let error = #expect(throws: RowDecodingError.self) {
+            try db.fetchOne(sql: "SELECT 1 AS id, NULL AS title") { try $0.decode(String.self, column: "title") }
+        }
+        #expect(error?.reason == .unexpectedNull)
+        #expect(error?.columnIndex == 1)
+        #expect(error?.columnName == "title")
+        #expect(error?.sql == "SELECT 1 AS id, NULL AS title")
+        #expect(error?.description.contains("String?") == true)
+    }
+}

@@ -1,2 +1,0 @@
-import Cairn
-import Testing
