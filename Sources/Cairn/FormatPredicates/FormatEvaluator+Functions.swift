@@ -4,7 +4,7 @@ extension FormatEvaluator {
     // MARK: - Arithmetic
 
     /// `+ - * / **` on numbers (integers stay integers until they overflow; `/` and `**` give
-    /// doubles), and `date ± seconds`. nil in, nil out.
+    /// doubles; division by zero gives nil, as in SQL), and `date ± seconds`. nil in, nil out.
     func arithmetic(_ op: FormatArithmeticOperator, _ lhs: FormatOperand, _ rhs: FormatOperand)
         throws(FormatPredicateError) -> FormatOperand
     {
@@ -26,6 +26,8 @@ extension FormatEvaluator {
             if let result, !result.overflow { return .value(.int(result.partialValue)) }
         }
         let x = a.double, y = b.double
+        // Division by zero is nil, as SQL's NULL, so both evaluators agree.
+        if op == .divide, y == 0 { return .null }
         switch op {
         case .add: return .value(.double(x + y))
         case .subtract: return .value(.double(x - y))

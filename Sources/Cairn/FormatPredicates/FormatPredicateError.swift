@@ -26,7 +26,10 @@ public struct FormatPredicateError: Error, Sendable, Hashable, CustomStringConve
         public static let evaluation = Code(name: "evaluation")
         /// A `MATCHES` pattern is invalid, too long, or ran out of time.
         public static let regularExpression = Code(name: "regularExpression")
-        /// A sort selector or `FUNCTION` selector that Cairn does not implement.
+        /// A key path names no attribute or relationship of the entity (SQL compilation).
+        public static let unknownKey = Code(name: "unknownKey")
+        /// A construct SQL cannot express, a sort selector or a `FUNCTION` selector that Cairn
+        /// does not implement.
         public static let unsupported = Code(name: "unsupported")
     }
 
