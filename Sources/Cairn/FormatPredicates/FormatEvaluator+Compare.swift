@@ -78,7 +78,7 @@ extension FormatEvaluator {
         case (.collection(let a), .collection(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1, options) }
         case (.object(let a), .object(let b)):
-            return (a as AnyObject) === (b as AnyObject)
+            return FormatOperand.identity(of: a) === FormatOperand.identity(of: b)
         case (.opaque(let a), .opaque(let b)):
             return a == b
         default:

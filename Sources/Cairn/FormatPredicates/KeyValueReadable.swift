@@ -52,6 +52,7 @@ enum FormatOperand {
         switch any {
         case let operand as FormatOperand: self = operand
         case let readable as any KeyValueReadable: self = .object(readable)
+        case let model as any PersistentModel: self = .object(PersistentModelReader(model: model))
         case is String, is Substring, is NSNumber, is Bool, is Int, is Double, is Date, is Data, is UUID,
             is NSNull, is any FormatValueConvertible, is FormatValue, is URL, is Decimal:
             self = FormatValue(converting: any).map(FormatOperand.init) ?? .null
