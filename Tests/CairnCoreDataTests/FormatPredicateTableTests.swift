@@ -146,6 +146,11 @@ let stringCases: [FormatCase] = [
     FormatCase("lowercase(name) == \"coffee\"", [1]),
     FormatCase("uppercase(name) BEGINSWITH \"ITEM\"", [9, 10]),
     FormatCase("name.length == 4", [2, 5]),
+    FormatCase("name CONTAINS \"\"", notEight),
+    FormatCase("name BEGINSWITH ''", notEight),
+    FormatCase("name ENDSWITH[cd] ''", notEight),
+    FormatCase("\"\" IN name", notEight),
+    FormatCase("name LIKE ''", []),
 ]
 
 let collectionCases: [FormatCase] = [

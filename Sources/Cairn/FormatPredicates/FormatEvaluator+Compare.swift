@@ -39,7 +39,7 @@ extension FormatEvaluator {
                 return elements.contains { equal(lhs, $0, options) }
             case .value(.string(let haystack)):
                 guard let needle = lhs.string else { return false }
-                return fold(haystack, options).contains(fold(needle, options))
+                return Self.contains(fold(haystack, options), fold(needle, options))
             case .value(.null):
                 return false
             default:
@@ -51,7 +51,7 @@ extension FormatEvaluator {
                 return elements.contains { equal($0, rhs, options) }
             case .value(.string(let haystack)):
                 guard let needle = rhs.string else { return false }
-                return fold(haystack, options).contains(fold(needle, options))
+                return Self.contains(fold(haystack, options), fold(needle, options))
             default:
                 return false
             }
@@ -98,6 +98,12 @@ extension FormatEvaluator {
         default:
             return nil
         }
+    }
+
+    /// Substring test; the empty string is in every string (as `hasPrefix("")` is true, and
+    /// as SQL's `instr` and `GLOB '**'` answer).
+    static func contains(_ haystack: String, _ needle: String) -> Bool {
+        needle.isEmpty || haystack.contains(needle)
     }
 
     /// The string with `[c]` and `[d]` applied (Unicode case and diacritic folding).
