@@ -96,7 +96,7 @@ public enum FormatFunction: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The number of arguments allowed.
-    var arity: ClosedRange<Int> {
+    public var arity: ClosedRange<Int> {
         switch self {
         case .now, .random: 0...0
         case .randomn, .sqrt, .log, .ln, .exp, .floor, .ceiling, .abs, .trunc, .lowercase,
