@@ -62,3 +62,49 @@ struct ModelPredicateTests {
         }
     }
 }
+
+@Suite("Model objects and PersistentIdentifiers as %@ arguments")
+struct IdentifierArgumentTests {
+    @Test func modelArgumentMatchesThatModelInMemory() throws {
+        let coffee = Purchase(title: "Coffee", amount: 4.5, quantity: 1, boughtAt: day(1))
+        let tea = Purchase(title: "Tea", amount: 2, quantity: 1, boughtAt: day(1))
+        let isCoffee = NSPredicate(format: "SELF == %@", coffee)
+        #expect(isCoffee.formatError == nil)
+        #expect(isCoffee.evaluate(with: coffee))
+        #expect(!isCoffee.evaluate(with: tea))
+        #expect(try [tea, coffee].filtered(using: NSPredicate(format: "SELF IN %@", [coffee])).map(\.title) == ["Coffee"])
+    }
+
+    @Test func identifiersCompileToPrimaryKeys() throws {
+        let bob = try PersistentIdentifier.identifier(for: "default", entityName: "Owner", primaryKey: 2)
+        let cheese = try PersistentIdentifier.identifier(for: "default", entityName: "Item", primaryKey: 6)
+        let byOwner = try FormatPredicate("owner == %@", arguments: [bob])
+        let rendered = try byOwner.sqlCondition(for: expenseEntity).render()
+        #expect(rendered.sql == #""Expense"."owner" IS ?"#)
+        #expect(rendered.arguments == [.integer(2)])
+        let db = try expenseDatabase()
+        #expect(try sqlIDs(db, byOwner) == [5, 6, 7])
+        #expect(try sqlIDs(db, try FormatPredicate("items CONTAINS %@", arguments: [cheese])) == [4])
+        #expect(try sqlIDs(db, try FormatPredicate("ANY items == %@", arguments: [cheese])) == [4])
+        #expect(try sqlIDs(db, try FormatPredicate("NONE items == %@", arguments: [cheese])) == [1, 2, 3, 5, 6, 7, 8, 9, 10])
+        #expect(try sqlIDs(db, try FormatPredicate("SELF == %@", arguments: [try PersistentIdentifier.identifier(
+            for: "default", entityName: "Expense", primaryKey: 3)])) == [3])
+    }
+
+    @Test func identifiersPrintAndParse() throws {
+        let parsed = try FormatPredicate("owner == CAST('Owner/2', 'PersistentIdentifier')")
+        #expect(parsed.predicateFormat == "owner == CAST(\"Owner/2\", \"PersistentIdentifier\")")
+        #expect(try FormatPredicate(parsed.predicateFormat) == parsed)
+        #expect(try sqlIDs(try expenseDatabase(), parsed) == [5, 6, 7])
+        #expect(throws: FormatPredicateError.self) { try FormatPredicate("a == CAST('Owner', 'PersistentIdentifier')") }
+    }
+
+    @Test func unsavedModelCannotBeComparedInSQL() throws {
+        let unsaved = Purchase(title: "Coffee", amount: 4.5, quantity: 1, boughtAt: day(1))
+        #expect {
+            try FormatPredicate("owner == %@", arguments: [unsaved]).sqlCondition(for: expenseEntity)
+        } throws: { error in
+            (error as? FormatPredicateError)?.message.contains("has not been saved") == true
+        }
+    }
+}

@@ -79,6 +79,9 @@ extension FormatEvaluator {
             return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1, options) }
         case (.object(let a), .object(let b)):
             return FormatOperand.identity(of: a) === FormatOperand.identity(of: b)
+        case (.object(let object), .value(.identifier(let identifier))),
+            (.value(.identifier(let identifier)), .object(let object)):
+            return (object as? PersistentModelReader)?.model.persistentModelID == identifier
         case (.opaque(let a), .opaque(let b)):
             return a == b
         default:

@@ -207,6 +207,15 @@ extension FormatEvaluator {
                 return .uuid(uuid)
             default: throw failure()
             }
+        case "PersistentIdentifier":
+            switch value {
+            case .identifier: return value
+            case .string(let text):
+                let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[0].isEmpty, let key = Int64(parts[1]) else { throw failure() }
+                return .identifier(.permanent(entityName: String(parts[0]), storeIdentifier: nil, primaryKey: key))
+            default: throw failure()
+            }
         case "NSData":
             switch value {
             case .data: return value

@@ -155,6 +155,9 @@ extension FormatValue: CustomStringConvertible {
         case .data(let data): return "CAST(\(Self.quote(data.base64EncodedString())), \"NSData\")"
         case .uuid(let uuid): return "CAST(\(Self.quote(uuid.uuidString)), \"NSUUID\")"
         case .array(let values): return "{" + values.map(\.predicateFormat).joined(separator: ", ") + "}"
+        case .identifier(let identifier):
+            let key = identifier.primaryKey.map(String.init) ?? "temporary"
+            return "CAST(\(Self.quote(identifier.entityName + "/" + key)), \"PersistentIdentifier\")"
         }
     }
 

@@ -277,7 +277,7 @@ extension FormatPredicateParser {
             throw error("CAST needs the class name as a string, e.g. \"NSDate\"", at: typeToken)
         }
         try expect(")", "to close CAST")
-        guard ["NSDate", "NSNumber", "NSString", "NSUUID", "NSData", "NSDecimalNumber"].contains(type)
+        guard ["NSDate", "NSNumber", "NSString", "NSUUID", "NSData", "NSDecimalNumber", "PersistentIdentifier"].contains(type)
         else {
             throw error("CAST to '\(type)' is not supported; use NSDate, NSNumber, NSString, NSUUID or NSData", at: typeToken)
         }

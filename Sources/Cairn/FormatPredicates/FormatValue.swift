@@ -27,6 +27,10 @@ public enum FormatValue: Sendable, Hashable {
     case uuid(UUID)
     /// `{a, b, …}`, a Swift array or set, or the values of a dictionary.
     case array([FormatValue])
+    /// A `@Model` object or its `PersistentIdentifier` (written
+    /// `CAST("Entity/42", "PersistentIdentifier")`): matches the model with that identity; in
+    /// SQL, its primary key.
+    case identifier(PersistentIdentifier)
 }
 
 extension FormatValue {
@@ -52,6 +56,8 @@ extension FormatValue {
         case let string as String: self = .string(string)
         case let substring as Substring: self = .string(String(substring))
         case let character as Character: self = .string(String(character))
+        case let identifier as PersistentIdentifier: self = .identifier(identifier)
+        case let model as any PersistentModel: self = .identifier(model.persistentModelID)
         case let date as Date: self = .date(date)
         case let data as Data: self = .data(data)
         case let uuid as UUID: self = .uuid(uuid)
@@ -108,6 +114,7 @@ extension FormatValue {
         case .data: "Data"
         case .uuid: "UUID"
         case .array: "array"
+        case .identifier: "PersistentIdentifier"
         }
     }
 }

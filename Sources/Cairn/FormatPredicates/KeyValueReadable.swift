@@ -126,6 +126,7 @@ enum FormatOperand {
             case .data(let data): data
             case .uuid(let uuid): uuid
             case .array(let values): values.map { FormatOperand($0).anyValue }
+            case .identifier(let identifier): identifier
             }
         case .object(let object): object
         case .opaque(let value): value.base

@@ -112,6 +112,7 @@ extension FormatValue {
         case .data(let data): .blob(data)
         case .uuid(let uuid): .text(uuid.uuidString)
         case .array: nil
+        case .identifier(let identifier): identifier.primaryKey.map(DatabaseValue.integer)
         }
     }
 }

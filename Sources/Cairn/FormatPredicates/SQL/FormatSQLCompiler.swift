@@ -48,9 +48,8 @@ struct FormatSQLCompiler {
         let op = comparison.operatorType, options = comparison.options
 
         if case .collection(let collection) = lhs {
-            guard let element = collection.element else {
-                throw unsupported("comparing the objects of a to-many relationship is not supported in SQL; compare one of their keys")
-            }
+            // The objects themselves compare by primary key (with identifiers or models).
+            let element = collection.element ?? collection.scope.column(collection.scope.entity.primaryKey)
             switch comparison.modifier {
             case .any:
                 let test = try self.test(.scalar(element), op, rhs, options, negated: false)
@@ -67,9 +66,7 @@ struct FormatSQLCompiler {
             }
         }
         if op == .in, case .collection(let collection) = rhs {
-            guard let element = collection.element else {
-                throw unsupported("IN over the objects of a to-many relationship is not supported in SQL")
-            }
+            let element = collection.element ?? collection.scope.column(collection.scope.entity.primaryKey)
             let test = try self.test(lhs, .equalTo, .scalar(element), options, negated: false)
             return .exists(collection.select([.value(.integer(1))], where: test))
         }
@@ -200,6 +197,9 @@ struct FormatSQLCompiler {
                 return .value(.text(FormatEvaluator.fold(string, folding)))
             }
             guard let bound = value.databaseValue else {
+                if case .identifier = value {
+                    throw unsupported("the model \(value.predicateFormat) has not been saved, so it has no row to compare with")
+                }
                 throw unsupported("a list \(value.predicateFormat) cannot stand where one value is expected")
             }
             return .value(bound)
