@@ -9,7 +9,7 @@ import Foundation
 /// | SQL | meaning |
 /// |---|---|
 /// | `cairn_fold(text, flags)` | `[c]` (flags & 1) and `[d]` (flags & 2) folding of `text`; NULL in, NULL out |
-/// | `cairn_regexp(pattern, text, flags)` | 1 if `text` MATCHES `pattern` (whole string, ICU), 0 if not; NULL text gives 0; errors for invalid or runaway patterns |
+/// | `cairn_regexp(pattern, text, flags)` | 1 if `text` MATCHES `pattern` (whole string, ICU), 0 if not or if either is NULL; errors for invalid or runaway patterns |
 /// | `cairn_string_test(operator, lhs, rhs, flags)` | `BEGINSWITH`/`ENDSWITH`/`CONTAINS`/`LIKE`/`IN` with a non-constant right side |
 /// | `cairn_lower(text)`, `cairn_upper(text)` | Unicode `lowercase()`/`uppercase()` |
 /// | collation `cairn_case_insensitive` | `caseInsensitiveCompare:` |
@@ -25,8 +25,8 @@ public enum FormatSQLFunctions {
 
     /// `cairn_regexp(pattern, text, flags)`.
     public static let regexp = DatabaseFunction("cairn_regexp", argumentCount: 3) { arguments in
-        guard case .text(let pattern) = arguments[0] else { return nil }
-        guard case .text(let text) = arguments[1] else { return false }
+        // Two-valued like every compiled comparison: a nil text or pattern does not match.
+        guard case .text(let pattern) = arguments[0], case .text(let text) = arguments[1] else { return false }
         let evaluator = FormatEvaluator(variables: [:], limits: .default)
         return try evaluator.matches(text, pattern, options(arguments[2]))
     }
@@ -34,7 +34,7 @@ public enum FormatSQLFunctions {
     /// `cairn_string_test(operator, lhs, rhs, flags)` for operators whose right side is not a
     /// constant.
     public static let stringTest = DatabaseFunction("cairn_string_test", argumentCount: 4) { arguments in
-        guard case .text(let name) = arguments[0], let op = FormatOperator(rawValue: name) else { return nil }
+        guard case .text(let name) = arguments[0], let op = FormatOperator(rawValue: name) else { return false }
         let evaluator = FormatEvaluator(variables: [:], limits: .default)
         return try evaluator.test(operand(arguments[1]), op, operand(arguments[2]), options(arguments[3]))
     }
