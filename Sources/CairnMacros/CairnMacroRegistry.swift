@@ -13,6 +13,7 @@ enum CairnMacroRegistry {
             "RelationshipMacro": RelationshipMacro.self,
             "UniqueMacro": UniqueMacro.self,
             "IndexMacro": IndexMacro.self,
+            "ModelActorMacro": ModelActorMacro.self,
         ]
     }
 }

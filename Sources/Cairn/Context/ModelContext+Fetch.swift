@@ -13,6 +13,7 @@ extension ModelContext {
     /// deletes left out. Predicates and sort descriptors are applied with Foundation's own
     /// evaluation, which defines their meaning.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        mergeExternalChanges()
         var models = try fetchStored(T.self)
         if descriptor.includePendingChanges {
             models.removeAll { $0._storage?.state == .deleted }
@@ -50,6 +51,7 @@ extension ModelContext {
     /// The model with an identifier: the registered one, else the stored row's model, else
     /// (the row does not exist) a model with that identifier whose properties read as empty.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
+        mergeExternalChanges()
         if let key = byIdentifier[persistentModelID], let model = tracked[key] { return model }
         guard let entity = container.schema.entitiesByName[persistentModelID.entityName] else {
             return UnknownEntityModel(identifier: persistentModelID)
