@@ -14,6 +14,7 @@ enum CairnMacroRegistry {
             "UniqueMacro": UniqueMacro.self,
             "IndexMacro": IndexMacro.self,
             "ModelActorMacro": ModelActorMacro.self,
+            "QueryMacro": QueryMacro.self,
         ]
     }
 }

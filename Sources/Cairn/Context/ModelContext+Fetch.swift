@@ -13,7 +13,8 @@ extension ModelContext {
     /// deletes left out. Predicates and sort descriptors are applied with Foundation's own
     /// evaluation, which defines their meaning.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-        mergeExternalChanges()
+        let fetching = try beginFetch()  // merges others' changes; a cancelled task throws (Concurrency/)
+        defer { fetching.end() }
         var models = try fetchStored(T.self)
         if descriptor.includePendingChanges {
             models.removeAll { $0._storage?.state == .deleted }

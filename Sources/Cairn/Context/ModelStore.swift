@@ -52,6 +52,8 @@ final class ModelStore: @unchecked Sendable {
     func access<T>(_ body: (StoreConnection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
+        // Inside a fetch, cancelling the task interrupts the statement (Concurrency/FetchCancellation.swift).
+        if FetchCancellation.isActive { return try database.withTaskCancellation { try body(StoreConnection(database: database, store: self)) } }
         return try body(StoreConnection(database: database, store: self))
     }
 
