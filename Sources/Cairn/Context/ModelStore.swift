@@ -16,7 +16,9 @@ final class ModelStore: @unchecked Sendable {
 
     private let database: Database
     private let lock = NSLock()
-    private var executed: [String] = []
+    /// How many statements contexts ran on this store, and the SQL of the latest ones.
+    private var executedCount = 0
+    private var recent: [String] = []
 
     init(configuration: ModelConfiguration, entities: [Schema.Entity], version: Schema.Version) throws {
         self.configuration = configuration
@@ -55,13 +57,25 @@ final class ModelStore: @unchecked Sendable {
         return try body(StoreConnection(database: database, store: self))
     }
 
-    fileprivate func record(_ sql: String) { executed.append(sql) }
+    /// Called with `lock` held.
+    fileprivate func record(_ sql: String) {
+        executedCount += 1
+        if recent.count == 32 { recent.removeFirst() }
+        recent.append(sql)
+    }
 
-    /// The SQL of every statement run through ``StoreConnection`` so far (for tests).
-    var executedStatements: [String] {
+    /// How many statements contexts ran on this store (tests count queries with it).
+    var statementCount: Int {
         lock.lock()
         defer { lock.unlock() }
-        return executed
+        return executedCount
+    }
+
+    /// The SQL of the latest statements (at most 32), oldest first.
+    var recentStatements: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recent
     }
 
     func layout(for entityName: String) throws -> TableLayout {
@@ -86,14 +100,22 @@ struct StoreConnection {
 
     /// Executes a statement built with the query IR.
     func execute(_ statement: some SQLRenderable) throws {
-        let rendered = try statement.render()
+        try execute(try statement.render())
+    }
+
+    /// Executes rendered SQL (a template rendered once and bound per row, for instance).
+    func execute(_ rendered: RenderedSQL) throws {
         store.record(rendered.sql)
         try database.execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
     }
 
     /// The rows of a statement, each as its column values.
     func rows(_ statement: some SQLRenderable) throws -> [[DatabaseValue]] {
-        let rendered = try statement.render()
+        try rows(try statement.render())
+    }
+
+    /// The rows of rendered SQL, each as its column values.
+    func rows(_ rendered: RenderedSQL) throws -> [[DatabaseValue]] {
         store.record(rendered.sql)
         return try database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) { row in
             (0..<row.count).map { row.databaseValue(at: $0) }
