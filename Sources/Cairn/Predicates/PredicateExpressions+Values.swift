@@ -158,11 +158,11 @@ extension PredicateCompiler {
             case (.collectionCount?, .text):
                 return .scalar(.function(PredicateFunctions.characterCountName, sql), outputType, mayRaise: base.mayRaise)
             case (.collectionIsEmpty?, .text):
-                return .scalar(sql.equals(.raw("''")), outputType, mayRaise: base.mayRaise)
+                return .scalar(sql.equals(bind(.literal(.text("")))), outputType, mayRaise: base.mayRaise)
             case (.collectionCount?, .other) where base.type is any _ArrayMarker.Type:
                 return .scalar(.function("json_array_length", sql), outputType, mayRaise: base.mayRaise)
             case (.collectionIsEmpty?, .other) where base.type is any _ArrayMarker.Type:
-                return .scalar(.function("json_array_length", sql).equals(.raw("0")), outputType, mayRaise: base.mayRaise)
+                return .scalar(.function("json_array_length", sql).equals(bind(.literal(.integer(0)))), outputType, mayRaise: base.mayRaise)
             default:
                 break
             }
@@ -170,7 +170,7 @@ extension PredicateCompiler {
                 return .scalar(sql, outputType, mayRaise: base.mayRaise)
             }
             if keyPath == \Date.timeIntervalSince1970 {
-                return .scalar(sql.plus(.raw("978307200.0")), outputType, mayRaise: base.mayRaise)
+                return .scalar(sql.plus(bind(.literal(.real(Date.timeIntervalBetween1970AndReferenceDate)))), outputType, mayRaise: base.mayRaise)
             }
             throw PredicateSQLError.unsupportedKeyPath(
                 "The key path \(keyPath) on a \(typeName(base.type)) value cannot be translated to SQL "
