@@ -155,7 +155,8 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
             let elements = compiler.bind(.constantElements(index))
             var sql = SQLExpression.raw("\(elementSQL) IN (SELECT value FROM json_each(\(elements)))")
             if isOptional {
-                sql = sql.or(elementSQL.isNull().and(compiler.bind(.constantContainsNil(index))))
+                // `NULL IN (…)` is NULL in SQL; Swift's `contains(nil)` is true or false.
+                sql = .case(when: [(elementSQL.isNull(), compiler.bind(.constantContainsNil(index)))], else: sql)
             }
             return .scalar(sql, Bool.self, mayRaise: mayRaise)
         case .toMany(let reference):

@@ -9,7 +9,7 @@ import Foundation
 /// | SQL | Swift |
 /// |---|---|
 /// | `x COLLATE cairn_swift` | `String`'s `<` and `==` (Unicode canonical equivalence) |
-/// | `x COLLATE cairn_lexical` | `String.compare(_:)` (`String.StandardComparator.lexical`) |
+/// | `x COLLATE cairn_lexical` | `String.StandardComparator.lexical` |
 /// | `x COLLATE cairn_localized` | `localizedCompare(_:)` |
 /// | `x COLLATE cairn_localized_standard` | `localizedStandardCompare(_:)` (Finder-like) |
 /// | `x COLLATE cairn_case_insensitive` | `caseInsensitiveCompare(_:)` |
@@ -113,7 +113,7 @@ public enum PredicateFunctions {
     public static var collations: [DatabaseCollation] {
         [
             DatabaseCollation(swiftCollationName) { swiftCompare($0, $1) },
-            DatabaseCollation(lexicalCollationName) { $0.compare($1) },
+            DatabaseCollation(lexicalCollationName) { String.StandardComparator.lexical.compare($0, $1) },
             DatabaseCollation(localizedCollationName) { $0.localizedCompare($1) },
             DatabaseCollation(localizedStandardCollationName) { $0.localizedStandardCompare($1) },
             DatabaseCollation(caseInsensitiveCollationName) { $0.caseInsensitiveCompare($1) },

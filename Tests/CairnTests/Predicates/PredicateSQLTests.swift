@@ -102,7 +102,7 @@ struct PredicateSQLTests {
                   "(\"t0\".\"name\" COLLATE cairn_swift) IN (SELECT value FROM json_each(?))")
         let ranks: [Int?] = [nil, 5]
         try check(#Predicate { ranks.contains($0.rank) },
-                  "(\"t0\".\"rank\" IN (SELECT value FROM json_each(?))) OR \"t0\".\"rank\" IS NULL AND ?")
+                  "CASE WHEN \"t0\".\"rank\" IS NULL THEN ? ELSE \"t0\".\"rank\" IN (SELECT value FROM json_each(?)) END")
         let closed = 0...7
         try check(#Predicate { closed.contains($0.count) }, "\"t0\".\"count\" BETWEEN ? AND ?")
         let open = 0..<7
