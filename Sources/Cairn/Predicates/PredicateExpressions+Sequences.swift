@@ -17,7 +17,7 @@ extension PredicateCompiler {
         let alias = reference.alias
         let destinationKey = SQLExpression.column(destination.primaryKeyColumn, table: alias)
         var select = SQLSelect(columns, from: .table(destination.tableName, as: alias))
-        switch ToManyStorageResolver.storage(of: reference.relationship, in: reference.owner.entity) {
+        switch TableLayout.storage(of: reference.relationship, in: reference.owner.entity) {
         case .inverseForeignKey(let column):
             select = select.where(SQLExpression.column(column, table: alias).equals(reference.owner.primaryKey))
         case .joinTable(let name, let reversed):
@@ -85,41 +85,6 @@ enum ElementRows {
     case toMany(ToManyReference)
     /// `json_each(elements) AS alias`, for captured sequences and array attributes.
     case json(elements: SQLExpression, alias: String)
-}
-
-/// Where a to-many relationship is stored (the store's layout rules): the inverse to-one's
-/// foreign key on the destination, or a join table `"<Owner>_<property>" ("source", "target")`.
-enum ToManyStorageResolver {
-    enum Storage: Equatable {
-        case inverseForeignKey(column: String)
-        case joinTable(name: String, reversed: Bool)
-    }
-
-    static func storage(of relationship: Schema.Relationship, in entity: Schema.Entity) -> Storage {
-        if let inverse = inverse(of: relationship, in: entity) {
-            if inverse.isToOneRelationship { return .inverseForeignKey(column: inverse.name) }
-            let mine = entity.name + "_" + relationship.name
-            let theirs = relationship.destination + "_" + inverse.name
-            return mine <= theirs ? .joinTable(name: mine, reversed: false) : .joinTable(name: theirs, reversed: true)
-        }
-        return .joinTable(name: entity.name + "_" + relationship.name, reversed: false)
-    }
-
-    static func inverse(of relationship: Schema.Relationship, in entity: Schema.Entity) -> Schema.Relationship? {
-        guard let destinationType = relationship.destinationType else { return nil }
-        let destination = Schema.Entity.cached(for: destinationType)
-        if let name = relationship.inverseName { return destination.relationshipsByName[name] }
-        let pointingBack = destination.properties.compactMap { $0 as? Schema.Relationship }.filter {
-            $0.destination == entity.name && !($0 === relationship)
-        }
-        if let declared = pointingBack.first(where: { $0.inverseName == relationship.name }) { return declared }
-        let undeclared = pointingBack.filter { $0.inverseName == nil }
-        let mineUndeclared = entity.properties.compactMap { $0 as? Schema.Relationship }.filter {
-            $0.destination == relationship.destination && $0.inverseName == nil
-        }
-        if undeclared.count == 1, mineUndeclared.count == 1, destination.name != entity.name { return undeclared[0] }
-        return nil
-    }
 }
 
 // MARK: - contains(_:)

@@ -12,11 +12,11 @@ struct PredicateDifferentialTests {
     @Test("generated predicates and sorts", arguments: [UInt64(1), 2])
     func generated(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
-        let store = try PredicateStore(DifferentialData.samples(count: 90, random: &random))
+        let store = try PredicateStore(DifferentialData.specimens(count: 90, random: &random))
         var failures: [String] = []
         var unsupported = 0
         for iteration in 0..<Self.predicateCount {
-            let predicate = Predicate<Sample> { variable in
+            let predicate = Predicate<Specimen> { variable in
                 DifferentialData.tree(variable, depth: 3, random: &random)
             }
             let sort = DifferentialData.sortList(random: &random)
@@ -47,8 +47,8 @@ struct PredicateDifferentialTests {
     @Test("a forced unwrap of nil raises in SQL as evaluate throws")
     func forcedUnwrapRaises() throws {
         var random = SeededRandom(seed: 9)
-        let store = try PredicateStore(DifferentialData.samples(count: 20, random: &random))
-        let predicate = #Predicate<Sample> { $0.rank! > 0 }
+        let store = try PredicateStore(DifferentialData.specimens(count: 20, random: &random))
+        let predicate = #Predicate<Specimen> { $0.rank! > 0 }
         #expect(throws: (any Error).self) { try store.expected(FetchDescriptor(predicate: predicate)) }
         #expect(throws: DatabaseError.self) { try store.fetch(FetchDescriptor(predicate: predicate)) }
     }
@@ -79,7 +79,7 @@ struct SeededRandom: RandomNumberGenerator {
 }
 
 typealias PE = PredicateExpressions
-typealias SampleVariable = PE.Variable<Sample>
+typealias SpecimenVariable = PE.Variable<Specimen>
 typealias BoolExpression = any StandardPredicateExpression<Bool>
 
 enum DifferentialData {
@@ -99,13 +99,13 @@ enum DifferentialData {
         random.next() % 4 == 0 ? nil : value
     }
 
-    static func samples(count: Int, random: inout SeededRandom) -> [Sample] {
+    static func specimens(count: Int, random: inout SeededRandom) -> [Specimen] {
         (0..<count).map { _ in
-            sample(
+            specimen(
                 pick(names, &random), nickname: maybe(pick(names, &random), &random), count: pick(counts, &random),
                 score: pick(scores, &random), rank: maybe(pick(Array(-3...3), &random), &random),
                 flag: random.next() % 2 == 0, day: pick(days, &random), due: maybe(pick(days, &random), &random),
-                mood: pick(Mood.allCases, &random), token: Int(random.next() % 4),
+                mood: pick(Temper.allCases, &random), token: Int(random.next() % 4),
                 tags: (0..<Int(random.next() % 3)).map { _ in pick(["a", "b", "é", "e\u{301}"], &random) })
         }
     }
@@ -116,7 +116,7 @@ enum DifferentialData {
         pick([.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual], &random)
     }
 
-    static func key<T>(_ variable: SampleVariable, _ keyPath: any KeyPath<Sample, T> & Sendable) -> PE.KeyPath<SampleVariable, T> {
+    static func key<T>(_ variable: SpecimenVariable, _ keyPath: any KeyPath<Specimen, T> & Sendable) -> PE.KeyPath<SpecimenVariable, T> {
         PE.KeyPath(root: variable, keyPath: keyPath)
     }
 
@@ -128,7 +128,7 @@ enum DifferentialData {
 
     // MARK: Trees
 
-    static func tree(_ variable: SampleVariable, depth: Int, random: inout SeededRandom) -> BoolExpression {
+    static func tree(_ variable: SpecimenVariable, depth: Int, random: inout SeededRandom) -> BoolExpression {
         let roll = depth == 0 ? 0 : random.next() % 10
         switch roll {
         case 0...4: return atom(variable, &random)
@@ -158,7 +158,7 @@ enum DifferentialData {
     }
 
     // swiftlint:disable:next cyclomatic_complexity function_body_length
-    static func atom(_ v: SampleVariable, _ r: inout SeededRandom) -> BoolExpression {
+    static func atom(_ v: SpecimenVariable, _ r: inout SeededRandom) -> BoolExpression {
         switch r.next() % 37 {
         case 0: return PE.Comparison(lhs: key(v, \.count), rhs: PE.Value(pick(counts, &r)), op: op(&r))
         case 1: return PE.Comparison(lhs: key(v, \.score), rhs: PE.Value(pick(scores, &r)), op: op(&r))
@@ -170,7 +170,7 @@ enum DifferentialData {
         case 7: return equal(key(v, \.flag), PE.Value(r.next() % 2 == 0), &r)
         case 8: return PE.Comparison(lhs: key(v, \.day), rhs: PE.Value(date(&r)), op: op(&r))
         case 9: return equal(key(v, \.due), PE.Value(maybe(date(&r), &r)), &r)
-        case 10: return equal(key(v, \.mood), PE.Value(pick(Mood.allCases, &r)), &r)
+        case 10: return equal(key(v, \.mood), PE.Value(pick(Temper.allCases, &r)), &r)
         case 11: return PE.Comparison(lhs: key(v, \.token), rhs: PE.Value(pick(tokens, &r)), op: op(&r))
         case 12: return PE.CollectionContainsCollection(base: key(v, \.name), other: PE.Value(pick(names, &r)))
         case 13: return PE.SequenceStartsWith(base: key(v, \.name), prefix: PE.Value(pick(names, &r)))
@@ -207,7 +207,7 @@ enum DifferentialData {
             return equal(mapped, PE.Value(maybe(r.next() % 2 == 0, &r)), &r)
         case 26: return PE.Comparison(lhs: PE.KeyPath(root: key(v, \.name), keyPath: \String.count), rhs: PE.Value(Int(r.next() % 4)), op: op(&r))
         case 27: return PE.KeyPath(root: key(v, \.name), keyPath: \String.isEmpty)
-        case 28: return PE.SequenceContains(sequence: PE.Value([pick(Mood.allCases, &r), pick(Mood.allCases, &r)]), element: key(v, \.mood))
+        case 28: return PE.SequenceContains(sequence: PE.Value([pick(Temper.allCases, &r), pick(Temper.allCases, &r)]), element: key(v, \.mood))
         case 29:
             let present = PE.NotEqual(lhs: key(v, \.rank), rhs: PE.NilLiteral<Int>())
             return PE.Conjunction(lhs: present, rhs: PE.Comparison(lhs: PE.ForcedUnwrap(key(v, \.rank)), rhs: PE.Value(pick(counts, &r)), op: op(&r)))
@@ -230,19 +230,19 @@ enum DifferentialData {
 
     // MARK: Sorts
 
-    static func sortList(random: inout SeededRandom) -> [SortDescriptor<Sample>] {
+    static func sortList(random: inout SeededRandom) -> [SortDescriptor<Specimen>] {
         (0..<Int(random.next() % 4)).map { _ in
             let order: SortOrder = random.next() % 2 == 0 ? .forward : .reverse
             switch random.next() % 9 {
-            case 0: return SortDescriptor(\Sample.name, order: order)
-            case 1: return SortDescriptor(\Sample.nickname, order: order)
-            case 2: return SortDescriptor(\Sample.count, order: order)
-            case 3: return SortDescriptor(\Sample.score, order: order)
-            case 4: return SortDescriptor(\Sample.rank, order: order)
-            case 5: return SortDescriptor(\Sample.day, order: order)
-            case 6: return SortDescriptor(\Sample.due, order: order)
-            case 7: return SortDescriptor(\Sample.token, order: order)
-            default: return SortDescriptor(\Sample.name, comparator: .lexical, order: order)
+            case 0: return SortDescriptor(\Specimen.name, order: order)
+            case 1: return SortDescriptor(\Specimen.nickname, order: order)
+            case 2: return SortDescriptor(\Specimen.count, order: order)
+            case 3: return SortDescriptor(\Specimen.score, order: order)
+            case 4: return SortDescriptor(\Specimen.rank, order: order)
+            case 5: return SortDescriptor(\Specimen.day, order: order)
+            case 6: return SortDescriptor(\Specimen.due, order: order)
+            case 7: return SortDescriptor(\Specimen.token, order: order)
+            default: return SortDescriptor(\Specimen.name, comparator: .lexical, order: order)
             }
         }
     }

@@ -5,24 +5,24 @@ import Testing
 /// The SQL of each construct, and the rows it returns next to Foundation's answer.
 @Suite("Predicate → SQL")
 struct PredicateSQLTests {
-    let store: PredicateStore<Sample>
+    let store: PredicateStore<Specimen>
 
     init() throws {
         store = try PredicateStore([
-            sample("Café run", nickname: "cafe", count: 3, score: 1.5, rank: 2, flag: true, day: 10, due: 20, mood: .happy, token: 0, tags: ["a", "b"]),
-            sample("e\u{301}clair", nickname: nil, count: -7, score: -2, rank: nil, flag: false, day: 20, due: nil, mood: .sad, token: 1),
-            sample("éclair", nickname: "É", count: 7, score: 2.25, rank: -1, flag: true, day: 30, due: 5, mood: .calm, token: 2, tags: ["b"]),
-            sample("", nickname: "", count: 0, score: 0, rank: 0, flag: false, day: 10, due: nil, mood: .happy, token: 3),
-            sample("Zebra", nickname: nil, count: 12, score: 9, rank: 5, flag: false, day: 40, due: 50, mood: .sad, token: 0),
+            specimen("Café run", nickname: "cafe", count: 3, score: 1.5, rank: 2, flag: true, day: 10, due: 20, mood: .happy, token: 0, tags: ["a", "b"]),
+            specimen("e\u{301}clair", nickname: nil, count: -7, score: -2, rank: nil, flag: false, day: 20, due: nil, mood: .sad, token: 1),
+            specimen("éclair", nickname: "É", count: 7, score: 2.25, rank: -1, flag: true, day: 30, due: 5, mood: .calm, token: 2, tags: ["b"]),
+            specimen("", nickname: "", count: 0, score: 0, rank: 0, flag: false, day: 10, due: nil, mood: .happy, token: 3),
+            specimen("Zebra", nickname: nil, count: 12, score: 9, rank: 5, flag: false, day: 40, due: 50, mood: .sad, token: 0),
         ])
     }
 
     /// Renders the WHERE clause of `predicate` and checks the rows against `evaluate`.
-    func check(_ predicate: Predicate<Sample>, _ sql: String, sort: [SortDescriptor<Sample>] = [],
+    func check(_ predicate: Predicate<Specimen>, _ sql: String, sort: [SortDescriptor<Specimen>] = [],
                sourceLocation: SourceLocation = #_sourceLocation) throws {
         let descriptor = FetchDescriptor(predicate: predicate, sortBy: sort)
         let rendered = try store.sql(descriptor)
-        let prefix = "SELECT \"t0\".\"id\" FROM \"Sample\" AS \"t0\" WHERE "
+        let prefix = "SELECT \"t0\".\"id\" FROM \"Specimen\" AS \"t0\" WHERE "
         #expect(rendered.sql == prefix + sql, sourceLocation: sourceLocation)
         let actual = try store.fetch(descriptor)
         let expected = try store.expected(descriptor)
@@ -68,7 +68,7 @@ struct PredicateSQLTests {
         try check(#Predicate { $0.flag }, "\"t0\".\"flag\"")
         try check(#Predicate { !$0.flag }, "NOT \"t0\".\"flag\"")
         try check(#Predicate { $0.flag == true }, "\"t0\".\"flag\" = ?")
-        let mood = Mood.sad
+        let mood = Temper.sad
         try check(#Predicate { $0.mood == mood }, "\"t0\".\"mood\" = ?")
         #expect(try store.sql(FetchDescriptor(predicate: #Predicate { $0.mood == mood })).arguments == [.text("sad")])
     }
@@ -107,7 +107,7 @@ struct PredicateSQLTests {
         try check(#Predicate { closed.contains($0.count) }, "\"t0\".\"count\" BETWEEN ? AND ?")
         let open = 0..<7
         try check(#Predicate { open.contains($0.count) }, "\"t0\".\"count\" >= ? AND \"t0\".\"count\" < ?")
-        let moods = [Mood.sad, .calm]
+        let moods = [Temper.sad, .calm]
         try check(#Predicate { moods.contains($0.mood) }, "\"t0\".\"mood\" IN (SELECT value FROM json_each(?))")
         try check(#Predicate { $0.tags.contains("b") },
                   "EXISTS (SELECT 1 FROM json_each(\"t0\".\"tags\") AS \"t1\" WHERE (\"t1\".\"value\" COLLATE cairn_swift = ?))")

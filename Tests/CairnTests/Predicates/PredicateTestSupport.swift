@@ -1,13 +1,13 @@
 @testable import Cairn
 import Foundation
 
-enum Mood: String, Codable, Sendable, CaseIterable {
+enum Temper: String, Codable, Sendable, CaseIterable {
     case calm, happy, sad
 }
 
 /// A model with one attribute of every kind the predicate compiler handles.
 @Model
-final class Sample {
+final class Specimen {
     var name: String
     var nickname: String?
     var count: Int
@@ -16,13 +16,13 @@ final class Sample {
     var flag: Bool
     var day: Date
     var due: Date?
-    var mood: Mood
+    var mood: Temper
     var token: UUID
     var tags: [String] = []
 
     init(
         name: String, nickname: String?, count: Int, score: Double, rank: Int?, flag: Bool, day: Date, due: Date?,
-        mood: Mood, token: UUID, tags: [String] = []
+        mood: Temper, token: UUID, tags: [String] = []
     ) {
         self.name = name
         self.nickname = nickname
@@ -100,11 +100,11 @@ final class PredicateStore<Model: PersistentModel> {
 
 let referenceDay = Date(timeIntervalSinceReferenceDate: 800_000_000.25)
 
-func sample(
+func specimen(
     _ name: String, nickname: String? = nil, count: Int = 0, score: Double = 0, rank: Int? = nil, flag: Bool = false,
-    day: Double = 0, due: Double? = nil, mood: Mood = .calm, token: Int = 0, tags: [String] = []
-) -> Sample {
-    Sample(
+    day: Double = 0, due: Double? = nil, mood: Temper = .calm, token: Int = 0, tags: [String] = []
+) -> Specimen {
+    Specimen(
         name: name, nickname: nickname, count: count, score: score, rank: rank, flag: flag,
         day: referenceDay.addingTimeInterval(day), due: due.map { referenceDay.addingTimeInterval($0) }, mood: mood,
         token: tokens[token % tokens.count], tags: tags)
