@@ -247,3 +247,59 @@ enum DifferentialData {
         }
     }
 }
+
+/// The same generated predicates through `ModelContext.fetch`, with unsaved inserts, edits and
+/// deletes present, with and without `includePendingChanges`.
+@Suite("Fetch differential with pending changes")
+struct PendingChangesDifferentialTests {
+    @Test("generated predicates over saved and unsaved models", arguments: [UInt64(5), 6])
+    func generated(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let context = ModelContext(try memoryContainer(for: Specimen.self))
+        var saved = DifferentialData.specimens(count: 60, random: &random)
+        for specimen in saved { context.insert(specimen) }
+        try context.save()
+        // Snapshot of the stored state, for includePendingChanges = false.
+        let storedValues = Dictionary(uniqueKeysWithValues: saved.map { ($0.persistentModelID, ($0.count, $0.name, $0.rank)) })
+        // Unsaved: edit some, delete some, insert some.
+        for specimen in saved where random.next() % 5 == 0 {
+            specimen.count = DifferentialData.pick(DifferentialData.counts, &random)
+            specimen.name = DifferentialData.pick(DifferentialData.names, &random)
+            specimen.rank = DifferentialData.maybe(DifferentialData.pick(Array(-3...3), &random), &random)
+        }
+        let deleted = saved.filter { _ in random.next() % 7 == 0 }
+        for specimen in deleted { context.delete(specimen) }
+        saved.removeAll { model in deleted.contains { $0 === model } }
+        let inserted = DifferentialData.specimens(count: 12, random: &random)
+        for specimen in inserted { context.insert(specimen) }
+        let live = saved + inserted
+
+        var failures: [String] = []
+        for iteration in 0..<500 {
+            let predicate = Predicate<Specimen> { variable in DifferentialData.tree(variable, depth: 2, random: &random) }
+            var sort = DifferentialData.sortList(random: &random)
+            if sort.isEmpty { sort = [SortDescriptor(\Specimen.count)] }
+            var descriptor = FetchDescriptor(predicate: predicate, sortBy: sort)
+            if random.next() % 3 == 0 {
+                descriptor.fetchLimit = Int(random.next() % 15)
+                descriptor.fetchOffset = Int(random.next() % 5)
+            }
+            var expected = try live.filter { try predicate.evaluate($0) }.sorted(using: sort)
+            expected = Array(expected.dropFirst(descriptor.fetchOffset ?? 0))
+            if let limit = descriptor.fetchLimit { expected = Array(expected.prefix(limit)) }
+            let fetched = try context.fetch(descriptor)
+            if fetched.map(ObjectIdentifier.init) != expected.map(ObjectIdentifier.init) {
+                failures.append("seed \(seed) #\(iteration): \(describe(predicate.expression))\n  fetched \(fetched.map(\.name))\n  expected \(expected.map(\.name))")
+            }
+            #expect(try context.fetchCount(descriptor) == expected.count)
+            if failures.count > 3 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+
+        // Without pending changes: exactly the stored rows, judged on the stored values.
+        var storedOnly = FetchDescriptor<Specimen>(predicate: #Predicate { $0.count >= 0 })
+        storedOnly.includePendingChanges = false
+        let ids = Set(try context.fetch(storedOnly).map(\.persistentModelID))
+        #expect(ids == Set(storedValues.filter { $0.value.0 >= 0 }.keys))
+    }
+}
