@@ -169,10 +169,15 @@ struct ExpressionRenderingTests {
     }
 
     @Test("Names that are not plain SQL names throw instead of reaching the text")
-    func invalidNames() {
+    func invalidNames() throws {
         #expect(throws: SQLRenderError.self) { try sqlite(SQLExpression.function("x); DROP TABLE t; --", a)) }
         #expect(throws: SQLRenderError.self) { try sqlite(a.collate("NOCASE; --")) }
-        #expect(throws: SQLRenderError.self) { try sqlite(a.cast(as: .named("INT) --"))) }
+        for type in ["INT) --", "TEXT), (SELECT x FROM y) AS (TEXT", "", "(1)", "1INT", "A(1)(2)", "A(1) B"] {
+            #expect(throws: SQLRenderError.self, "\(type)") { try sqlite(a.cast(as: .named(type))) }
+        }
+        for type in ["DOUBLE PRECISION", "DECIMAL(10, 2)", "VARCHAR(20)", "_t1"] {
+            #expect(try sqlite(a.cast(as: .named(type))).sql == #"CAST("a" AS \#(type))"#)
+        }
         #expect(throws: SQLRenderError.self) { try sqlite(SQLExpression.aggregate(SQLAggregate(name: "", arguments: [a]))) }
         #expect(throws: SQLRenderError.self) { try sqlite(SQLExpression.column("a\0b")) }
         do {

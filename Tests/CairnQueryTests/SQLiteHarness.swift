@@ -42,7 +42,7 @@ final class SQLiteHarness {
     func rows(_ rendered: RenderedSQL) throws -> [[DatabaseValue]] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, rendered.sql, -1, &statement, nil) == SQLITE_OK else {
-            throw Failure(description: "\(String(cString: sqlite3_errmsg(db))) in \(rendered.sql)")
+            throw Failure(description: "\(String(cString: sqlite3_errmsg(db))) in \(rendered.sql.prefix(300))")
         }
         defer { sqlite3_finalize(statement) }
         guard Int(sqlite3_bind_parameter_count(statement)) == rendered.arguments.count else {

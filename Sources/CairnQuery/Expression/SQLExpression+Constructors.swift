@@ -56,6 +56,29 @@ extension SQLExpression {
         SQLExpression(.allColumns(table: table))
     }
 
+    /// A parameter: a placeholder whose value is given after rendering, by
+    /// ``RenderedSQL/binding(_:)``, so one rendering (and one prepared statement) serves
+    /// every value. Indexes are the positions in the array given to `binding`.
+    ///
+    /// ```swift
+    /// let template = try SQLSelect(from: "t").where(.column("id").equals(.parameter(0))).render()
+    /// template.sql                                  // SELECT * FROM "t" WHERE "id" = ?
+    /// try template.binding([.integer(7)]).arguments  // [.integer(7)]
+    /// ```
+    public static func parameter(_ index: Int) -> SQLExpression {
+        SQLExpression(.parameter(index))
+    }
+
+    /// A row value: `(a, b)`.
+    ///
+    /// ```swift
+    /// SQLExpression.row([.column("a"), .column("b")]).in(SQLSelect([.column("x"), .column("y")], from: .table("t")))
+    /// // ("a", "b") IN (SELECT "x", "y" FROM "t")
+    /// ```
+    public static func row(_ expressions: [SQLExpression]) -> SQLExpression {
+        SQLExpression(.row(expressions))
+    }
+
     /// Raw SQL with bound values and nested expressions: the IR of `#sql`.
     ///
     /// ```swift
@@ -77,11 +100,7 @@ extension SQLExpression {
     /// SQLExpression.and([])        // 1
     /// ```
     public static func and(_ conditions: [SQLExpression]) -> SQLExpression {
-        guard var result = conditions.first else { return .true }
-        for condition in conditions.dropFirst() {
-            result = SQLExpression(.binary(.and, result, condition))
-        }
-        return result
+        logical(.and, conditions, empty: .true)
     }
 
     /// The disjunction of every condition; an empty array is false.
@@ -91,18 +110,39 @@ extension SQLExpression {
     /// SQLExpression.or([])     // 0
     /// ```
     public static func or(_ conditions: [SQLExpression]) -> SQLExpression {
-        guard var result = conditions.first else { return .false }
-        for condition in conditions.dropFirst() {
-            result = SQLExpression(.binary(.or, result, condition))
-        }
-        return result
+        logical(.or, conditions, empty: .false)
     }
 
     /// Any binary operator, for surfaces that map their own operator enums.
     public static func binary(
         _ op: SQLBinaryOperator, _ lhs: SQLExpression, _ rhs: SQLExpression
     ) -> SQLExpression {
-        SQLExpression(.binary(op, lhs, rhs))
+        switch op {
+        case .and: logical(.and, [lhs, rhs], empty: .true)
+        case .or: logical(.or, [lhs, rhs], empty: .false)
+        default: SQLExpression(.binary(op, lhs, rhs))
+        }
+    }
+
+    /// A flat AND/OR list: nested lists of the same operator are merged, one operand is
+    /// returned as is, none gives the operator's identity.
+    private static func logical(
+        _ op: SQLBinaryOperator, _ operands: [SQLExpression], empty: SQLExpression
+    ) -> SQLExpression {
+        var flat: [SQLExpression] = []
+        flat.reserveCapacity(operands.count)
+        for operand in operands {
+            if case .logical(op, let inner) = operand.node {
+                flat += inner
+            } else {
+                flat.append(operand)
+            }
+        }
+        switch flat.count {
+        case 0: return empty
+        case 1: return flat[0]
+        default: return SQLExpression(.logical(op, flat))
+        }
     }
 
     /// Any unary operator, for surfaces that map their own operator enums.

@@ -1,3 +1,5 @@
+import CairnSQLite
+
 // Operators as methods, so every surface reads left to right:
 // `a.equals(b).and(c.isNull())` renders `a = b AND c IS NULL`. Parentheses are added at
 // rendering time from SQL precedence, never by the caller.
@@ -112,6 +114,40 @@ extension SQLExpression {
     public func notIn(_ list: [SQLExpression]) -> SQLExpression {
         SQLExpression(.inList(self, list, negated: true))
     }
+    /// `self IN (?, ?, …)` over bound values, the list padded to a power of two by repeating
+    /// its last value, so lists of similar length share one SQL text (and one prepared
+    /// statement) while the answer stays the same. An empty list is false.
+    ///
+    /// ```swift
+    /// SQLExpression.column("id").in(values: [.integer(1), .integer(2), .integer(3)])
+    /// // "id" IN (?, ?, ?, ?)   arguments: [1, 2, 3, 3]
+    /// ```
+    public func `in`(values: [DatabaseValue]) -> SQLExpression {
+        SQLExpression(.inList(self, Self.padded(values), negated: false))
+    }
+
+    /// `self NOT IN (?, ?, …)` over bound values, padded as ``in(values:)``; an empty list is
+    /// true.
+    public func notIn(values: [DatabaseValue]) -> SQLExpression {
+        SQLExpression(.inList(self, Self.padded(values), negated: true))
+    }
+
+    /// The number of placeholders ``in(values:)`` renders for `count` values: the next power
+    /// of two (0 for none). Surfaces that render `IN` lists of ``parameter(_:)`` placeholders
+    /// use it to bucket their shapes the same way.
+    public static func paddedListCount(_ count: Int) -> Int {
+        guard count > 1 else { return Swift.max(count, 0) }
+        var size = 1
+        while size < count { size <<= 1 }
+        return size
+    }
+
+    private static func padded(_ values: [DatabaseValue]) -> [SQLExpression] {
+        guard let last = values.last else { return [] }
+        let expressions = values.map { SQLExpression.value($0) }
+        return expressions + Array(repeating: .value(last), count: paddedListCount(values.count) - values.count)
+    }
+
     /// `self IN (SELECT …)`
     public func `in`(_ subquery: SQLSelect) -> SQLExpression {
         SQLExpression(.inSubquery(self, subquery, negated: false))

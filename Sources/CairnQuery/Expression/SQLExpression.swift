@@ -30,10 +30,19 @@ public struct SQLExpression: Sendable, Hashable {
         case boolean(Bool)
         /// `*` or `"table".*`
         case allColumns(table: String?)
+        /// `?` (`$n`), whose value is supplied after rendering by
+        /// ``RenderedSQL/binding(_:)`` from its parameter array at this index, so a cached
+        /// rendering serves every value.
+        case parameter(Int)
+        /// `(a, b, c)`: a row value, for example the left side of a composite-key `IN`.
+        case row([SQLExpression])
         /// `NOT x`, `-x`, `+x`, `~x`, `x IS NULL`, `x IS NOT NULL`
         case unary(SQLUnaryOperator, SQLExpression)
-        /// `lhs op rhs`, for example `a = b`, `a AND b`, `a || b`, `a GLOB b`
+        /// `lhs op rhs`, for example `a = b`, `a || b`, `a GLOB b` (never AND/OR: see `logical`).
         case binary(SQLBinaryOperator, SQLExpression, SQLExpression)
+        /// `a AND b AND c` or `a OR b OR c`: a flat list of at least two operands, so long
+        /// conjunctions stay shallow (no deep recursion when rendering, hashing or freeing).
+        case logical(SQLBinaryOperator, [SQLExpression])
         /// `x LIKE pattern`, `x NOT LIKE pattern`, optionally followed by `ESCAPE e`
         case like(SQLExpression, pattern: SQLExpression, escape: SQLExpression?, negated: Bool)
         /// `name(a, b)`: a scalar function, built in or registered (`cairn_fold(x)`).

@@ -41,10 +41,12 @@ public struct SQLFragment: Sendable, Hashable, ExpressibleByStringInterpolation 
         self.segments = sql.isEmpty ? [] : [.sql(sql)]
     }
 
+    /// A fragment of verbatim SQL text from a literal: `let f: SQLFragment = "VACUUM"`.
     public init(stringLiteral value: String) {
         self.init(sql: value)
     }
 
+    /// A fragment from an interpolated literal; interpolated values are bound.
     public init(stringInterpolation: StringInterpolation) {
         self.segments = stringInterpolation.segments
     }
@@ -58,10 +60,12 @@ public struct SQLFragment: Sendable, Hashable, ExpressibleByStringInterpolation 
     public struct StringInterpolation: StringInterpolationProtocol {
         var segments: [Segment] = []
 
+        /// Starts an interpolation (called by the compiler).
         public init(literalCapacity: Int, interpolationCount: Int) {
             segments.reserveCapacity(interpolationCount * 2 + 1)
         }
 
+        /// Appends literal SQL text (called by the compiler).
         public mutating func appendLiteral(_ literal: String) {
             guard !literal.isEmpty else { return }
             if case .sql(let previous)? = segments.last {

@@ -26,7 +26,8 @@ public struct SQLType: Sendable, Hashable {
     /// A boolean (`INTEGER` on SQLite, `BOOLEAN` on PostgreSQL).
     public static let boolean = SQLType(kind: .boolean)
 
-    /// A type spelled as given, for example `VARCHAR(20)`. Letters, digits, spaces, `_`,
-    /// parentheses and commas only; rendering throws otherwise.
+    /// A type spelled as given, for example `VARCHAR(20)` or `DECIMAL(10, 2)`: words (letters,
+    /// digits, `_`, spaces) and at most one final parenthesized list of numbers; rendering
+    /// throws otherwise.
     public static func named(_ name: String) -> SQLType { SQLType(kind: .named(name)) }
 }

@@ -15,10 +15,50 @@ public struct RenderedSQL: Sendable, Hashable, CustomStringConvertible {
     /// The values for the placeholders, in order.
     public var arguments: [DatabaseValue]
 
+    /// Where each ``SQLExpression/parameter(_:)`` placeholder sits in `arguments`.
+    var parameterSlots: [ParameterSlot] = []
+
+    struct ParameterSlot: Sendable, Hashable {
+        /// The position in `arguments`.
+        var argument: Int
+        /// The index in the array given to `binding(_:)`.
+        var parameter: Int
+    }
+
     /// Rendered SQL.
     public init(sql: String, arguments: [DatabaseValue] = []) {
         self.sql = sql
         self.arguments = arguments
+    }
+
+    /// Whether the SQL holds ``SQLExpression/parameter(_:)`` placeholders that
+    /// ``binding(_:)`` fills.
+    public var hasParameters: Bool { !parameterSlots.isEmpty }
+
+    /// The number of parameters ``binding(_:)`` needs (the highest index plus one).
+    public var parameterCount: Int { (parameterSlots.map(\.parameter).max() ?? -1) + 1 }
+
+    /// The same SQL with every ``SQLExpression/parameter(_:)`` placeholder given its value
+    /// from `parameters`; the other arguments are kept. Use it to render a statement shape once
+    /// and execute it with new values:
+    ///
+    /// ```swift
+    /// let template = try SQLSelect(from: "t").where(.column("id").equals(.parameter(0)))
+    ///     .limit(10).render()                   // SELECT * FROM "t" WHERE "id" = ? LIMIT ?
+    /// try template.binding([.integer(7)]).arguments  // [.integer(7), .integer(10)]
+    /// ```
+    ///
+    /// Throws ``SQLRenderError`` when `parameters` has no value for a parameter index.
+    public func binding(_ parameters: [DatabaseValue]) throws -> RenderedSQL {
+        var bound = self
+        for slot in parameterSlots {
+            guard parameters.indices.contains(slot.parameter) else {
+                throw SQLRenderError(reason: .missingParameter(
+                    index: slot.parameter, given: parameters.count, sql: sql))
+            }
+            bound.arguments[slot.argument] = parameters[slot.parameter]
+        }
+        return bound
     }
 
     /// The SQL text only; arguments are left out so logs never leak values.

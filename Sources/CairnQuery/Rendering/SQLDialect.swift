@@ -41,7 +41,18 @@ public protocol SQLDialect: Sendable {
 
 extension SQLDialect {
     public func quote(identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var quoted = "\""
+        quoted.reserveCapacity(identifier.utf8.count + 2)
+        if identifier.utf8.contains(UInt8(ascii: "\"")) {
+            for character in identifier {
+                if character == "\"" { quoted.append("\"") }
+                quoted.append(character)
+            }
+        } else {
+            quoted += identifier
+        }
+        quoted.append("\"")
+        return quoted
     }
 }
 

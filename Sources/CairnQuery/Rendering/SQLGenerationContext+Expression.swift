@@ -68,8 +68,8 @@ extension SQLExpression {
     /// How tightly the rendered expression binds, to decide parentheses around it.
     var precedence: Int {
         switch node {
-        case .column, .value, .null, .boolean, .allColumns, .function, .aggregate, .subquery,
-            .caseWhen, .cast:
+        case .column, .value, .parameter, .row, .null, .boolean, .allColumns, .function,
+            .aggregate, .subquery, .caseWhen, .cast:
             SQLPrecedence.primary
         case .exists(_, let negated): negated ? SQLPrecedence.not : SQLPrecedence.primary
         case .unary(let op, _):
@@ -78,7 +78,7 @@ extension SQLExpression {
             case .negative, .positive, .bitwiseNot: SQLPrecedence.prefix
             case .isNull, .isNotNull: SQLPrecedence.comparison
             }
-        case .binary(let op, _, _): op.precedence
+        case .binary(let op, _, _), .logical(let op, _): op.precedence
         case .like, .inList, .inSubquery, .between: SQLPrecedence.comparison
         case .collate: SQLPrecedence.collate
         case .fragment: SQLPrecedence.fragment
@@ -118,6 +118,12 @@ extension SQLGenerationContext {
             try identifier(name)
         case .value(let value):
             bind(value)
+        case .parameter(let index):
+            bindParameter(index)
+        case .row(let items):
+            emit("(")
+            try list(items) { try $0.expression($1) }
+            emit(")")
         case .null:
             emit("NULL")
         case .boolean(let value):
@@ -132,6 +138,8 @@ extension SQLGenerationContext {
             try unary(op, operand)
         case let .binary(op, lhs, rhs):
             try binary(op, lhs, rhs)
+        case let .logical(op, operands):
+            try logical(op, operands[...])
         case let .like(value, pattern, escape, negated):
             try operand(value, above: SQLPrecedence.comparison)
             emit(negated ? " NOT LIKE " : " LIKE ")
@@ -190,7 +198,7 @@ extension SQLGenerationContext {
             guard Self.isTypeName(name) else {
                 throw SQLRenderError(reason: .invalidName(
                     kind: "type", name: name,
-                    allowed: "letters, digits, spaces, '_', parentheses and commas only"))
+                    allowed: "words, then at most one final list of numbers in parentheses"))
             }
             emit(name)
             emit(")")
@@ -219,11 +227,6 @@ extension SQLGenerationContext {
     ) throws {
         let level = op.precedence
         switch op {
-        case .and, .or:
-            // Associative: `a AND (b AND c)` and `(a AND b) AND c` mean the same.
-            try operand(lhs, parenthesized: lhs.precedence < level)
-            emit(" \(op.token(dialect)) ")
-            try operand(rhs, parenthesized: rhs.precedence < level)
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .is, .isNot, .glob:
             // Non-associative: a comparison inside a comparison is always parenthesized.
             try operand(lhs, above: level)
@@ -238,6 +241,36 @@ extension SQLGenerationContext {
             try operand(rhs, parenthesized: rhs.precedence <= level || (mixes && rhs.isConcatenation))
         }
     }
+
+    /// Operands of one AND/OR list. SQLite parses `a OR b OR c …` into a tree as deep as the
+    /// list is long and refuses trees deeper than 1000, so long lists are rendered as
+    /// parenthesized groups of at most `logicalGroupSize` (same meaning, logarithmic depth).
+    private mutating func logical(_ op: SQLBinaryOperator, _ operands: ArraySlice<SQLExpression>) throws {
+        let level = op.precedence
+        if operands.count <= Self.logicalGroupSize {
+            for (index, operand) in operands.enumerated() {
+                if index > 0 { emit(" \(op.token(dialect)) ") }
+                try self.operand(operand, parenthesized: operand.precedence < level)
+            }
+            return
+        }
+        let groupSize = max(Self.logicalGroupSize, (operands.count + Self.logicalGroupSize - 1) / Self.logicalGroupSize)
+        var start = operands.startIndex
+        while start < operands.endIndex {
+            let end = min(start + groupSize, operands.endIndex)
+            if start > operands.startIndex { emit(" \(op.token(dialect)) ") }
+            if end - start == 1 {
+                try operand(operands[start], parenthesized: operands[start].precedence < level)
+            } else {
+                emit("(")
+                try logical(op, operands[start..<end])
+                emit(")")
+            }
+            start = end
+        }
+    }
+
+    static let logicalGroupSize = 100
 
     private mutating func aggregate(_ aggregate: SQLAggregate) throws {
         try bareName(aggregate.name, kind: "aggregate function")

@@ -172,7 +172,7 @@ extension SQLGenerationContext {
             emit(" DEFAULT VALUES")
         }
         if let upsert = insert.upsert {
-            try self.upsert(upsert)
+            try self.upsert(upsert, table: insert.table)
         }
         try returning(insert.returning)
     }
@@ -188,7 +188,7 @@ extension SQLGenerationContext {
         }
     }
 
-    private mutating func upsert(_ upsert: SQLUpsert) throws {
+    private mutating func upsert(_ upsert: SQLUpsert, table: String) throws {
         emit(" ON CONFLICT")
         if !upsert.target.isEmpty {
             emit(" (")
@@ -204,7 +204,7 @@ extension SQLGenerationContext {
             emit(" DO NOTHING")
         case let .update(assignments, condition):
             guard !assignments.isEmpty else {
-                throw SQLRenderError(reason: .noAssignments(table: "excluded"))
+                throw SQLRenderError(reason: .noUpsertAssignments(table: table))
             }
             emit(" DO UPDATE SET ")
             try self.assignments(assignments)

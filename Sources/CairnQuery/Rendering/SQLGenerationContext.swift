@@ -9,13 +9,16 @@ struct SQLGenerationContext {
     let dialect: any SQLDialect
     var sql = ""
     var arguments: [DatabaseValue] = []
+    var parameterSlots: [RenderedSQL.ParameterSlot] = []
 
     static func render(
         _ dialect: any SQLDialect, _ body: (inout SQLGenerationContext) throws -> Void
     ) throws -> RenderedSQL {
         var context = SQLGenerationContext(dialect: dialect)
         try body(&context)
-        return RenderedSQL(sql: context.sql, arguments: context.arguments)
+        var rendered = RenderedSQL(sql: context.sql, arguments: context.arguments)
+        rendered.parameterSlots = context.parameterSlots
+        return rendered
     }
 
     // MARK: - Tokens
@@ -30,9 +33,15 @@ struct SQLGenerationContext {
         sql += dialect.placeholder(at: arguments.count)
     }
 
+    /// A placeholder for a parameter supplied later; `NULL` holds its argument slot until then.
+    mutating func bindParameter(_ index: Int) {
+        parameterSlots.append(RenderedSQL.ParameterSlot(argument: arguments.count, parameter: index))
+        bind(.null)
+    }
+
     /// A quoted identifier.
     mutating func identifier(_ name: String) throws {
-        guard !name.contains("\0") else { throw SQLRenderError(reason: .invalidIdentifier(name)) }
+        guard !name.utf8.contains(0) else { throw SQLRenderError(reason: .invalidIdentifier(name)) }
         sql += dialect.quote(identifier: name)
     }
 
@@ -61,14 +70,23 @@ struct SQLGenerationContext {
         }
     }
 
+    /// A type name such as `INTEGER`, `DOUBLE PRECISION` or `DECIMAL(10, 2)`: words, then at
+    /// most one parenthesized list of numbers at the end (so nothing can close `CAST(`).
     static func isTypeName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first,
-            ("a"..."z").contains(first) || ("A"..."Z").contains(first) || first == "_"
+        let scalars = Array(name.unicodeScalars)
+        let open = scalars.firstIndex(of: "(") ?? scalars.endIndex
+        let words = scalars[..<open]
+        guard let first = words.first, isLetter(first) || first == "_",
+            words.allSatisfy({ isLetter($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == " " })
         else { return false }
-        return name.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                || " _(),".unicodeScalars.contains($0)
-        }
+        guard open < scalars.endIndex else { return true }
+        let modifiers = scalars[(open + 1)...]
+        guard modifiers.last == ")" else { return false }
+        return modifiers.dropLast().allSatisfy { ("0"..."9").contains($0) || $0 == "," || $0 == " " }
+    }
+
+    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
     }
 
     /// Renders `body` into a separate string (arguments still go to the shared sink, in order).

@@ -12,10 +12,13 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
         case noRows(table: String)
         case rowWidth(table: String, row: Int, expected: Int, actual: Int)
         case noAssignments(table: String)
+        case missingParameter(index: Int, given: Int, sql: String)
+        case noUpsertAssignments(table: String)
     }
 
     let reason: Reason
 
+    /// What is wrong and where, in one sentence.
     public var description: String {
         switch reason {
         case let .invalidName(kind, name, allowed):
@@ -29,6 +32,11 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
             "INSERT INTO \"\(table)\": row \(row) has \(actual) values but \(expected) were expected."
         case .noAssignments(let table):
             "UPDATE \"\(table)\" has no SET assignments: give at least one column to change."
+        case .noUpsertAssignments(let table):
+            "INSERT INTO \"\(table)\" … ON CONFLICT DO UPDATE has no SET assignments: "
+                + "give at least one, or use DO NOTHING."
+        case let .missingParameter(index, given, sql):
+            "No value for parameter \(index) (\(given) given) of: \(sql)"
         }
     }
 }

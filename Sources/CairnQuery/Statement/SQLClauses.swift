@@ -44,6 +44,22 @@ public struct SQLTableSource: Sendable, Hashable {
     public static func subquery(_ select: SQLSelect, as alias: String? = nil) -> SQLTableSource {
         SQLTableSource(kind: .subquery(select, alias: alias))
     }
+
+    /// The table name, or `nil` for a subquery.
+    public var tableName: String? {
+        if case .table(let name, _) = kind { return name }
+        return nil
+    }
+
+    /// The alias, if any.
+    public var alias: String? {
+        switch kind {
+        case .table(_, let alias), .subquery(_, let alias): alias
+        }
+    }
+
+    /// The name columns of this source are qualified with: the alias, else the table name.
+    public var qualifier: String? { alias ?? tableName }
 }
 
 /// The kind of a join.

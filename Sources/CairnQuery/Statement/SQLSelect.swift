@@ -103,7 +103,8 @@ extension SQLSelect {
         return copy
     }
 
-    /// Adds a `WHERE` condition; several calls are joined with `AND`.
+    /// Adds a `WHERE` condition; several calls are joined with `AND`. On a compound select it
+    /// filters the first select only; filter each select before combining them.
     public func `where`(_ condition: SQLExpression) -> SQLSelect {
         var copy = self
         copy.condition = copy.condition.map { $0.and(condition) } ?? condition
@@ -143,6 +144,20 @@ extension SQLSelect {
     public func offset(_ count: Int?) -> SQLSelect {
         var copy = self
         copy.offset = count.map { .value(.integer(Int64($0))) }
+        return copy
+    }
+
+    /// `LIMIT expression`, for example a ``SQLExpression/parameter(_:)``.
+    public func limit(_ expression: SQLExpression) -> SQLSelect {
+        var copy = self
+        copy.limit = expression
+        return copy
+    }
+
+    /// `OFFSET expression`, for example a ``SQLExpression/parameter(_:)``.
+    public func offset(_ expression: SQLExpression) -> SQLSelect {
+        var copy = self
+        copy.offset = expression
         return copy
     }
 

@@ -73,6 +73,11 @@ public struct SQLInsert: Sendable, Hashable {
         copy.returning = columns
         return copy
     }
+
+    /// Sets the `RETURNING` columns from unnamed expressions: `RETURNING "id", "title"`.
+    public func returning(_ expressions: [SQLExpression]) -> SQLInsert {
+        returning(expressions.map { SQLSelectColumn($0) })
+    }
 }
 
 /// The `ON CONFLICT` clause of an insert.
@@ -98,96 +103,4 @@ public struct SQLUpsert: Sendable, Hashable {
         self.targetCondition = targetCondition
         self.action = action
     }
-}
-
-/// An `UPDATE` statement.
-///
-/// ```swift
-/// SQLUpdate("reminders", set: [SQLAssignment("isCompleted", .true)])
-///     .where(.column("id").equals(.value(.integer(7))))
-/// // UPDATE "reminders" SET "isCompleted" = 1 WHERE "id" = ?
-/// ```
-public struct SQLUpdate: Sendable, Hashable {
-    /// The table written.
-    public var table: String
-    /// An alias usable in the `WHERE` clause and values.
-    public var alias: String?
-    /// The `SET` pairs; at least one, or rendering throws.
-    public var assignments: [SQLAssignment]
-    /// The `WHERE` condition; `nil` updates every row.
-    public var condition: SQLExpression?
-    /// `RETURNING` columns; empty renders no clause.
-    public var returning: [SQLSelectColumn] = []
-
-    /// An update of `table`.
-    public init(_ table: String, as alias: String? = nil, set assignments: [SQLAssignment]) {
-        self.table = table
-        self.alias = alias
-        self.assignments = assignments
-    }
-
-    /// Adds a `WHERE` condition; several calls are joined with `AND`.
-    public func `where`(_ condition: SQLExpression) -> SQLUpdate {
-        var copy = self
-        copy.condition = copy.condition.map { $0.and(condition) } ?? condition
-        return copy
-    }
-
-    /// Sets the `RETURNING` columns.
-    public func returning(_ columns: [SQLSelectColumn]) -> SQLUpdate {
-        var copy = self
-        copy.returning = columns
-        return copy
-    }
-}
-
-/// A `DELETE` statement.
-///
-/// ```swift
-/// SQLDelete(from: "reminders").where(.column("isCompleted"))
-/// // DELETE FROM "reminders" WHERE "isCompleted"
-/// ```
-public struct SQLDelete: Sendable, Hashable {
-    /// The table written.
-    public var table: String
-    /// An alias usable in the `WHERE` clause.
-    public var alias: String?
-    /// The `WHERE` condition; `nil` deletes every row.
-    public var condition: SQLExpression?
-    /// `RETURNING` columns; empty renders no clause.
-    public var returning: [SQLSelectColumn] = []
-
-    /// A delete from `table`.
-    public init(from table: String, as alias: String? = nil) {
-        self.table = table
-        self.alias = alias
-    }
-
-    /// Adds a `WHERE` condition; several calls are joined with `AND`.
-    public func `where`(_ condition: SQLExpression) -> SQLDelete {
-        var copy = self
-        copy.condition = copy.condition.map { $0.and(condition) } ?? condition
-        return copy
-    }
-
-    /// Sets the `RETURNING` columns.
-    public func returning(_ columns: [SQLSelectColumn]) -> SQLDelete {
-        var copy = self
-        copy.returning = columns
-        return copy
-    }
-}
-
-/// Any statement of the IR, for code that executes or caches statements of every kind.
-public enum SQLStatement: Sendable, Hashable {
-    /// A `SELECT` (possibly compound, possibly with `WITH`).
-    case select(SQLSelect)
-    /// An `INSERT` (possibly an upsert).
-    case insert(SQLInsert)
-    /// An `UPDATE`.
-    case update(SQLUpdate)
-    /// A `DELETE`.
-    case delete(SQLDelete)
-    /// Raw SQL (`#sql`).
-    case fragment(SQLFragment)
 }

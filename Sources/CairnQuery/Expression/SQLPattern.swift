@@ -1,0 +1,46 @@
+/// Escaping of user text for `LIKE` and `GLOB` patterns, so wildcards in the text match
+/// themselves. The escaped pattern is still bound as a value.
+///
+/// ```swift
+/// let prefix = SQLPattern.escapingLike("50%_off") + "%"       // 50\%\_off%
+/// SQLExpression.column("title").like(.value(.text(prefix)), escape: SQLPattern.likeEscape)
+/// // "title" LIKE ? ESCAPE ?
+///
+/// let glob = SQLPattern.escapingGlob("a*b?") + "*"            // a[*]b[?]*
+/// SQLExpression.column("title").glob(.value(.text(glob)))    // case-sensitive prefix match
+/// ```
+public enum SQLPattern {
+    /// The escape character used by ``escapingLike(_:)``: a backslash.
+    public static let likeEscapeCharacter: Character = "\\"
+
+    /// The `ESCAPE` operand that goes with ``escapingLike(_:)``: a bound backslash.
+    public static let likeEscape = SQLExpression.value(.text("\\"))
+
+    /// `text` with `\`, `%` and `_` preceded by a backslash, for `LIKE … ESCAPE '\'`.
+    ///
+    /// Note that SQLite's `LIKE` ignores ASCII case; use ``escapingGlob(_:)`` for a
+    /// case-sensitive match.
+    public static func escapingLike(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            if character == "\\" || character == "%" || character == "_" { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+
+    /// `text` with `*`, `?` and `[` wrapped in brackets, so `GLOB` matches them literally
+    /// (`GLOB` has no escape character; `]` alone is literal).
+    public static func escapingGlob(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "*", "?", "[": result += "[\(character)]"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}
