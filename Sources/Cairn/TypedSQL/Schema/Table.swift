@@ -28,11 +28,7 @@ public protocol TableDefinition: QueryExpression {
 }
 
 extension TableDefinition {
-    public var sqlExpression: SQLExpression {
-        .raw(SQLFragment(segments: allColumns.enumerated().flatMap { offset, column in
-            offset == 0 ? [.expression(column.sqlExpression)] : [.sql(", "), .expression(column.sqlExpression)]
-        }))
-    }
+    public var sqlExpression: SQLExpression { .selectionList(selectedExpressions) }
 
     public var selectedExpressions: [SQLExpression] { allColumns.map(\.sqlExpression) }
 }

@@ -2,7 +2,7 @@
 /// generated `Draft` (whose primary key is optional, so the database assigns it).
 public protocol InsertableRow<Into> {
     /// The table the row goes into.
-    associatedtype Into: Table
+    associatedtype Into
     /// The row's values, bound in the order of `Into.columns.allColumns`.
     func databaseValues() throws -> [DatabaseValue]
 }
