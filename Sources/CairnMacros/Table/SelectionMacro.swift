@@ -28,7 +28,12 @@ public struct SelectionMacro: ExtensionMacro {
         lines.append("        \(access)var sqlExpression: Cairn.SQLExpression {")
         lines.append("            Cairn.SQLExpression.selectionList(selectedExpressions)")
         lines.append("        }")
-        let parameters = properties.map { "            \($0.name): some Cairn.QueryExpression<\($0.storedType)>" }
+        // A property with a default value (and no representation) gets it as the default
+        // argument, so `Stats.Columns(allCount: …)` may leave other counts out.
+        let parameters = properties.map { property in
+            let defaultValue = property.storedType == property.type ? property.initializer.map { " = \($0)" } ?? "" : ""
+            return "            \(property.name): some Cairn.QueryExpression<\(property.storedType)>" + defaultValue
+        }
         if parameters.isEmpty {
             lines.append("        \(access)init() {")
         } else {

@@ -67,7 +67,29 @@ extension Select {
     /// The statement as SQL text and bound arguments.
     public func render() throws -> RenderedSQL { try query.render() }
 
-    /// Every row, as `(From, Joined…)` tuples (the table row itself with no join).
+    /// Every row of the table.
+    ///
+    /// ```swift
+    /// let lists = try RemindersList.order(by: \.title).fetchAll(db)   // [RemindersList]
+    /// ```
+    public func fetchAll(_ db: Database) throws -> [From.QueryOutput] where Columns == (), Joins == () {
+        try fetchRows(db, render()) { try From.decode(from: &$0) }
+    }
+
+    /// The first row of the table, or `nil`.
+    public func fetchOne(_ db: Database) throws -> From.QueryOutput? where Columns == (), Joins == () {
+        try fetchFirst(db, render()) { try From.decode(from: &$0) }
+    }
+
+    /// A cursor over the rows of the table.
+    public func fetchCursor(_ db: Database) throws -> QueryCursor<From.QueryOutput>
+    where Columns == (), Joins == () {
+        let rendered = try render()
+        let rows = try db.fetchCursor(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        return QueryCursor(rows: rows) { try From.decode(from: &$0) }
+    }
+
+    /// Every row, as `(From, Joined…)` tuples.
     ///
     /// ```swift
     /// let lists = try RemindersList.order(by: \.title).fetchAll(db)   // [RemindersList]
@@ -106,8 +128,7 @@ extension Select {
     /// ```swift
     /// let titles = try Reminder.select { $0.title }.fetchAll(db)   // [String]
     /// ```
-    @_disfavoredOverload
-    public func fetchAll(_ db: Database) throws -> [Columns] {
+    public func fetchAll<each J: Table>(_ db: Database) throws -> [Columns] where Joins == (repeat each J) {
         try fetchRows(db, render(), try selectionDecoder())
     }
 
@@ -116,14 +137,13 @@ extension Select {
     /// ```swift
     /// let count = try Fact.count().fetchOne(db) ?? 0
     /// ```
-    @_disfavoredOverload
-    public func fetchOne(_ db: Database) throws -> Columns? {
+    public func fetchOne<each J: Table>(_ db: Database) throws -> Columns? where Joins == (repeat each J) {
         try fetchFirst(db, render(), try selectionDecoder())
     }
 
     /// A cursor over the selected columns.
-    @_disfavoredOverload
-    public func fetchCursor(_ db: Database) throws -> QueryCursor<Columns> {
+    public func fetchCursor<each J: Table>(_ db: Database) throws -> QueryCursor<Columns>
+    where Joins == (repeat each J) {
         let decode = try selectionDecoder()
         let rendered = try render()
         let rows = try db.fetchCursor(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))

@@ -123,6 +123,20 @@ extension Select {
         return with { $0.ordering.append(term) }
     }
 
+    /// Adds one `ORDER BY` key from a closure: an expression (ascending), `x.asc(nulls:)` or
+    /// `x.desc(nulls:)`. Several calls add keys.
+    ///
+    /// ```swift
+    /// Reminder.order { $0.dueDate.desc() }.order { $0.position }
+    /// // … ORDER BY "reminders"."dueDate" DESC, "reminders"."position"
+    /// ```
+    public func order<each J: Table, Term: QueryOrderingTerm>(
+        by ordering: ((From.TableColumns, repeat (each J).TableColumns)) -> Term
+    ) -> Self where Joins == (repeat each J) {
+        let term = ordering((From.columns, repeat (each J).columns)).orderingTerm
+        return with { $0.ordering.append(term) }
+    }
+
     /// Adds `ORDER BY` keys from a closure: an expression (ascending), `x.asc(nulls:)`,
     /// `x.desc(nulls:)`, or a tuple of them. Several calls add keys.
     ///
@@ -149,7 +163,15 @@ extension Select {
         return with { $0.groupBy.append(key) }
     }
 
-    /// Adds `GROUP BY` keys from a closure (one expression or a tuple).
+    /// Adds a `GROUP BY` key from a closure.
+    public func group<each J: Table, Key: QueryExpression>(
+        by grouping: ((From.TableColumns, repeat (each J).TableColumns)) -> Key
+    ) -> Self where Joins == (repeat each J) {
+        let key = grouping((From.columns, repeat (each J).columns)).sqlExpression
+        return with { $0.groupBy.append(key) }
+    }
+
+    /// Adds `GROUP BY` keys from a closure (a tuple).
     public func group<each J: Table, each Key: QueryExpression>(
         by grouping: ((From.TableColumns, repeat (each J).TableColumns)) -> (repeat each Key)
     ) -> Self where Joins == (repeat each J) {
@@ -178,6 +200,34 @@ extension Select {
         query.columns = column.selectedExpressions.map { SQLSelectColumn($0) }
         return Select<C.QueryValue.QueryOutput, From, Joins>(
             query: query, isSelected: true, decode: { try C.QueryValue.decode(from: &$0) })
+    }
+
+    /// Chooses one column of the table, named by a key path.
+    ///
+    /// ```swift
+    /// Reminder.where(\.isFlagged).select(\.title)
+    /// // SELECT "reminders"."title" FROM "reminders" WHERE "reminders"."isFlagged"
+    /// ```
+    public func select<C: QueryExpression>(
+        _ keyPath: KeyPath<From.TableColumns, C>
+    ) -> Select<C.QueryValue.QueryOutput, From, ()>
+    where Columns == (), Joins == (), C.QueryValue: QueryRepresentable {
+        var query = self.query
+        query.columns = From.columns[keyPath: keyPath].selectedExpressions.map { SQLSelectColumn($0) }
+        return Select<C.QueryValue.QueryOutput, From, ()>(
+            query: query, isSelected: true, decode: { try C.QueryValue.decode(from: &$0) })
+    }
+
+    /// Adds a `WHERE` condition named by a key path to a Boolean column or expression.
+    ///
+    /// ```swift
+    /// Reminder.where(\.isFlagged)  // … WHERE "reminders"."isFlagged"
+    /// ```
+    public func `where`<Condition: QueryExpression>(
+        _ keyPath: KeyPath<From.TableColumns, Condition>
+    ) -> Self where Condition.QueryValue: _BooleanValue {
+        let condition = From.columns[keyPath: keyPath].sqlExpression
+        return with { $0 = $0.where(condition) }
     }
 
     /// Chooses several result columns: rows decode as a tuple.

@@ -13,9 +13,28 @@ extension Table {
         all.where(predicate)
     }
 
+    /// `Self.all.where(\.flag)`
+    public static func `where`<Condition: QueryExpression>(
+        _ keyPath: KeyPath<TableColumns, Condition>
+    ) -> SelectOf<Self> where Condition.QueryValue: _BooleanValue {
+        all.where(keyPath)
+    }
+
+    /// `Self.all.select(\.column)`
+    public static func select<C: QueryExpression>(
+        _ keyPath: KeyPath<TableColumns, C>
+    ) -> Select<C.QueryValue.QueryOutput, Self, ()> where C.QueryValue: QueryRepresentable {
+        all.select(keyPath)
+    }
+
     /// `Self.all.order(by: \.key)`
     public static func order(by keyPath: KeyPath<TableColumns, some QueryOrderingTerm>) -> SelectOf<Self> {
         all.order(by: keyPath)
+    }
+
+    /// `Self.all.order { … }` with one key.
+    public static func order<Term: QueryOrderingTerm>(by ordering: (TableColumns) -> Term) -> SelectOf<Self> {
+        all.order(by: ordering)
     }
 
     /// `Self.all.order { … }`
@@ -28,6 +47,11 @@ extension Table {
     /// `Self.all.group(by: \.key)`
     public static func group(by keyPath: KeyPath<TableColumns, some QueryExpression>) -> SelectOf<Self> {
         all.group(by: keyPath)
+    }
+
+    /// `Self.all.group { … }` with one key.
+    public static func group<Key: QueryExpression>(by grouping: (TableColumns) -> Key) -> SelectOf<Self> {
+        all.group(by: grouping)
     }
 
     /// `Self.all.group { … }`
