@@ -77,3 +77,21 @@ final class Flag: @unchecked Sendable {
     func set() { lock.withLock { stored = true } }
     var value: Bool { lock.withLock { stored } }
 }
+
+@Suite("Values by name")
+struct KeyValueTests {
+    @Test("value(forKey:) and setValue(_:forKey:) read and write persisted properties by name")
+    func byName() throws {
+        let workout = Workout(title: "Run", startedAt: .now, minutes: 30, calories: 250)
+        #expect(workout.value(forKey: "minutes") as? Int == 30)
+        #expect(workout.value(forKey: "nope") == nil)
+        try workout.setValue(45, forKey: "minutes")
+        #expect(workout.minutes == 45)
+        try workout.setValue(Date(timeIntervalSinceReferenceDate: 5), forKey: "finishedAt")
+        #expect(workout.finishedAt == Date(timeIntervalSinceReferenceDate: 5))
+        try workout.setValue(nil, forKey: "finishedAt")
+        #expect(workout.finishedAt == nil)
+        #expect(throws: ModelError.self) { try workout.setValue("text", forKey: "minutes") }
+        #expect(throws: ModelError.self) { try workout.setValue(1, forKey: "nope") }
+    }
+}

@@ -84,9 +84,17 @@ public struct ModelConfiguration: Hashable, Sendable, Identifiable {
         self.cloudKitDatabase = cloudKitDatabase
     }
 
+    /// A configuration in the default location, or in memory.
+    public init(isStoredInMemoryOnly: Bool) {
+        self.init(nil, schema: nil, isStoredInMemoryOnly: isStoredInMemoryOnly, allowsSave: true)
+    }
+
     /// A configuration for the given model types only.
-    public init(for forTypes: any PersistentModel.Type..., isStoredInMemoryOnly: Bool = false) {
-        self.init(schema: Schema(forTypes), isStoredInMemoryOnly: isStoredInMemoryOnly)
+    ///
+    /// (Spelled with a first type apart from the rest so that `ModelConfiguration(isStoredInMemoryOnly:)`
+    /// stays unambiguous; calls read as in SwiftData: `ModelConfiguration(for: A.self, B.self, isStoredInMemoryOnly: true)`.)
+    public init(for forType: any PersistentModel.Type, _ moreTypes: any PersistentModel.Type..., isStoredInMemoryOnly: Bool) {
+        self.init(schema: Schema([forType] + moreTypes), isStoredInMemoryOnly: isStoredInMemoryOnly)
     }
 
     /// The default store file for a configuration name:

@@ -1,13 +1,295 @@
 import Foundation
 
-/// The object that tracks models: inserts, changes and deletes, saved together.
+/// The object that tracks models: inserts, changes and deletes, written together by `save()`.
+///
+/// ```swift
+/// let context = ModelContext(container)
+/// let run = Workout(title: "Run", startedAt: .now, minutes: 30, calories: 250)
+/// context.insert(run)
+/// try context.save()        // INSERT INTO "Workout" ("title", …) VALUES (?, …) RETURNING "id"
+/// run.minutes = 45
+/// try context.save()        // UPDATE "Workout" SET "minutes" = ? WHERE "id" = ?
+/// ```
+///
+/// A context holds one instance per row (uniquing): fetching a row twice gives the same
+/// object. A context is not `Sendable`; it belongs to the actor that made it.
 public final class ModelContext {
-    /// Loads the unloaded slots of a stored model (no store yet: nothing to load).
-    func faultIn(_ storage: ModelStorage) {}
+    /// The container whose stores this context reads and writes.
+    public let container: ModelContainer
+    /// Whether the context saves by itself soon after changes (only `mainContext`, on the main
+    /// actor, saves automatically; it is `false` for contexts you make).
+    public var autosaveEnabled: Bool = false
+    /// The author recorded with saves (kept; Cairn has no history yet).
+    public var author: String?
 
-    /// Turns a raw slot (a related row's primary key) into a model.
-    func resolve(_ raw: DatabaseValue, property: any SchemaProperty, of storage: ModelStorage) -> Any? { nil }
+    var isMainContext = false
+    private var autosaveScheduled = false
 
-    /// Records that a registered model changed.
-    func noteChange(of storage: ModelStorage, at index: Int) {}
+    /// Every model the context knows (inserted, fetched, deleted), by its storage's identity.
+    var tracked: [ObjectIdentifier: any PersistentModel] = [:]
+    /// Tracked models by identifier (permanent ids of saved models, temporary ids of inserted ones).
+    var byIdentifier: [PersistentIdentifier: ObjectIdentifier] = [:]
+    /// Inserted models, in insertion order.
+    var insertionOrder: [ObjectIdentifier] = []
+    /// Deleted models, in deletion order.
+    var deletionOrder: [ObjectIdentifier] = []
+    /// Saved models changed since (may have been reverted).
+    var dirty: [ObjectIdentifier] = []
+    private var dirtySet: Set<ObjectIdentifier> = []
+    /// Set while the context restores or loads values, so that doing so is not a change.
+    var isRestoring = false
+
+    /// A context of the container.
+    public init(_ container: ModelContainer) {
+        self.container = container
+    }
+
+    // MARK: - Inserting and deleting
+
+    /// Registers a new model (and the new models it references); `save()` writes it.
+    ///
+    /// Inserting a model of another context does nothing; inserting a deleted model of this
+    /// context undoes the delete.
+    public func insert<T: PersistentModel>(_ model: T) {
+        insertModel(model)
+    }
+
+    func insertModel(_ model: any PersistentModel) {
+        guard let storage = model._storage else { return }
+        if let owner = storage.context {
+            guard owner === self else { return }
+            if storage.state == .deleted {
+                storage.state = .persisted
+                deletionOrder.removeAll { $0 == key(storage) }
+                scheduleAutosave()
+            }
+            return
+        }
+        switch storage.state {
+        case .new:
+            storage.state = .inserted
+            storage.context = self
+            let key = key(storage)
+            tracked[key] = model
+            byIdentifier[storage.identifier] = key
+            insertionOrder.append(key)
+            insertRelatedModels(of: storage)
+            scheduleAutosave()
+        case .persisted, .inserted, .deleted, .deletedSaved:
+            // A saved model whose context is gone: adopt it.
+            storage.context = self
+            register(model, storage)
+        }
+    }
+
+    /// Marks a model deleted; `save()` removes its row. Deleting an unsaved model un-inserts it.
+    public func delete<T: PersistentModel>(_ model: T) {
+        deleteModel(model)
+    }
+
+    func deleteModel(_ model: any PersistentModel) {
+        guard let storage = model._storage, storage.context === self else { return }
+        let key = key(storage)
+        switch storage.state {
+        case .inserted:
+            storage.state = .new
+            storage.context = nil
+            insertionOrder.removeAll { $0 == key }
+            tracked[key] = nil
+            byIdentifier[storage.identifier] = nil
+        case .persisted:
+            storage.state = .deleted
+            deletionOrder.append(key)
+        case .new, .deleted, .deletedSaved:
+            return
+        }
+        scheduleAutosave()
+    }
+
+    /// Deletes every model of a type that matches a predicate (all of them when `nil`).
+    ///
+    /// ```swift
+    /// try context.delete(model: Workout.self, where: #Predicate { $0.minutes < 5 })
+    /// ```
+    public func delete<T: PersistentModel>(
+        model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
+    ) throws {
+        for model in try fetch(FetchDescriptor<T>(predicate: predicate)) { delete(model) }
+    }
+
+    // MARK: - State
+
+    /// Whether there are inserts, changes or deletes not saved yet.
+    public var hasChanges: Bool {
+        !insertionOrder.isEmpty || !deletionOrder.isEmpty || dirty.contains { trackedStorage($0)?.changed.isEmpty == false }
+    }
+
+    /// The models inserted and not saved yet, in insertion order.
+    public var insertedModelsArray: [any PersistentModel] { insertionOrder.compactMap { tracked[$0] } }
+
+    /// The saved models with unsaved changes.
+    public var changedModelsArray: [any PersistentModel] {
+        dirty.compactMap { key in
+            guard let storage = trackedStorage(key), storage.state == .persisted, !storage.changed.isEmpty else { return nil }
+            return tracked[key]
+        }
+    }
+
+    /// The models deleted and not saved yet.
+    public var deletedModelsArray: [any PersistentModel] { deletionOrder.compactMap { tracked[$0] } }
+
+    /// The model with an identifier if this context holds it, else `nil`.
+    public func registeredModel<T: PersistentModel>(for persistentModelID: PersistentIdentifier) -> T? {
+        byIdentifier[persistentModelID].flatMap { tracked[$0] } as? T
+    }
+
+    /// Discards every unsaved change: inserted models are dropped, deleted ones come back, and
+    /// changed ones get their saved values again (observers are told).
+    public func rollback() {
+        isRestoring = true
+        defer { isRestoring = false }
+        for key in insertionOrder {
+            guard let storage = trackedStorage(key) else { continue }
+            storage.state = .new
+            storage.context = nil
+            tracked[key] = nil
+            byIdentifier[storage.identifier] = nil
+        }
+        insertionOrder = []
+        for key in deletionOrder { trackedStorage(key)?.state = .persisted }
+        deletionOrder = []
+        for key in dirty {
+            guard let model = tracked[key], let storage = model._storage else { continue }
+            restore(model, storage)
+        }
+        dirty = []
+        dirtySet = []
+    }
+
+    /// Puts back the saved values of a model, through its setters so that observers hear it.
+    private func restore(_ model: any PersistentModel, _ storage: ModelStorage) {
+        let originals = storage.originals
+        for (index, slot) in originals {
+            if case .value(let value) = slot, let keyPath = storage.entity.properties[index].keypath as? any _KeyPathAssigning,
+                keyPath._assign(value, on: model)
+            {
+                continue
+            }
+            storage.slots[index] = slot
+        }
+        for (index, slot) in originals { storage.slots[index] = slot }
+        storage.originals = [:]
+        storage.changed = []
+    }
+
+    /// Applies the delete rules of deleted models and settles relationships, as `save()` does
+    /// first.
+    public func processPendingChanges() {
+        applyDeleteRules()
+    }
+
+    /// Runs `block`, then saves.
+    ///
+    /// ```swift
+    /// try context.transaction {
+    ///     context.insert(Workout(title: "Row", startedAt: .now, minutes: 20, calories: 150))
+    /// }   // BEGIN IMMEDIATE; INSERT …; COMMIT
+    /// ```
+    public func transaction(block: () throws -> Void) throws {
+        try block()
+        try save()
+    }
+
+    // MARK: - Bookkeeping
+
+    func key(_ storage: ModelStorage) -> ObjectIdentifier { ObjectIdentifier(storage) }
+
+    func trackedStorage(_ key: ObjectIdentifier) -> ModelStorage? { tracked[key]?._storage }
+
+    /// Adds a stored model to the context.
+    func register(_ model: any PersistentModel, _ storage: ModelStorage) {
+        let key = key(storage)
+        tracked[key] = model
+        byIdentifier[storage.identifier] = key
+    }
+
+    /// Called by a model's storage when a property is set.
+    func noteChange(of storage: ModelStorage, at index: Int) {
+        guard !isRestoring else { return }
+        let key = key(storage)
+        if storage.state == .persisted, dirtySet.insert(key).inserted { dirty.append(key) }
+        if let relationship = storage.entity.properties[index] as? Schema.Relationship {
+            relationshipChanged(relationship, of: storage, at: index)
+        }
+        scheduleAutosave()
+    }
+
+    func clearDirty() {
+        dirty = []
+        dirtySet = []
+    }
+
+    private func scheduleAutosave() {
+        guard autosaveEnabled, isMainContext, !autosaveScheduled, !isRestoring else { return }
+        autosaveScheduled = true
+        let box = MainContextReference(context: self)
+        Task { @MainActor in
+            guard let context = box.context else { return }
+            context.autosaveScheduled = false
+            if context.autosaveEnabled, context.hasChanges { try? context.save() }
+        }
+    }
+}
+
+/// Carries the main context to the main-actor task that autosaves it.
+private struct MainContextReference: @unchecked Sendable {
+    // @unchecked Sendable: only made for `mainContext` (checked by `isMainContext`), which is
+    // created by the @MainActor `ModelContainer.mainContext` and used on the main actor; the task
+    // that reads it runs on the main actor too.
+    weak var context: ModelContext?
+}
+
+/// Sets a property through a key path given as `AnyKeyPath` (for restoring values through the
+/// model's observed setters).
+protocol _KeyPathAssigning {
+    func _assign(_ value: Any, on root: AnyObject) -> Bool
+}
+
+extension ReferenceWritableKeyPath: _KeyPathAssigning {
+    func _assign(_ value: Any, on root: AnyObject) -> Bool {
+        guard let root = root as? Root, let value = value as? Value else { return false }
+        root[keyPath: self] = value
+        return true
+    }
+}
+
+// MARK: - Notifications
+
+extension ModelContext {
+    /// Posted before a context saves; the object is the context.
+    public static let willSave = Notification.Name("Cairn.ModelContext.willSave")
+    /// Posted after a context saved; `userInfo` has the identifiers of the inserted, updated
+    /// and deleted models under ``NotificationKey`` raw values.
+    ///
+    /// ```swift
+    /// let ids = note.userInfo?[ModelContext.NotificationKey.insertedIdentifiers.rawValue]
+    ///     as? [PersistentIdentifier]
+    /// ```
+    public static let didSave = Notification.Name("Cairn.ModelContext.didSave")
+
+    /// The keys of a `didSave` notification's `userInfo`.
+    public enum NotificationKey: String, Sendable {
+        case insertedIdentifiers, updatedIdentifiers, deletedIdentifiers, invalidatedAllIdentifiers, queryGeneration
+    }
+}
+
+extension ModelContext: Equatable {
+    public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool { lhs === rhs }
+}
+
+extension ModelContext: CustomDebugStringConvertible {
+    public var debugDescription: String {
+        "ModelContext(\(tracked.count) models, \(insertionOrder.count) inserted, \(changedModelsArray.count) changed, "
+            + "\(deletionOrder.count) deleted)"
+    }
 }

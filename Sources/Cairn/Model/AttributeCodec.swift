@@ -12,13 +12,13 @@ import Foundation
 /// | `Data` | BLOB | the bytes |
 /// | `UUID` | TEXT | `uuidString` (upper case, with hyphens) |
 /// | `URL` | TEXT | `absoluteString` |
-/// | `Decimal` | NUMERIC | its decimal text (SQLite keeps it as a number when that is exact) |
+/// | `Decimal` | TEXT | its decimal text, exactly (a NUMERIC column would round it to a Double) |
 /// | `RawRepresentable` with one of the above as raw value | the raw value's | the raw value |
 /// | other `Codable` (structs, enums, arrays, dictionaries) | TEXT | JSON (sorted keys) |
 /// | `Optional` of any of these | the same, nullable | `NULL` for `nil` |
 struct AttributeCodec {
     enum ColumnType: String, Sendable {
-        case integer = "INTEGER", real = "REAL", text = "TEXT", blob = "BLOB", numeric = "NUMERIC"
+        case integer = "INTEGER", real = "REAL", text = "TEXT", blob = "BLOB"
     }
 
     /// How the value is represented, for documentation and for other surfaces.
@@ -270,7 +270,7 @@ extension URL: ColumnPrimitive {
 }
 
 extension Decimal: ColumnPrimitive {
-    static var columnType: AttributeCodec.ColumnType { .numeric }
+    static var columnType: AttributeCodec.ColumnType { .text }
     func databaseValue() throws -> DatabaseValue { .text(description) }
     init?(databaseValue: DatabaseValue) {
         switch databaseValue {

@@ -37,6 +37,9 @@ final class ModelStorage {
     var state: State = .new
     /// The context the model is registered with.
     weak var context: ModelContext?
+    /// The model this storage backs, once known (set by relationship setters and contexts);
+    /// needed to put the model into the inverse of a relationship.
+    weak var owner: (any PersistentModel)?
     /// Values of key paths outside the schema metadata (hand-written models only).
     var extra: [AnyKeyPath: Any] = [:]
 
@@ -78,7 +81,7 @@ final class ModelStorage {
     }
 
     func value<Value>(at index: Int, as type: Value.Type) -> Value {
-        if case .unloaded = slots[index], let context { context.faultIn(self) }
+        if case .unloaded = slots[index], let context { context.faultIn(self, slot: index) }
         switch slots[index] {
         case .value(let value):
             if let value = value as? Value { return value }
@@ -119,6 +122,18 @@ final class ModelStorage {
         slots[index] = .value(value)
         changed.insert(index)
         context?.noteChange(of: self, at: index)
+    }
+
+    /// The models a relationship slot holds now, loading it if needed (an unloaded slot of a
+    /// model without a stored row is empty).
+    func currentRelatedModels(at index: Int) -> [any PersistentModel] {
+        switch slots[index] {
+        case .value(let value):
+            return relatedModels(value)
+        case .raw, .unloaded:
+            guard context != nil else { return [] }
+            return relatedModels(value(at: index, as: Any.self))
+        }
     }
 
     /// After a successful save: the current values are the committed ones.

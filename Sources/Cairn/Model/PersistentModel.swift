@@ -148,20 +148,30 @@ extension PersistentModel {
     public func setValue<Value: Encodable>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
         persistentBackingData.setValue(forKey: key, to: newValue)
     }
-    /// Writes a to-one relationship.
+    /// Writes a to-one relationship, keeping its inverse in sync.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
-        persistentBackingData.setValue(forKey: key, to: newValue)
+        setRelationship(key, newValue) { persistentBackingData.setValue(forKey: key, to: newValue) }
     }
-    /// Writes an optional to-one relationship.
+    /// Writes an optional to-one relationship, keeping its inverse in sync.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Self, Value?>, to newValue: Value?) {
-        persistentBackingData.setValue(forKey: key, to: newValue)
+        setRelationship(key, newValue as Any) { persistentBackingData.setValue(forKey: key, to: newValue) }
     }
-    /// Writes a to-many relationship.
+    /// Writes a to-many relationship, keeping its inverse in sync.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Self, [Value]>, to newValue: [Value]) {
-        persistentBackingData.setValue(forKey: key, to: newValue)
+        setRelationship(key, newValue) { persistentBackingData.setValue(forKey: key, to: newValue) }
     }
-    /// Writes an optional to-many relationship.
+    /// Writes an optional to-many relationship, keeping its inverse in sync.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Self, [Value]?>, to newValue: [Value]?) {
-        persistentBackingData.setValue(forKey: key, to: newValue)
+        setRelationship(key, newValue as Any) { persistentBackingData.setValue(forKey: key, to: newValue) }
+    }
+
+    private func setRelationship(_ key: AnyKeyPath, _ newValue: Any, write: () -> Void) {
+        guard let storage = _storage, let index = storage.entity.slot(for: key),
+            let relationship = storage.entity.properties[index] as? Schema.Relationship
+        else { return write() }
+        storage.owner = self
+        let old = storage.currentRelatedModels(at: index)
+        write()
+        RelationshipSync.didSet(storage, model: self, relationship: relationship, old: old, new: relatedModels(newValue))
     }
 }

@@ -68,7 +68,7 @@ extension Schema {
 
         /// The attribute's column in the entity's table (Cairn: the property's name).
         public var columnName: String { name }
-        /// The column's declared SQLite type: `INTEGER`, `REAL`, `TEXT`, `BLOB` or `NUMERIC`.
+        /// The column's declared SQLite type: `INTEGER`, `REAL`, `TEXT` or `BLOB`.
         public var columnType: String { codec?.columnType.rawValue ?? "BLOB" }
 
         /// The value as it is bound for this attribute's column.

@@ -39,8 +39,14 @@ public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// Lets `catch SwiftDataError.missingModelContext` match any error of that case.
+    ///
+    /// Cairn's ``ModelError`` of kind `.constraintViolation` also matches
+    /// `SwiftDataError.modelValidationFailure`.
     public static func ~= (pattern: SwiftDataError, value: any Error) -> Bool {
-        (value as? SwiftDataError)?.code == pattern.code
+        if let modelError = value as? ModelError {
+            return pattern.code == .modelValidationFailure && modelError.kind == .constraintViolation
+        }
+        return (value as? SwiftDataError)?.code == pattern.code
     }
 
     public var description: String {

@@ -1,0 +1,197 @@
+import Foundation
+
+extension ModelContext {
+    /// The models a descriptor describes.
+    ///
+    /// ```swift
+    /// let all = try context.fetch(FetchDescriptor<Workout>())
+    /// // SELECT "id", "title", "startedAt", "finishedAt", "minutes", "calories", "isFavorite" FROM "Workout"
+    /// ```
+    ///
+    /// Rows already registered come back as the same instances (with their unsaved changes).
+    /// With `includePendingChanges` (the default), unsaved inserts are included and unsaved
+    /// deletes left out. Predicates and sort descriptors are applied with Foundation's own
+    /// evaluation, which defines their meaning.
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        var models = try fetchStored(T.self)
+        if descriptor.includePendingChanges {
+            models.removeAll { $0._storage?.state == .deleted }
+            models += insertionOrder.compactMap { tracked[$0] as? T }
+        }
+        if let predicate = descriptor.predicate {
+            models = try models.filter { try predicate.evaluate($0) }
+        }
+        if !descriptor.sortBy.isEmpty {
+            models.sort(using: descriptor.sortBy)
+        }
+        let offset = max(0, descriptor.fetchOffset ?? 0)
+        if offset > 0 { models = Array(models.dropFirst(offset)) }
+        if let limit = descriptor.fetchLimit, limit >= 0, models.count > limit { models = Array(models.prefix(limit)) }
+        return models
+    }
+
+    /// The number of models a descriptor describes.
+    public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        try fetch(descriptor).count
+    }
+
+    /// The identifiers of the models a descriptor describes.
+    ///
+    /// - Throws: ``SwiftDataError/sortingPendingChangesWithIdentifiers`` when the descriptor
+    ///   sorts and includes pending changes, as SwiftData does.
+    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
+        if !descriptor.sortBy.isEmpty, descriptor.includePendingChanges {
+            throw SwiftDataError.sortingPendingChangesWithIdentifiers.with(
+                reason: "Set includePendingChanges = false to fetch sorted identifiers")
+        }
+        return try fetch(descriptor).map(\.persistentModelID)
+    }
+
+    /// The model with an identifier: the registered one, else the stored row's model, else
+    /// (the row does not exist) a model with that identifier whose properties read as empty.
+    public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
+        if let key = byIdentifier[persistentModelID], let model = tracked[key] { return model }
+        guard let entity = container.schema.entitiesByName[persistentModelID.entityName] else {
+            return UnknownEntityModel(identifier: persistentModelID)
+        }
+        if let key = persistentModelID.primaryKey, persistentModelID.storeIdentifier == nil
+            || persistentModelID.storeIdentifier == (try? container.store(for: entity.name))?.identifier,
+            let model = try? fetchStored(entity.modelType, primaryKey: key)
+        {
+            return model
+        }
+        return placeholder(entity.modelType, identifier: persistentModelID)
+    }
+
+    private func placeholder<M: PersistentModel>(_ type: M.Type, identifier: PersistentIdentifier) -> M {
+        let entity = Schema.Entity.of(type)
+        let storage = ModelStorage(entity: entity, identifier: identifier,
+                                   slots: Array(repeating: .unloaded, count: entity.properties.count))
+        return M(backingData: DefaultBackingData<M>(storage: storage))
+    }
+
+    // MARK: - Reading rows
+
+    /// Every stored row of a model type, as registered models.
+    func fetchStored<T: PersistentModel>(_ type: T.Type) throws -> [T] {
+        try fetchStored(type) { $0 }
+    }
+
+    /// The models of the rows a SELECT over the entity's columns returns, registered (rows
+    /// already registered come back as the same instances).
+    ///
+    /// The hook for SQL-side fetching: `adjust` receives
+    /// `SELECT "id", <every column> FROM "<Entity>"` and adds WHERE, ORDER BY, LIMIT and
+    /// OFFSET; it must keep the selected columns.
+    func fetchStored<T: PersistentModel>(_ type: T.Type, adjusting adjust: (SQLSelect) throws -> SQLSelect) throws -> [T] {
+        let store = try container.store(for: Schema.entityName(for: type))
+        let layout = try store.layout(for: Schema.entityName(for: type))
+        let select = try adjust(selectAll(layout))
+        let rows = try store.access { try $0.rows(select) }
+        return try rows.map { try materialize(T.self, row: $0, layout: layout, store: store) }
+    }
+
+    /// The stored row of a model type with a primary key, as a registered model, or `nil`.
+    func fetchStored<T: PersistentModel>(_ type: T.Type, primaryKey: Int64) throws -> T? {
+        let store = try container.store(for: Schema.entityName(for: type))
+        let layout = try store.layout(for: Schema.entityName(for: type))
+        let select = selectAll(layout).where(.column(layout.primaryKey).equals(.value(.integer(primaryKey))))
+        guard let row = try store.access({ try $0.rows(select) }).first else { return nil }
+        return try materialize(T.self, row: row, layout: layout, store: store)
+    }
+
+    /// `SELECT "id", "title", … FROM "Workout"`.
+    func selectAll(_ layout: TableLayout) -> SQLSelect {
+        SQLSelect(layout.selectColumns.map { SQLSelectColumn(.column($0)) }, from: .table(layout.tableName))
+    }
+
+    /// The registered model of a row (the primary key, then the layout's columns), made and
+    /// registered if the context does not hold it yet.
+    func materialize<T: PersistentModel>(_ type: T.Type, row: [DatabaseValue], layout: TableLayout, store: ModelStore) throws -> T {
+        guard case .integer(let primaryKey) = row.first else {
+            throw ModelError(.valueDecodingFailed, entityName: layout.tableName,
+                             column: SQLText.identifier(layout.tableName) + "." + SQLText.identifier(layout.primaryKey),
+                             value: row.first?.description, message: "A row has no integer primary key")
+        }
+        let identifier = PersistentIdentifier.permanent(
+            entityName: layout.tableName, storeIdentifier: store.identifier, primaryKey: primaryKey)
+        if let key = byIdentifier[identifier], let existing = tracked[key] as? T { return existing }
+        let slots = try decodeSlots(row: row, layout: layout)
+        let storage = ModelStorage(entity: layout.entity, identifier: identifier, slots: slots)
+        storage.context = self
+        let model = T(backingData: DefaultBackingData<T>(storage: storage))
+        storage.owner = model
+        register(model, storage)
+        return model
+    }
+
+    /// The slots of a row: attributes decoded, to-one relationships as raw keys, to-many
+    /// relationships unloaded.
+    func decodeSlots(row: [DatabaseValue], layout: TableLayout) throws -> [ModelStorage.Slot] {
+        var slots = Array(repeating: ModelStorage.Slot.unloaded, count: layout.entity.properties.count)
+        for (offset, column) in layout.columns.enumerated() where offset + 1 < row.count {
+            let value = row[offset + 1]
+            switch column.kind {
+            case .attribute(let attribute):
+                do {
+                    slots[column.slot] = .value(try attribute.value(from: value))
+                } catch {
+                    throw ModelError(
+                        .valueDecodingFailed, entityName: layout.tableName, propertyName: attribute.name,
+                        column: SQLText.identifier(layout.tableName) + "." + SQLText.identifier(column.name),
+                        value: value.description, message: "A stored value cannot be read as \(attribute.valueType): \(error)")
+                }
+            case .toOne:
+                slots[column.slot] = .raw(value)
+            }
+        }
+        for (index, property) in layout.entity.properties.enumerated() {
+            if let attribute = property as? Schema.Attribute, attribute.isTransient, let value = attribute.defaultValue {
+                slots[index] = .value(value)
+            }
+        }
+        return slots
+    }
+
+    /// Loads an unloaded slot of a stored model: an attribute or to-one key with its row (every
+    /// unloaded column at once), a to-many relationship with one query.
+    func faultIn(_ storage: ModelStorage, slot index: Int) {
+        guard let primaryKey = storage.identifier.primaryKey, storage.state != .deletedSaved,
+            let store = try? container.store(for: storage.entity.name),
+            let layout = try? store.layout(for: storage.entity.name)
+        else { return }
+        let wasRestoring = isRestoring
+        isRestoring = true
+        defer { isRestoring = wasRestoring }
+        if let relationship = storage.entity.properties[index] as? Schema.Relationship, !relationship.isToOneRelationship {
+            if let models = try? loadToMany(relationship, of: storage, primaryKey: primaryKey, layout: layout, store: store) {
+                storage.slots[index] = .value(models)
+            }
+            return
+        }
+        let select = selectAll(layout).where(.column(layout.primaryKey).equals(.value(.integer(primaryKey))))
+        guard let row = try? store.access({ try $0.rows(select) }).first,
+            let slots = try? decodeSlots(row: row, layout: layout)
+        else { return }
+        for column in layout.columns {
+            if case .unloaded = storage.slots[column.slot] { storage.slots[column.slot] = slots[column.slot] }
+        }
+    }
+}
+
+/// What ``ModelContext/model(for:)`` returns for an identifier whose entity the container does
+/// not know. Written by hand: a minimal manual `PersistentModel` conformance.
+final class UnknownEntityModel: PersistentModel {
+    static var schemaMetadata: [Schema.PropertyMetadata] { [] }
+    private let registrar = ObservationRegistrar()
+    var persistentBackingData: any BackingData<UnknownEntityModel>
+
+    init(backingData: any BackingData<UnknownEntityModel>) {
+        persistentBackingData = backingData
+    }
+
+    convenience init(identifier: PersistentIdentifier) {
+        let storage = ModelStorage(entity: Schema.Entity.of(UnknownEntityModel.self), identifier: identifier, slots: [])
+        self.init(backingData: DefaultBackingData<UnknownEntityModel>(storage: storage))
+    }
+}

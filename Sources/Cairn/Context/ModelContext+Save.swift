@@ -1,0 +1,358 @@
+import Foundation
+
+extension ModelContext {
+    /// Writes every insert, change and delete, in one transaction per store, then tells
+    /// observers with ``didSave``.
+    ///
+    /// ```sql
+    /// BEGIN IMMEDIATE TRANSACTION
+    /// DELETE FROM "Workout" WHERE "id" = ?
+    /// INSERT INTO "Workout" ("title", "startedAt", …) VALUES (?, ?, …) RETURNING "id"
+    /// UPDATE "Workout" SET "minutes" = ? WHERE "id" = ?
+    /// COMMIT TRANSACTION
+    /// ```
+    ///
+    /// A model with a `.unique` attribute (or `#Unique` constraint) whose value is already
+    /// stored updates that row instead of failing, as SwiftData does (an upsert:
+    /// `INSERT … ON CONFLICT ("email") DO UPDATE SET … RETURNING "id"`); the inserted model
+    /// then has the existing row's identifier.
+    ///
+    /// - Throws: ``ModelError`` (kind `.constraintViolation`, naming the entity, property,
+    ///   column and value) when a row breaks a constraint; nothing of the save is on disk then,
+    ///   and the context still has every change. Also thrown for a read-only store.
+    public func save() throws {
+        if let denial = applyDeleteRules().first { throw denial }
+        guard hasChanges else { return }
+        NotificationCenter.default.post(name: ModelContext.willSave, object: self)
+
+        let inserted = insertionOrder.compactMap { trackedStorage($0) }
+        let updated = changedModelsArray.compactMap { $0._storage }
+        let deleted = deletionOrder.compactMap { trackedStorage($0) }
+        for storage in inserted + updated { try checkRelationshipCounts(storage) }
+        var writer = SaveWriter(context: self)
+        try writer.write(inserted: inserted, updated: updated, deleted: deleted)
+
+        // Everything is on disk: make the context agree.
+        var insertedIDs: [PersistentIdentifier] = []
+        for storage in inserted {
+            guard let identifier = writer.assigned[ObjectIdentifier(storage)] else { continue }
+            let key = key(storage)
+            byIdentifier[storage.identifier] = nil
+            if let otherKey = byIdentifier[identifier], otherKey != key, let other = trackedStorage(otherKey) {
+                // The upsert wrote onto a row this context already holds: that instance takes
+                // the new values, and the inserted one now stands for the row.
+                other.slots = storage.slots
+                other.commit()
+            }
+            storage.commit(identifier: identifier)
+            byIdentifier[identifier] = key
+            insertedIDs.append(identifier)
+        }
+        for storage in updated { storage.commit() }
+        for storage in deleted {
+            storage.commit()
+            tracked[key(storage)] = nil
+            byIdentifier[storage.identifier] = nil
+        }
+        insertionOrder = []
+        deletionOrder = []
+        clearDirty()
+
+        NotificationCenter.default.post(
+            name: ModelContext.didSave, object: self,
+            userInfo: [
+                NotificationKey.insertedIdentifiers.rawValue: insertedIDs,
+                NotificationKey.updatedIdentifiers.rawValue: updated.map(\.identifier),
+                NotificationKey.deletedIdentifiers.rawValue: deleted.map(\.identifier),
+            ])
+    }
+}
+
+extension ModelContext {
+    /// Checks `minimumModelCount` / `maximumModelCount` of the loaded relationships of a model
+    /// (a `nil` optional relationship is not checked, as in SwiftData).
+    func checkRelationshipCounts(_ storage: ModelStorage) throws {
+        for (index, property) in storage.entity.properties.enumerated() {
+            guard let relationship = property as? Schema.Relationship, !relationship.isToOneRelationship,
+                case .value(let value) = storage.slots[index]
+            else { continue }
+            if let optional = value as? any _OptionalMarker, optional._wrappedAny == nil { continue }
+            let count = relatedModels(value).count
+            let minimum = relationship.minimumModelCount ?? 0
+            let maximum = relationship.maximumModelCount ?? 0
+            if count < minimum || (maximum > 0 && count > maximum) {
+                throw ModelError(
+                    .constraintViolation, entityName: storage.entity.name, propertyName: relationship.name,
+                    value: "\(count) \(relationship.destination)",
+                    message: "Cannot save \(storage.entity.name): '\(relationship.name)' holds \(count) models, outside its "
+                        + "allowed \(minimum)...\(maximum > 0 ? String(maximum) : "any") (minimumModelCount/maximumModelCount)")
+            }
+        }
+    }
+}
+
+/// Writes one save: deletes, inserts (with foreign keys to other new rows fixed up after),
+/// updates and join-table rows, per store, each store in one transaction.
+struct SaveWriter {
+    let context: ModelContext
+    /// The permanent identifier each inserted storage got.
+    var assigned: [ObjectIdentifier: PersistentIdentifier] = [:]
+
+    init(context: ModelContext) { self.context = context }
+
+    mutating func write(inserted: [ModelStorage], updated: [ModelStorage], deleted: [ModelStorage]) throws {
+        var storeOrder: [ObjectIdentifier] = []
+        var stores: [ObjectIdentifier: ModelStore] = [:]
+        for storage in deleted + inserted + updated {
+            let store = try context.container.store(for: storage.entity.name)
+            if stores.updateValue(store, forKey: ObjectIdentifier(store)) == nil { storeOrder.append(ObjectIdentifier(store)) }
+        }
+        let insertedKeys = Set(inserted.map(ObjectIdentifier.init))
+        for storeKey in storeOrder {
+            guard let store = stores[storeKey] else { continue }
+            guard store.configuration.allowsSave else {
+                throw ModelError(.storeFailure, message: "The store '\(store.identifier)' was opened with allowsSave: false; it cannot be written")
+            }
+            let mine = { (storage: ModelStorage) in store.layouts[storage.entity.name] != nil }
+            var newAssigned: [ObjectIdentifier: PersistentIdentifier] = assigned
+            try store.access { connection in
+                try connection.transaction {
+                    var writer = StoreWriter(connection: connection, store: store, insertedKeys: insertedKeys, assigned: newAssigned)
+                    for storage in deleted where mine(storage) { try writer.delete(storage) }
+                    for storage in inserted where mine(storage) { try writer.insert(storage) }
+                    try writer.fixUpForeignKeys()
+                    for storage in updated where mine(storage) { try writer.update(storage) }
+                    for storage in (inserted + updated) where mine(storage) { try writer.writeJoinTables(storage) }
+                    newAssigned = writer.assigned
+                }
+            }
+            assigned = newAssigned
+        }
+    }
+}
+
+/// The statements of one save in one store.
+struct StoreWriter {
+    let connection: StoreConnection
+    let store: ModelStore
+    let insertedKeys: Set<ObjectIdentifier>
+    var assigned: [ObjectIdentifier: PersistentIdentifier]
+    /// Foreign keys to rows inserted later in the save: (table, row key, column, related storage).
+    private var pendingForeignKeys: [(layout: TableLayout, row: Int64, column: String, target: ModelStorage)] = []
+
+    init(connection: StoreConnection, store: ModelStore, insertedKeys: Set<ObjectIdentifier>,
+         assigned: [ObjectIdentifier: PersistentIdentifier]) {
+        self.connection = connection
+        self.store = store
+        self.insertedKeys = insertedKeys
+        self.assigned = assigned
+    }
+
+    func primaryKey(of storage: ModelStorage) -> Int64? {
+        assigned[ObjectIdentifier(storage)]?.primaryKey ?? storage.identifier.primaryKey
+    }
+
+    mutating func delete(_ storage: ModelStorage) throws {
+        let layout = try store.layout(for: storage.entity.name)
+        guard let key = storage.identifier.primaryKey else { return }
+        try run(SQLDelete(from: layout.tableName).where(.column(layout.primaryKey).equals(.value(.integer(key)))),
+                storage, layout)
+        for storageKind in layout.toMany.values {
+            guard case .joinTable(let name, let reversed) = storageKind else { continue }
+            try run(SQLDelete(from: name).where(.column(reversed ? "target" : "source").equals(.value(.integer(key)))),
+                    storage, layout)
+        }
+    }
+
+    mutating func insert(_ storage: ModelStorage) throws {
+        let layout = try store.layout(for: storage.entity.name)
+        var columns: [String] = []
+        var values: [SQLExpression] = []
+        var deferred: [(String, ModelStorage)] = []
+        for column in layout.columns {
+            let value = try columnValue(column, of: storage, layout: layout)
+            switch value {
+            case .value(let value):
+                columns.append(column.name)
+                values.append(.value(value))
+            case .pending(let target):
+                deferred.append((column.name, target))
+            }
+        }
+        var insert = columns.isEmpty
+            ? SQLInsert(into: layout.tableName, source: .defaultValues)
+            : SQLInsert(into: layout.tableName, columns: columns, values: [values])
+        if let target = upsertTarget(layout), target.allSatisfy(columns.contains) {
+            let others = columns.filter { !target.contains($0) }
+            let assignments = (others.isEmpty ? [target[0]] : others).map { SQLAssignment($0, .excluded($0)) }
+            insert = insert.onConflict(target, doUpdate: assignments)
+        }
+        insert = insert.returning([SQLSelectColumn(.column(layout.primaryKey))])
+        let rows = try rows(insert, storage, layout)
+        guard case .integer(let key)? = rows.first?.first else {
+            throw ModelError(.storeFailure, entityName: layout.tableName, message: "The insert returned no primary key")
+        }
+        assigned[ObjectIdentifier(storage)] = .permanent(entityName: layout.tableName, storeIdentifier: store.identifier, primaryKey: key)
+        for (column, target) in deferred { pendingForeignKeys.append((layout, key, column, target)) }
+    }
+
+    /// The first uniqueness constraint over attributes only: the upsert's conflict target.
+    func upsertTarget(_ layout: TableLayout) -> [String]? {
+        let attributeColumns = Set(layout.columns.compactMap { if case .attribute = $0.kind { $0.name } else { nil } })
+        return layout.entity.uniquenessConstraints.first { $0.allSatisfy(attributeColumns.contains) }
+    }
+
+    mutating func fixUpForeignKeys() throws {
+        for pending in pendingForeignKeys {
+            guard let key = primaryKey(of: pending.target) else { continue }
+            try connection.execute(
+                SQLUpdate(pending.layout.tableName, set: [SQLAssignment(pending.column, .value(.integer(key)))])
+                    .where(.column(pending.layout.primaryKey).equals(.value(.integer(pending.row)))))
+        }
+        pendingForeignKeys = []
+    }
+
+    mutating func update(_ storage: ModelStorage) throws {
+        let layout = try store.layout(for: storage.entity.name)
+        guard let key = storage.identifier.primaryKey else { return }
+        var assignments: [SQLAssignment] = []
+        for column in layout.columns where storage.changed.contains(column.slot) {
+            switch try columnValue(column, of: storage, layout: layout) {
+            case .value(let value): assignments.append(SQLAssignment(column.name, .value(value)))
+            case .pending(let target):
+                pendingForeignKeys.append((layout, key, column.name, target))
+            }
+        }
+        if !assignments.isEmpty {
+            try run(SQLUpdate(layout.tableName, set: assignments).where(.column(layout.primaryKey).equals(.value(.integer(key)))),
+                    storage, layout)
+        }
+        try fixUpForeignKeys()
+    }
+
+    /// Rewrites the join-table rows of the changed many-to-many (and unidirectional to-many)
+    /// relationships of a model.
+    mutating func writeJoinTables(_ storage: ModelStorage) throws {
+        let layout = try store.layout(for: storage.entity.name)
+        guard let key = primaryKey(of: storage) else { return }
+        for (name, storageKind) in layout.toMany.sorted(by: { $0.key < $1.key }) {
+            guard case .joinTable(let table, let reversed) = storageKind,
+                let relationship = layout.entity.relationshipsByName[name],
+                let index = layout.entity.properties.firstIndex(where: { $0 === relationship }),
+                storage.changed.contains(index) || insertedKeys.contains(ObjectIdentifier(storage)),
+                let members = storage.loadedValue(at: index).flatMap(relatedStorages)
+            else { continue }
+            let mine = reversed ? "target" : "source"
+            let theirs = reversed ? "source" : "target"
+            try run(SQLDelete(from: table).where(.column(mine).equals(.value(.integer(key)))), storage, layout)
+            let rows: [[SQLExpression]] = members.compactMap { member in
+                primaryKey(of: member).map { [.value(.integer(key)), .value(.integer($0))] }
+            }
+            if !rows.isEmpty {
+                try run(SQLInsert(into: table, columns: [mine, theirs], values: rows).onConflictDoNothing(), storage, layout)
+            }
+        }
+    }
+
+    // MARK: - Values
+
+    enum ColumnValue {
+        case value(DatabaseValue)
+        /// A foreign key to a row inserted later in this save.
+        case pending(ModelStorage)
+    }
+
+    func columnValue(_ column: TableLayout.Column, of storage: ModelStorage, layout: TableLayout) throws -> ColumnValue {
+        let place = SQLText.identifier(layout.tableName) + "." + SQLText.identifier(column.name)
+        switch column.kind {
+        case .attribute(let attribute):
+            guard let value = storage.loadedValue(at: column.slot) ?? attribute.defaultValue else { return .value(.null) }
+            do {
+                return .value(try attribute.databaseValue(for: value))
+            } catch {
+                throw ModelError(
+                    .valueEncodingFailed, entityName: layout.tableName, propertyName: attribute.name, column: place,
+                    value: "\(value)", message: "Cannot save \(layout.tableName): \(error)")
+            }
+        case .toOne:
+            if case .raw(let raw) = storage.slots[column.slot] { return .value(raw) }
+            guard let value = storage.loadedValue(at: column.slot), let related = relatedStorages(value)?.first else {
+                return .value(.null)
+            }
+            if let key = primaryKey(of: related) { return .value(.integer(key)) }
+            return insertedKeys.contains(ObjectIdentifier(related)) ? .pending(related) : .value(.null)
+        }
+    }
+
+    // MARK: - Running
+
+    private func run(_ statement: some SQLRenderable, _ storage: ModelStorage, _ layout: TableLayout) throws {
+        do {
+            try connection.execute(statement)
+        } catch {
+            throw SaveWriter.describe(error, storage: storage, layout: layout)
+        }
+    }
+
+    private func rows(_ statement: some SQLRenderable, _ storage: ModelStorage, _ layout: TableLayout) throws -> [[DatabaseValue]] {
+        do {
+            return try connection.rows(statement)
+        } catch {
+            throw SaveWriter.describe(error, storage: storage, layout: layout)
+        }
+    }
+}
+
+/// The models held by a relationship value (`Trip`, `Trip?`, `[Item]`), as storages.
+func relatedStorages(_ value: Any) -> [ModelStorage]? {
+    if let optional = value as? any _OptionalMarker {
+        guard let wrapped = optional._wrappedAny else { return [] }
+        return relatedStorages(wrapped)
+    }
+    if let model = value as? any PersistentModel { return model._storage.map { [$0] } ?? [] }
+    if let array = value as? any _ArrayMarker {
+        return array._elementsAny.compactMap { ($0 as? any PersistentModel)?._storage }
+    }
+    return nil
+}
+
+/// The models held by a relationship value (`Trip`, `Trip?`, `[Item]`).
+func relatedModels(_ value: Any) -> [any PersistentModel] {
+    if let optional = value as? any _OptionalMarker {
+        guard let wrapped = optional._wrappedAny else { return [] }
+        return relatedModels(wrapped)
+    }
+    if let model = value as? any PersistentModel { return [model] }
+    if let array = value as? any _ArrayMarker { return array._elementsAny.compactMap { $0 as? any PersistentModel } }
+    return []
+}
+
+extension SaveWriter {
+    /// A save failure in words: for a constraint, the entity, property, column and value.
+    static func describe(_ error: any Error, storage: ModelStorage, layout: TableLayout) -> any Error {
+        guard let databaseError = error as? DatabaseError else { return error }
+        guard databaseError.resultCode == .SQLITE_CONSTRAINT else {
+            return ModelError(.storeFailure, entityName: layout.tableName,
+                              message: "Cannot save \(layout.tableName): \(databaseError)")
+        }
+        // SQLite names the columns: "UNIQUE constraint failed: Person.email, Person.name".
+        let message = databaseError.message
+        let names = message.split(separator: ":").last.map { $0.split(separator: ",") } ?? []
+        let columns = names.compactMap { $0.split(separator: ".").last.map { String($0).trimmingCharacters(in: .whitespaces) } }
+        let column = columns.first.flatMap { name in layout.columns.first { $0.name == name } }
+        let value = column.map { column -> String in
+            guard let value = storage.loadedValue(at: column.slot) else { return "nil" }
+            if let attribute = storage.entity.properties[column.slot] as? Schema.Attribute,
+                let stored = try? attribute.databaseValue(for: value)
+            {
+                return stored.description
+            }
+            return "\(value)"
+        }
+        let place = columns.map { SQLText.identifier(layout.tableName) + "." + SQLText.identifier($0) }.joined(separator: ", ")
+        return ModelError(
+            .constraintViolation, entityName: layout.tableName, propertyName: column?.propertyName,
+            column: place.isEmpty ? nil : place, value: value,
+            message: "Cannot save \(layout.tableName): \(message); nothing of this save was written")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// One SQLite store of a container: the connection, the table layouts of its entities, and
+/// the schema set-up done when it opens.
+///
+/// Contexts reach the connection through ``access(_:)``, which serializes users.
+final class ModelStore: @unchecked Sendable {
+    // @unchecked Sendable: `database` and `executed` are only touched while holding `lock`;
+    // everything else is immutable after `init`.
+
+    let configuration: ModelConfiguration
+    /// The store identifier in permanent identifiers: the configuration's name.
+    var identifier: String { configuration.name }
+    /// The layouts of the entities this store holds, by entity name.
+    let layouts: [String: TableLayout]
+
+    private let database: Database
+    private let lock = NSLock()
+    private var executed: [String] = []
+
+    init(configuration: ModelConfiguration, entities: [Schema.Entity], version: Schema.Version) throws {
+        self.configuration = configuration
+        layouts = Dictionary(entities.map { ($0.name, TableLayout(entity: $0)) }, uniquingKeysWith: { a, _ in a })
+        var engineConfiguration = Configuration()
+        engineConfiguration.foreignKeysEnabled = false
+        engineConfiguration.readonly = !configuration.allowsSave && !configuration.isStoredInMemoryOnly
+        let path: String
+        if configuration.isStoredInMemoryOnly {
+            path = ":memory:"
+            engineConfiguration.journalModeWAL = false
+        } else {
+            path = configuration.url.path
+            let folder = configuration.url.deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw SwiftDataError.loadIssueModelContainer.with(
+                    reason: "Cannot create the store's folder \(folder.path): \(error.localizedDescription)")
+            }
+        }
+        do {
+            database = try Database(path: path, configuration: engineConfiguration)
+        } catch {
+            throw SwiftDataError.loadIssueModelContainer.with(reason: "Cannot open the store at \(path): \(error)")
+        }
+        if configuration.allowsSave || configuration.isStoredInMemoryOnly {
+            try StoreMigrator(database: database, layouts: Array(layouts.values), version: version).run()
+        }
+    }
+
+    /// Runs `body` with the connection, one caller at a time.
+    func access<T>(_ body: (StoreConnection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(StoreConnection(database: database, store: self))
+    }
+
+    fileprivate func record(_ sql: String) { executed.append(sql) }
+
+    /// The SQL of every statement run through ``StoreConnection`` so far (for tests).
+    var executedStatements: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return executed
+    }
+
+    func layout(for entityName: String) throws -> TableLayout {
+        guard let layout = layouts[entityName] else {
+            throw ModelError(.invalidSchema, entityName: entityName,
+                             message: "The container's schema has no entity named '\(entityName)'; add the model type to ModelContainer(for:)")
+        }
+        return layout
+    }
+
+    func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        try? database.close()
+    }
+}
+
+/// The connection while a context holds it: runs IR statements and reads rows.
+struct StoreConnection {
+    let database: Database
+    let store: ModelStore
+
+    /// Executes a statement built with the query IR.
+    func execute(_ statement: some SQLRenderable) throws {
+        let rendered = try statement.render()
+        store.record(rendered.sql)
+        try database.execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+    }
+
+    /// The rows of a statement, each as its column values.
+    func rows(_ statement: some SQLRenderable) throws -> [[DatabaseValue]] {
+        let rendered = try statement.render()
+        store.record(rendered.sql)
+        return try database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) { row in
+            (0..<row.count).map { row.databaseValue(at: $0) }
+        }
+    }
+
+    /// Runs `body` in one transaction: all of it is on disk, or none of it.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try database.inTransaction(.immediate, body)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// How an entity's rows sit in SQLite: its table, its columns in order, and the join tables of
+/// its many-to-many relationships.
+///
+/// ```sql
+/// CREATE TABLE "Workout" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "finishedAt" REAL, …)
+/// ```
+struct TableLayout {
+    /// One column after the primary key.
+    struct Column {
+        enum Kind {
+            case attribute(Schema.Attribute)
+            /// A to-one relationship's foreign key: the related row's primary key, or NULL.
+            case toOne(Schema.Relationship)
+        }
+
+        let name: String
+        let slot: Int
+        let kind: Kind
+
+        var propertyName: String {
+            switch kind {
+            case .attribute(let attribute): attribute.name
+            case .toOne(let relationship): relationship.name
+            }
+        }
+
+        /// `"title" TEXT NOT NULL`.
+        var definition: String {
+            switch kind {
+            case .attribute(let attribute):
+                return SQLText.identifier(name) + " " + attribute.columnType + (attribute.isOptional ? "" : " NOT NULL")
+            case .toOne:
+                return SQLText.identifier(name) + " INTEGER"
+            }
+        }
+    }
+
+    /// A to-many relationship's storage.
+    enum ToManyStorage {
+        /// The destination's to-one inverse holds the foreign key (`Item.trip`).
+        case inverseForeignKey(column: String)
+        /// A join table `"<Owner>_<property>" ("source", "target")`; `reversed` when this side
+        /// reads the owner's table from the target column.
+        case joinTable(name: String, reversed: Bool)
+    }
+
+    let entity: Schema.Entity
+    let columns: [Column]
+    /// The storage of each to-many relationship, by property name.
+    let toMany: [String: ToManyStorage]
+
+    var tableName: String { entity.name }
+    var primaryKey: String { entity.primaryKeyColumn }
+    /// The primary key, then every column.
+    var selectColumns: [String] { [primaryKey] + columns.map(\.name) }
+
+    init(entity: Schema.Entity) {
+        self.entity = entity
+        var columns: [Column] = []
+        var toMany: [String: ToManyStorage] = [:]
+        for (slot, property) in entity.properties.enumerated() {
+            if let attribute = property as? Schema.Attribute {
+                if !attribute.isTransient { columns.append(Column(name: attribute.columnName, slot: slot, kind: .attribute(attribute))) }
+            } else if let relationship = property as? Schema.Relationship {
+                if relationship.isToOneRelationship {
+                    columns.append(Column(name: relationship.name, slot: slot, kind: .toOne(relationship)))
+                } else {
+                    toMany[relationship.name] = Self.storage(of: relationship, in: entity)
+                }
+            }
+        }
+        self.columns = columns
+        self.toMany = toMany
+    }
+
+    /// Where a to-many relationship is stored: the inverse's foreign key when the inverse is
+    /// to-one, else a join table owned by the side whose `Entity.property` sorts first.
+    static func storage(of relationship: Schema.Relationship, in entity: Schema.Entity) -> ToManyStorage {
+        if let inverse = inverse(of: relationship, in: entity) {
+            if inverse.isToOneRelationship { return .inverseForeignKey(column: inverse.name) }
+            let mine = entity.name + "_" + relationship.name
+            let theirs = relationship.destination + "_" + inverse.name
+            return mine <= theirs ? .joinTable(name: mine, reversed: false) : .joinTable(name: theirs, reversed: true)
+        }
+        return .joinTable(name: entity.name + "_" + relationship.name, reversed: false)
+    }
+
+    /// The inverse of a relationship: the one declared with `inverse:` on either side, else the
+    /// only relationship of the destination that points back to this entity.
+    static func inverse(of relationship: Schema.Relationship, in entity: Schema.Entity) -> Schema.Relationship? {
+        guard let destinationType = relationship.destinationType else { return nil }
+        let destination = Schema.Entity.cached(for: destinationType)
+        if let name = relationship.inverseName { return destination.relationshipsByName[name] }
+        let pointingBack = destination.properties.compactMap { $0 as? Schema.Relationship }.filter {
+            $0.destination == entity.name && !($0 === relationship)
+        }
+        // A relationship of the destination that names this one as its inverse.
+        if let declared = pointingBack.first(where: { $0.inverseName == relationship.name }) { return declared }
+        let undeclared = pointingBack.filter { $0.inverseName == nil }
+        let mineUndeclared = entity.properties.compactMap { $0 as? Schema.Relationship }.filter {
+            $0.destination == relationship.destination && $0.inverseName == nil
+        }
+        if undeclared.count == 1, mineUndeclared.count == 1, destination.name != entity.name { return undeclared[0] }
+        return nil
+    }
+
+    // MARK: - DDL
+
+    /// `CREATE TABLE "Workout" ("id" INTEGER PRIMARY KEY, …)`.
+    var createTable: String {
+        let definitions = [SQLText.identifier(primaryKey) + " INTEGER PRIMARY KEY"] + columns.map(\.definition)
+        return "CREATE TABLE " + SQLText.identifier(tableName) + " (" + definitions.joined(separator: ", ") + ")"
+    }
+
+    /// The indexes Cairn keeps on this table, by name: uniqueness constraints, `#Index`, and
+    /// foreign keys.
+    var indexes: [(name: String, sql: String)] {
+        var result: [(String, String)] = []
+        func add(_ names: [String], unique: Bool) {
+            let name = ([tableName] + names + (unique ? ["unique"] : [])).joined(separator: "_")
+            let columns = names.map(SQLText.identifier).joined(separator: ", ")
+            let sql = "CREATE \(unique ? "UNIQUE " : "")INDEX " + SQLText.identifier(name) + " ON "
+                + SQLText.identifier(tableName) + " (" + columns + ")"
+            if !result.contains(where: { $0.0 == name }) { result.append((name, sql)) }
+        }
+        for constraint in entity.uniquenessConstraints { add(constraint, unique: true) }
+        for index in entity.indices { add(index, unique: false) }
+        for column in columns { if case .toOne = column.kind { add([column.name], unique: false) } }
+        return result
+    }
+
+    /// The join tables this entity owns.
+    var ownedJoinTables: [(name: String, sql: [String])] {
+        toMany.values.compactMap { storage in
+            guard case .joinTable(let name, false) = storage else { return nil }
+            let table = SQLText.identifier(name)
+            return (name, [
+                "CREATE TABLE \(table) (\"source\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, PRIMARY KEY (\"source\", \"target\")) WITHOUT ROWID",
+                "CREATE INDEX " + SQLText.identifier(name + "_target") + " ON \(table) (\"target\")",
+            ])
+        }.sorted { $0.name < $1.name }
+    }
+}
+
+/// SQL text pieces that are not values: quoted identifiers and, for DDL `DEFAULT` clauses
+/// only (where SQLite accepts no bound parameter), literals.
+enum SQLText {
+    /// `"name"`, with embedded quotes doubled.
+    static func identifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A literal for a `DEFAULT` clause of `ALTER TABLE … ADD COLUMN`.
+    static func literal(_ value: DatabaseValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let value): String(value)
+        case .real(let value): value.isFinite ? "\(value)" : "NULL"
+        case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data): "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
+        }
+    }
+}
