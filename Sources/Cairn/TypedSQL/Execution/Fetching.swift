@@ -188,6 +188,40 @@ extension Table {
     }
 }
 
+// MARK: - #sql statements
+
+extension SQLQueryExpression {
+    /// The expression as SQL text and bound arguments (a `#sql` fragment renders as written).
+    public func render() throws -> RenderedSQL {
+        if let fragment { return try fragment.render() }
+        return try sqlExpression.render()
+    }
+
+    /// Runs hand-written SQL as a statement.
+    ///
+    /// ```swift
+    /// try #sql("DELETE FROM \(Reminder.self) WHERE \(Reminder.columns.id) = \(42)").execute(db)
+    /// // DELETE FROM "reminders" WHERE "reminders"."id" = ?
+    /// ```
+    public func execute(_ db: Database) throws {
+        try executeRendered(db, render())
+    }
+
+    /// Runs hand-written SQL and decodes every row as `QueryValue`.
+    ///
+    /// ```swift
+    /// let titles = try #sql("SELECT title FROM \(Reminder.self) ORDER BY title", as: String.self).fetchAll(db)
+    /// ```
+    public func fetchAll(_ db: Database) throws -> [QueryValue.QueryOutput] where QueryValue: QueryRepresentable {
+        try fetchRows(db, render()) { try QueryValue.decode(from: &$0) }
+    }
+
+    /// Runs hand-written SQL and decodes the first row, or `nil`.
+    public func fetchOne(_ db: Database) throws -> QueryValue.QueryOutput? where QueryValue: QueryRepresentable {
+        try fetchFirst(db, render()) { try QueryValue.decode(from: &$0) }
+    }
+}
+
 /// An error of the typed SQL layer that is not the database's.
 public struct TypedSQLError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, in words.

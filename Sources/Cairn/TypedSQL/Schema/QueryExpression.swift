@@ -33,15 +33,19 @@ extension QueryExpression {
 /// ```
 public struct SQLQueryExpression<QueryValue>: QueryExpression, Sendable {
     public let sqlExpression: SQLExpression
+    /// The hand-written SQL, when the expression came from `#sql` (so it can run as a statement).
+    let fragment: SQLFragment?
 
     /// Wraps an IR expression, declaring its result type.
     public init(_ expression: SQLExpression, as type: QueryValue.Type = QueryValue.self) {
         self.sqlExpression = expression
+        self.fragment = nil
     }
 
     /// Wraps another expression, keeping its SQL and changing its declared type.
     public init(_ expression: some QueryExpression, as type: QueryValue.Type = QueryValue.self) {
         self.sqlExpression = expression.sqlExpression
+        self.fragment = nil
     }
 
     /// Raw SQL with bound interpolations: the value `#sql` expands to.
@@ -52,6 +56,7 @@ public struct SQLQueryExpression<QueryValue>: QueryExpression, Sendable {
     /// ```
     public init(_ fragment: QueryFragment, as type: QueryValue.Type = QueryValue.self) {
         self.sqlExpression = .raw(fragment.fragment)
+        self.fragment = fragment.fragment
     }
 }
 
