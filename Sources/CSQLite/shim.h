@@ -12,4 +12,8 @@ static inline int cairn_db_config_int(sqlite3 *db, int op, int value) {
     int out = 0;
     return sqlite3_db_config(db, op, value, &out);
 }
+
+// Atomic flags for Swift code that must stay on older Apple platforms (no Synchronization).
+static inline int cairn_atomic_load(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
+static inline void cairn_atomic_store(int *flag, int value) { __atomic_store_n(flag, value, __ATOMIC_RELEASE); }
 #endif

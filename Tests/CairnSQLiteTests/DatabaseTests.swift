@@ -186,3 +186,19 @@ import Testing
         #expect(count.readTables == ["workout"])
     }
 }
+
+@Suite struct SchemaIntrospectionTests {
+    @Test func tablesAndColumns() throws {
+        let db = try Database.inMemory()
+        try db.execute(sql: "CREATE TABLE Workout (id INTEGER PRIMARY KEY, title TEXT NOT NULL DEFAULT 'x', score REAL)")
+        #expect(try db.tableExists("workout"))
+        #expect(try !db.tableExists("missing"))
+        let columns = try db.columns(in: "Workout")
+        #expect(columns.map(\.name) == ["id", "title", "score"])
+        #expect(columns.map(\.declaredType) == ["INTEGER", "TEXT", "REAL"])
+        #expect(columns.map(\.isNotNull) == [false, true, false])
+        #expect(columns.map(\.defaultValueSQL) == [nil, "'x'", nil])
+        #expect(columns.map(\.primaryKeyIndex) == [1, 0, 0])
+        #expect(try db.columns(in: "missing").isEmpty)
+    }
+}

@@ -24,6 +24,7 @@ final class ModelStore: @unchecked Sendable {
         self.configuration = configuration
         layouts = Dictionary(entities.map { ($0.name, TableLayout(entity: $0)) }, uniquingKeysWith: { a, _ in a })
         var engineConfiguration = Configuration()
+        engineConfiguration.addCairnPredicateSupport()
         engineConfiguration.foreignKeysEnabled = false
         engineConfiguration.readonly = !configuration.allowsSave && !configuration.isStoredInMemoryOnly
         let path: String

@@ -30,17 +30,28 @@ public final class Database {
     /// Tables seen by the authorizer while a statement is being prepared.
     var authorizerRecorder: TableAccessRecorder?
     /// Tables written since the transaction began, and the commit bookkeeping.
-    var changeTracker = ChangeTracker()
+    @exclusivity(unchecked) var changeTracker = ChangeTracker()
     /// Receives the tables each commit touched (set by queues and pools).
     var commitHandler: ((Set<String>) -> Void)?
+    /// True while Cairn rolls back or restores state after a failure: those statements run
+    /// even when the access was cancelled.
+    @exclusivity(unchecked) var isCleaningUp = false
+    /// The tables read by statements started inside ``recordingReadTables(_:)``.
+    @exclusivity(unchecked) var readTablesRecorder: Set<String>?
     /// Savepoint nesting, for unique savepoint names.
     var savepointDepth = 0
     /// The trace sink and statement counters.
     var tracing: TraceState?
     /// Retains the function and collation boxes registered with SQLite.
     var registrations: [AnyObject] = []
-    /// Shared with other threads that may interrupt this connection.
-    let interruptHandle = InterruptHandle()
+    /// A `Sendable` handle other threads use to interrupt this connection's running
+    /// statement (`sqlite3_interrupt`); the statement then throws `SQLITE_INTERRUPT`.
+    ///
+    /// ```swift
+    /// let handle = db.interruptHandle
+    /// DispatchQueue.global().asyncAfter(deadline: .now() + 1) { handle.interrupt() }
+    /// ```
+    public let interruptHandle = InterruptHandle()
 
     /// Opens (and creates when missing, unless read-only) the database at `path`; `":memory:"`
     /// opens a private in-memory database.
@@ -206,9 +217,20 @@ struct WeakStatement {
 /// `@unchecked Sendable`: the handle is only read and written under `lock`, and
 /// `sqlite3_interrupt` is documented as safe to call from any thread while the connection
 /// is open; `detach()` runs before `sqlite3_close`, so it is never called on a closed handle.
+/// The cancellation flag is an atomic int (C11 builtins), read on every statement start.
 public final class InterruptHandle: @unchecked Sendable {
     private let lock = NSLock()
     private var handle: OpaquePointer?
+    private let cancelledFlag: UnsafeMutablePointer<Int32>
+
+    init() {
+        cancelledFlag = .allocate(capacity: 1)
+        cancelledFlag.initialize(to: 0)
+    }
+
+    deinit {
+        cancelledFlag.deallocate()
+    }
 
     func attach(_ handle: OpaquePointer) {
         lock.withLock { self.handle = handle }
@@ -218,8 +240,6 @@ public final class InterruptHandle: @unchecked Sendable {
         lock.withLock { handle = nil }
     }
 
-    private var cancelled = false
-
     /// Interrupts the statement running on the connection, if any.
     public func interrupt() {
         lock.withLock {
@@ -227,20 +247,19 @@ public final class InterruptHandle: @unchecked Sendable {
         }
     }
 
-    /// Interrupts because a task was cancelled: the interrupted statement then throws
-    /// `CancellationError` instead of an `SQLITE_INTERRUPT` ``DatabaseError``.
+    /// Interrupts because a task was cancelled: the interrupted statement, and any statement
+    /// started before ``clearCancellation()``, throws `CancellationError`.
     func cancel() {
-        lock.withLock {
-            cancelled = true
-            if let handle { sqlite3_interrupt(handle) }
-        }
+        cairn_atomic_store(cancelledFlag, 1)
+        interrupt()
     }
 
     /// Whether ``cancel()`` ran since the last ``clearCancellation()``.
-    var wasCancelled: Bool { lock.withLock { cancelled } }
+    @usableFromInline
+    var wasCancelled: Bool { cairn_atomic_load(cancelledFlag) != 0 }
 
     /// Forgets a past cancellation, before a new access begins.
     func clearCancellation() {
-        lock.withLock { cancelled = false }
+        cairn_atomic_store(cancelledFlag, 0)
     }
 }

@@ -90,7 +90,7 @@ extension Database {
                 var arguments: [DatabaseValue] = []
                 arguments.reserveCapacity(Int(count))
                 for index in 0..<Int(count) {
-                    arguments.append(DatabaseValue(sqliteValue: values?[index]))
+                    arguments.append(values?[index].map { DatabaseValue(sqliteValue: $0) } ?? .null)
                 }
                 do {
                     let result = try box.function.function(arguments)
@@ -139,35 +139,6 @@ extension Database {
 }
 
 extension DatabaseValue {
-    /// Reads an `sqlite3_value` (a function argument).
-    init(sqliteValue: OpaquePointer?) {
-        guard let value = sqliteValue else {
-            self = .null
-            return
-        }
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER:
-            self = .integer(sqlite3_value_int64(value))
-        case SQLITE_FLOAT:
-            self = .real(sqlite3_value_double(value))
-        case SQLITE_TEXT:
-            if let text = sqlite3_value_text(value) {
-                let count = Int(sqlite3_value_bytes(value))
-                self = .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-            } else {
-                self = .text("")
-            }
-        case SQLITE_BLOB:
-            if let bytes = sqlite3_value_blob(value) {
-                self = .blob(Data(bytes: bytes, count: Int(sqlite3_value_bytes(value))))
-            } else {
-                self = .blob(Data())
-            }
-        default:
-            self = .null
-        }
-    }
-
     /// Sets this value as a function's result.
     func setResult(of context: OpaquePointer) {
         switch self {

@@ -15,7 +15,7 @@ import CSQLite
 /// // SELECT id, title, finishedAt FROM workout
 /// ```
 ///
-/// Decoding reads `sqlite3_column_*` directly (no ``DatabaseValue`` in between for the
+/// Decoding reads `sqlite3_column_value` and `sqlite3_value_*` directly (no ``DatabaseValue`` in between for the
 /// standard types) and looks names up in a per-statement map, so no column costs an allocation
 /// beyond the value itself (a `String`'s or `Data`'s storage).
 public struct Row {
@@ -37,10 +37,15 @@ public struct Row {
     ///
     /// - Throws: ``RowDecodingError`` for `NULL` in a non-optional type, a value that does not
     ///   convert (including integer overflow), or an index out of range.
-    @inlinable
+    @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, at index: Int) throws -> Value {
+        // One sqlite3_column_value call per column, then the cheap sqlite3_value_* accessors.
+        // The value is "unprotected" in SQLite's terms; that only matters for connections
+        // shared across threads under SQLite's mutex, and a Cairn connection is confined to one
+        // thread (SQLITE_OPEN_NOMUTEX).
         if let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount,
-           let value = Value.decode(from: handle, at: Int32(index)) {
+           let sqliteValue = sqlite3_column_value(handle, Int32(index)),
+           let value = Value.decode(from: sqliteValue, storageClass: sqlite3_value_type(sqliteValue)) {
             return value
         }
         throw statement.decodingError(Value.self, at: index)
@@ -65,8 +70,9 @@ public struct Row {
     /// ```
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
-        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount else { return nil }
-        return Value.decode(from: handle, at: Int32(index))
+        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount,
+              let sqliteValue = sqlite3_column_value(handle, Int32(index)) else { return nil }
+        return Value.decode(from: sqliteValue, storageClass: sqlite3_value_type(sqliteValue))
     }
 
     /// Non-throwing access by column name; nil when missing, `NULL` or not convertible.

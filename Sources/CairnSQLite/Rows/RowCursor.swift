@@ -66,3 +66,16 @@ extension Statement: Sendable {}
 /// A row is confined to its connection's thread.
 @available(*, unavailable)
 extension Row: Sendable {}
+
+extension Statement {
+    /// A cursor over this statement's rows with `arguments` bound; see ``RowCursor``.
+    ///
+    /// ```swift
+    /// let cursor = try statement.makeCursor(arguments: [30])
+    /// while let row = try cursor.next() { print(try row.decode(Int64.self, at: 0)) }
+    /// ```
+    public func makeCursor(arguments: StatementArguments? = nil) throws -> RowCursor {
+        if let arguments { try bind(arguments) } else { reset() }
+        return RowCursor(statement: self)
+    }
+}

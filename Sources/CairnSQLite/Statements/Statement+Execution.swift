@@ -107,10 +107,11 @@ extension Statement {
 
     @usableFromInline
     func willStart() throws {
+        guard let database else { return }
+        if database.interruptHandle.wasCancelled, !database.isCleaningUp { throw CancellationError() }
         isStepping = true
-        if !writtenTables.isEmpty, let database {
-            database.changeTracker.record(self)
-        }
+        if !writtenTables.isEmpty { database.changeTracker.record(self) }
+        if database.readTablesRecorder != nil { database.readTablesRecorder?.formUnion(readTables) }
     }
 
     /// Handles a step that returned something other than `SQLITE_ROW`.
@@ -170,7 +171,9 @@ extension Statement {
     @inlinable
     public func fetchAll<T>(arguments: StatementArguments? = nil, _ transform: (Row) throws -> T) throws -> [T] {
         var result: [T] = []
+        result.reserveCapacity(rowCountHint)
         try forEachRow(arguments: arguments) { row in result.append(try transform(row)) }
+        rowCountHint = Swift.min(result.count, 131_072)
         return result
     }
 

@@ -68,9 +68,11 @@ extension Database {
             result = try body()
         } catch {
             if isInsideTransaction {
-                try? execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
-                changeTracker.restore(savedChanges)
-                try? execute(sql: "RELEASE SAVEPOINT \(name)")
+                cleaningUp {
+                    try? execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
+                    changeTracker.restore(savedChanges)
+                    try? execute(sql: "RELEASE SAVEPOINT \(name)")
+                }
             }
             throw error
         }
@@ -78,9 +80,11 @@ extension Database {
             try execute(sql: "RELEASE SAVEPOINT \(name)")
         } catch {
             if isInsideTransaction {
-                try? execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
-                changeTracker.restore(savedChanges)
-                try? execute(sql: "RELEASE SAVEPOINT \(name)")
+                cleaningUp {
+                    try? execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
+                    changeTracker.restore(savedChanges)
+                    try? execute(sql: "RELEASE SAVEPOINT \(name)")
+                }
             }
             throw error
         }
@@ -90,7 +94,15 @@ extension Database {
     /// Rolls back the open transaction, ignoring "no transaction is active".
     func rollbackQuietly() {
         if isInsideTransaction {
-            try? execute(sql: "ROLLBACK TRANSACTION")
+            cleaningUp { try? execute(sql: "ROLLBACK TRANSACTION") }
         }
+    }
+
+    /// Runs cleanup statements that must run even in a cancelled access.
+    func cleaningUp(_ body: () -> Void) {
+        let outer = isCleaningUp
+        isCleaningUp = true
+        defer { isCleaningUp = outer }
+        body()
     }
 }

@@ -1,8 +1,12 @@
 import CSQLite
 import Foundation
 
-/// A prepared statement handle (`sqlite3_stmt *`), as the fast value paths receive it.
+/// A prepared statement handle (`sqlite3_stmt *`).
 public typealias SQLiteStatement = OpaquePointer
+
+/// A value handle (`sqlite3_value *`): a result column or a function argument, as the fast
+/// value paths receive it.
+public typealias SQLiteValue = OpaquePointer
 
 /// A Swift type that can be bound as a statement argument and read from a row.
 ///
@@ -42,10 +46,12 @@ public protocol DatabaseValueConvertible {
     /// ``databaseValue``.
     func databaseValueForBinding() throws -> DatabaseValue
 
-    /// Fast path: reads column `index` of the current row straight from `sqlite3_column_*`,
-    /// without building a ``DatabaseValue``. Returns nil when the value does not convert.
-    /// Default: `fromDatabaseValue(DatabaseValue(sqliteStatement:index:))`.
-    static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self?
+    /// Fast path: reads a column value straight from `sqlite3_value_*`, without building a
+    /// ``DatabaseValue``. `storageClass` is its `sqlite3_value_type` (`SQLITE_INTEGER`,
+    /// `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB`, `SQLITE_NULL`), read once by the caller.
+    /// Returns nil when the value does not convert.
+    /// Default: `fromDatabaseValue(DatabaseValue(sqliteValue:))`.
+    static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Self?
 }
 
 extension DatabaseValueConvertible {
@@ -53,8 +59,8 @@ extension DatabaseValueConvertible {
     public func databaseValueForBinding() throws -> DatabaseValue { databaseValue }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self? {
-        fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index))
+    public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Self? {
+        fromDatabaseValue(DatabaseValue(sqliteValue: sqliteValue))
     }
 }
 
@@ -77,18 +83,28 @@ extension DatabaseValue: DatabaseValueConvertible {
 }
 
 extension DatabaseValue {
-    /// Reads column `index` of the statement's current row (`sqlite3_column_*`).
+    /// Reads column `index` of the statement's current row.
     @inlinable
     public init(sqliteStatement: SQLiteStatement, index: Int32) {
-        switch sqlite3_column_type(sqliteStatement, index) {
+        guard let value = sqlite3_column_value(sqliteStatement, index) else {
+            self = .null
+            return
+        }
+        self.init(sqliteValue: value)
+    }
+
+    /// Reads an `sqlite3_value` (a result column or a function argument).
+    @inlinable
+    public init(sqliteValue: SQLiteValue) {
+        switch sqlite3_value_type(sqliteValue) {
         case SQLITE_INTEGER:
-            self = .integer(sqlite3_column_int64(sqliteStatement, index))
+            self = .integer(sqlite3_value_int64(sqliteValue))
         case SQLITE_FLOAT:
-            self = .real(sqlite3_column_double(sqliteStatement, index))
+            self = .real(sqlite3_value_double(sqliteValue))
         case SQLITE_TEXT:
-            self = .text(readText(sqliteStatement, index) ?? "")
+            self = .text(readText(sqliteValue) ?? "")
         case SQLITE_BLOB:
-            self = .blob(readBlob(sqliteStatement, index))
+            self = .blob(readBlob(sqliteValue))
         default:
             self = .null
         }
@@ -128,18 +144,18 @@ extension DatabaseValue {
     }
 }
 
-/// The text of a column as a Swift `String` (one allocation, as C's `strdup`), or nil for NULL.
+/// The text of a value as a Swift `String` (one allocation, as C's `strdup`), or nil for NULL.
 @inlinable
-func readText(_ sqliteStatement: SQLiteStatement, _ index: Int32) -> String? {
-    guard let pointer = sqlite3_column_text(sqliteStatement, index) else { return nil }
-    let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+func readText(_ sqliteValue: SQLiteValue) -> String? {
+    guard let pointer = sqlite3_value_text(sqliteValue) else { return nil }
+    let count = Int(sqlite3_value_bytes(sqliteValue))
     return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
 }
 
-/// The bytes of a column (`BLOB`, or the UTF-8 of `TEXT`); empty for a zero-length blob.
+/// The bytes of a value (`BLOB`, or the UTF-8 of `TEXT`); empty for a zero-length blob.
 @inlinable
-func readBlob(_ sqliteStatement: SQLiteStatement, _ index: Int32) -> Data {
-    guard let pointer = sqlite3_column_blob(sqliteStatement, index) else { return Data() }
-    let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+func readBlob(_ sqliteValue: SQLiteValue) -> Data {
+    guard let pointer = sqlite3_value_blob(sqliteValue) else { return Data() }
+    let count = Int(sqlite3_value_bytes(sqliteValue))
     return Data(bytes: pointer, count: count)
 }

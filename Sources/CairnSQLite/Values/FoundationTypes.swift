@@ -27,12 +27,12 @@ extension Date: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Date? {
-        switch sqlite3_column_type(sqliteStatement, index) {
+    public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Date? {
+        switch storageClass {
         case SQLITE_FLOAT, SQLITE_INTEGER:
-            return Date(timeIntervalSinceReferenceDate: sqlite3_column_double(sqliteStatement, index))
+            return Date(timeIntervalSinceReferenceDate: sqlite3_value_double(sqliteValue))
         case SQLITE_TEXT:
-            return readText(sqliteStatement, index).flatMap(ISO8601Text.parse)
+            return readText(sqliteValue).flatMap(ISO8601Text.parse)
         default:
             return nil
         }

@@ -40,10 +40,10 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self? {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER: return Self(exactly: sqlite3_column_int64(sqliteStatement, index))
-        case SQLITE_FLOAT: return Self(exactly: sqlite3_column_double(sqliteStatement, index))
+    public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Self? {
+        switch storageClass {
+        case SQLITE_INTEGER: return Self(exactly: sqlite3_value_int64(sqliteValue))
+        case SQLITE_FLOAT: return Self(exactly: sqlite3_value_double(sqliteValue))
         default: return nil
         }
     }
@@ -80,10 +80,10 @@ extension Double: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Double? {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_FLOAT: return sqlite3_column_double(sqliteStatement, index)
-        case SQLITE_INTEGER: return Double(sqlite3_column_int64(sqliteStatement, index))
+    public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Double? {
+        switch storageClass {
+        case SQLITE_FLOAT: return sqlite3_value_double(sqliteValue)
+        case SQLITE_INTEGER: return Double(sqlite3_value_int64(sqliteValue))
         default: return nil
         }
     }
@@ -99,8 +99,8 @@ extension Float: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Float? {
-        Double.decode(from: sqliteStatement, at: index).map(Float.init)
+    public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Float? {
+        Double.decode(from: sqliteValue, storageClass: storageClass).map(Float.init)
     }
 }
 
@@ -117,9 +117,9 @@ extension Bool: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Bool? {
-        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_INTEGER else { return nil }
-        return sqlite3_column_int64(sqliteStatement, index) != 0
+    public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Bool? {
+        guard storageClass == SQLITE_INTEGER else { return nil }
+        return sqlite3_value_int64(sqliteValue) != 0
     }
 }
 
@@ -136,9 +136,9 @@ extension String: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> String? {
-        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT else { return nil }
-        return readText(sqliteStatement, index) ?? ""
+    public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> String? {
+        guard storageClass == SQLITE_TEXT else { return nil }
+        return readText(sqliteValue) ?? ""
     }
 }
 
@@ -157,9 +157,9 @@ extension Data: DatabaseValueConvertible {
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Data? {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_BLOB, SQLITE_TEXT: return readBlob(sqliteStatement, index)
+    public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Data? {
+        switch storageClass {
+        case SQLITE_BLOB, SQLITE_TEXT: return readBlob(sqliteValue)
         default: return nil
         }
     }
@@ -188,9 +188,9 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Wrapped?? {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return .some(nil) }
-        return Wrapped.decode(from: sqliteStatement, at: index).map { .some($0) }
+    public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Wrapped?? {
+        if storageClass == SQLITE_NULL { return .some(nil) }
+        return Wrapped.decode(from: sqliteValue, storageClass: storageClass).map { .some($0) }
     }
 }
 
@@ -216,7 +216,7 @@ extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: Datab
     }
 
     @inlinable
-    public static func decode(from sqliteStatement: SQLiteStatement, at index: Int32) -> Self? {
-        RawValue.decode(from: sqliteStatement, at: index).flatMap(Self.init(rawValue:))
+    public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Self? {
+        RawValue.decode(from: sqliteValue, storageClass: storageClass).flatMap(Self.init(rawValue:))
     }
 }

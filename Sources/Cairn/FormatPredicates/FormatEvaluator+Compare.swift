@@ -1,0 +1,218 @@
+import Foundation
+
+extension FormatEvaluator {
+    /// One comparison between two values, as `NSComparisonPredicate` evaluates it.
+    ///
+    /// nil equals only nil; an ordering comparison with nil, or between values of different
+    /// kinds (a string and a number), is false; numbers of any type compare by value (`TRUE`
+    /// is 1); `IN` and `CONTAINS` test membership for collections and substrings for strings.
+    func test(
+        _ lhs: FormatOperand, _ op: FormatOperator, _ rhs: FormatOperand, _ options: FormatComparisonOptions
+    ) throws(FormatPredicateError) -> Bool {
+        switch op {
+        case .equalTo:
+            return equal(lhs, rhs, options)
+        case .notEqualTo:
+            return !equal(lhs, rhs, options)
+        case .lessThan:
+            return order(lhs, rhs, options) == .orderedAscending
+        case .lessThanOrEqualTo:
+            guard let order = order(lhs, rhs, options) else { return false }
+            return order != .orderedDescending
+        case .greaterThan:
+            return order(lhs, rhs, options) == .orderedDescending
+        case .greaterThanOrEqualTo:
+            guard let order = order(lhs, rhs, options) else { return false }
+            return order != .orderedAscending
+        case .between:
+            let bounds = rhs.elements
+            guard case .collection = rhs, bounds.count == 2 else {
+                throw fail("BETWEEN needs a collection of two bounds, such as {1, 10}, not a \(rhs.kindName)")
+            }
+            guard let low = order(lhs, bounds[0], options), let high = order(lhs, bounds[1], options) else {
+                return false
+            }
+            return low != .orderedAscending && high != .orderedDescending
+        case .in:
+            switch rhs {
+            case .collection(let elements):
+                return elements.contains { equal(lhs, $0, options) }
+            case .value(.string(let haystack)):
+                guard let needle = lhs.string else { return false }
+                return Self.contains(fold(haystack, options), fold(needle, options))
+            case .value(.null):
+                return false
+            default:
+                return equal(lhs, rhs, options)
+            }
+        case .contains:
+            switch lhs {
+            case .collection(let elements):
+                return elements.contains { equal($0, rhs, options) }
+            case .value(.string(let haystack)):
+                guard let needle = rhs.string else { return false }
+                return Self.contains(fold(haystack, options), fold(needle, options))
+            default:
+                return false
+            }
+        case .beginsWith, .endsWith, .like, .matches:
+            guard let string = lhs.string, let pattern = rhs.string else { return false }
+            switch op {
+            case .beginsWith: return fold(string, options).hasPrefix(fold(pattern, options))
+            case .endsWith: return fold(string, options).hasSuffix(fold(pattern, options))
+            case .like: return Self.like(Array(fold(string, options)), Array(fold(pattern, options)))
+            default: return try matches(string, pattern, options)
+            }
+        }
+    }
+
+    /// Equality as `isEqual:` after the string options: numbers by value, strings by
+    /// canonical equivalence, collections element by element, objects by identity.
+    func equal(_ lhs: FormatOperand, _ rhs: FormatOperand, _ options: FormatComparisonOptions) -> Bool {
+        if let a = lhs.number, let b = rhs.number { return a.compare(b) == .orderedSame }
+        switch (lhs, rhs) {
+        case (.value(.string(let a)), .value(.string(let b))):
+            return fold(a, options) == fold(b, options)
+        case (.value(let a), .value(let b)):
+            return a == b
+        case (.collection(let a), .collection(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1, options) }
+        case (.object(let a), .object(let b)):
+            return FormatOperand.identity(of: a) === FormatOperand.identity(of: b)
+        case (.object(let object), .value(.identifier(let identifier))),
+            (.value(.identifier(let identifier)), .object(let object)):
+            return (object as? PersistentModelReader)?.model.persistentModelID == identifier
+        case (.opaque(let a), .opaque(let b)):
+            return a == b
+        default:
+            return false
+        }
+    }
+
+    /// The order of two values of the same kind (numbers, strings, dates); nil otherwise.
+    func order(_ lhs: FormatOperand, _ rhs: FormatOperand, _ options: FormatComparisonOptions) -> ComparisonResult? {
+        if let a = lhs.number, let b = rhs.number { return a.compare(b) }
+        switch (lhs, rhs) {
+        case (.value(.string(let a)), .value(.string(let b))):
+            let foldedA = fold(a, options), foldedB = fold(b, options)
+            return foldedA == foldedB ? .orderedSame : foldedA < foldedB ? .orderedAscending : .orderedDescending
+        case (.value(.date(let a)), .value(.date(let b))):
+            return a == b ? .orderedSame : a < b ? .orderedAscending : .orderedDescending
+        default:
+            return nil
+        }
+    }
+
+    /// Substring test; the empty string is in every string (as `hasPrefix("")` is true, and
+    /// as SQL's `instr` and `GLOB '**'` answer).
+    static func contains(_ haystack: String, _ needle: String) -> Bool {
+        needle.isEmpty || haystack.contains(needle)
+    }
+
+    /// The string with `[c]` and `[d]` applied (Unicode case and diacritic folding).
+    func fold(_ string: String, _ options: FormatComparisonOptions) -> String {
+        Self.fold(string, options)
+    }
+
+    static func fold(_ string: String, _ options: FormatComparisonOptions) -> String {
+        var folding: String.CompareOptions = []
+        if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
+        if options.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
+        if folding.isEmpty { return string }
+        return string.folding(options: folding, locale: nil)
+    }
+
+    /// `LIKE`: `*` matches any run of characters, `?` exactly one, `\` escapes the next.
+    /// Linear backtracking on the last `*`, so no pattern can take exponential time.
+    static func like(_ text: [Character], _ pattern: [Character]) -> Bool {
+        var t = 0, p = 0
+        var starPattern = -1, starText = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == "*" {
+                starPattern = p
+                starText = t
+                p += 1
+                continue
+            }
+            if p < pattern.count {
+                var literal = pattern[p]
+                var width = 1
+                if literal == "\\", p + 1 < pattern.count {
+                    literal = pattern[p + 1]
+                    width = 2
+                } else if literal == "?" {
+                    t += 1
+                    p += 1
+                    continue
+                }
+                if literal == text[t] {
+                    t += 1
+                    p += width
+                    continue
+                }
+            }
+            guard starPattern >= 0 else { return false }
+            p = starPattern + 1
+            starText += 1
+            t = starText
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+
+    // MARK: - MATCHES
+
+    /// `MATCHES`: the whole string matches the ICU regular expression, within the limits.
+    func matches(_ string: String, _ pattern: String, _ options: FormatComparisonOptions) throws(FormatPredicateError) -> Bool {
+        guard pattern.count <= limits.maximumPatternLength else {
+            throw fail(
+                "MATCHES pattern is \(pattern.count) characters long; the limit is \(limits.maximumPatternLength)",
+                .regularExpression)
+        }
+        let subject = options.contains(.diacriticInsensitive) ? fold(string, [.diacriticInsensitive]) : string
+        let length = subject.utf16.count
+        guard length <= limits.maximumMatchedLength else {
+            throw fail(
+                "MATCHES input is \(length) UTF-16 units long; the limit is \(limits.maximumMatchedLength)",
+                .regularExpression)
+        }
+        let expression = try compile(pattern, options)
+        var matched = false
+        var timedOut = false
+        let deadline = Date().addingTimeInterval(limits.regularExpressionTimeout)
+        expression.enumerateMatches(
+            in: subject, options: [.reportProgress], range: NSRange(location: 0, length: length)
+        ) { result, _, stop in
+            if result != nil { matched = true }
+            if matched {
+                stop.pointee = true
+            } else if Date() > deadline {
+                timedOut = true
+                stop.pointee = true
+            }
+        }
+        if timedOut {
+            throw fail(
+                "MATCHES pattern \(FormatValue.quote(pattern)) ran longer than \(limits.regularExpressionTimeout) s and was stopped",
+                .regularExpression)
+        }
+        return matched
+    }
+
+    private func compile(_ pattern: String, _ options: FormatComparisonOptions) throws(FormatPredicateError) -> NSRegularExpression {
+        let source = options.contains(.diacriticInsensitive) ? fold(pattern, [.diacriticInsensitive]) : pattern
+        let key = options.letters + ":" + source
+        if let cached = regexCache.patterns[key] { return cached }
+        var regexOptions: NSRegularExpression.Options = []
+        if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
+        do {
+            // Check the pattern alone first, so wrapping it cannot repair a broken one.
+            _ = try NSRegularExpression(pattern: source, options: regexOptions)
+            let anchored = try NSRegularExpression(pattern: "\\A(?:" + source + ")\\z", options: regexOptions)
+            regexCache.patterns[key] = anchored
+            return anchored
+        } catch {
+            throw fail("invalid MATCHES pattern \(FormatValue.quote(pattern)): \(error)", .regularExpression)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// A constant in a format predicate: a literal written in the format string, or a Swift value
+/// passed for `%@`, `%d`, `%f`, `%s` or a `$VARIABLE`, stored in the parsed tree (never spliced
+/// into text).
+///
+/// ```swift
+/// let predicate = try FormatPredicate("name == %@", arguments: ["Trader Joe's"])
+/// // name == "Trader Joe's"      (SQL: "Expense"."name" IS ?  with "Trader Joe's" bound)
+/// ```
+public enum FormatValue: Sendable, Hashable {
+    /// `NULL` / `NIL`, Swift `nil`, `NSNull`.
+    case null
+    /// `TRUE` / `YES`, `FALSE` / `NO`, a Swift `Bool`.
+    case bool(Bool)
+    /// An integer literal (decimal, `0x`, `0o`, `0b`) or a Swift integer.
+    case int(Int64)
+    /// A floating-point literal or a Swift `Double`/`Float`/`Decimal`.
+    case double(Double)
+    /// A quoted literal or a Swift `String`.
+    case string(String)
+    /// A `Date` (written `CAST(<seconds since 2001-01-01>, "NSDate")`).
+    case date(Date)
+    /// `Data` (written `CAST("<base64>", "NSData")`).
+    case data(Data)
+    /// A `UUID` (written `CAST("<uuid>", "NSUUID")`).
+    case uuid(UUID)
+    /// `{a, b, …}`, a Swift array or set, or the values of a dictionary.
+    case array([FormatValue])
+    /// A `@Model` object or its `PersistentIdentifier` (written
+    /// `CAST("Entity/42", "PersistentIdentifier")`): matches the model with that identity; in
+    /// SQL, its primary key.
+    case identifier(PersistentIdentifier)
+}
+
+extension FormatValue {
+    /// Converts a Swift value given as a format argument or substitution variable.
+    ///
+    /// Accepts `nil`/`NSNull`, `Bool`, every integer and floating-point type, `Decimal`,
+    /// `NSNumber`, `String`/`Substring`/`Character`/`NSString`, `Date`/`NSDate`, `Data`,
+    /// `UUID`, `URL`, arrays, sets and dictionaries (their values) of those, and
+    /// ``FormatValueConvertible`` values. Returns `nil` for anything else.
+    public init?(converting value: Any?) {
+        guard let value = unwrapOptional(value) else {
+            self = .null
+            return
+        }
+        switch value {
+        case let formatValue as FormatValue: self = formatValue
+        case let convertible as any FormatValueConvertible: self = convertible.formatValue
+        case is NSNull: self = .null
+        case let bool as Bool: self = .bool(bool)
+        case let int as Int: self = .int(Int64(int))
+        case let double as Double: self = .double(double)
+        case let number as NSNumber: self = FormatValue(number: number)
+        case let string as String: self = .string(string)
+        case let substring as Substring: self = .string(String(substring))
+        case let character as Character: self = .string(String(character))
+        case let identifier as PersistentIdentifier: self = .identifier(identifier)
+        case let model as any PersistentModel: self = .identifier(model.persistentModelID)
+        case let date as Date: self = .date(date)
+        case let data as Data: self = .data(data)
+        case let uuid as UUID: self = .uuid(uuid)
+        case let url as URL: self = .string(url.absoluteString)
+        case let decimal as Decimal: self = .double(NSDecimalNumber(decimal: decimal).doubleValue)
+        default:
+            if let number = integerOrFloat(value) {
+                self = number
+            } else if let dictionary = value as? [AnyHashable: Any] {
+                var values: [FormatValue] = []
+                for key in dictionary.keys.sorted(by: { "\($0)" < "\($1)" }) {
+                    guard let element = FormatValue(converting: dictionary[key]) else { return nil }
+                    values.append(element)
+                }
+                self = .array(values)
+            } else if let sequence = value as? any Sequence {
+                var values: [FormatValue] = []
+                for element in sequence {
+                    guard let converted = FormatValue(converting: element) else { return nil }
+                    values.append(converted)
+                }
+                self = .array(values)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    init(number: NSNumber) {
+        let type = String(cString: number.objCType)
+        switch type {
+        case "c", "B":
+            let int = number.int64Value
+            self = int == 0 || int == 1 ? .bool(int == 1) : .int(int)
+        case "f", "d":
+            self = .double(number.doubleValue)
+        case "Q", "L":
+            let unsigned = number.uint64Value
+            self = unsigned <= UInt64(Int64.max) ? .int(Int64(unsigned)) : .double(number.doubleValue)
+        default:
+            self = .int(number.int64Value)
+        }
+    }
+
+    /// A short name of the value's kind, for error messages.
+    var kindName: String {
+        switch self {
+        case .null: "nil"
+        case .bool: "Bool"
+        case .int: "integer"
+        case .double: "Double"
+        case .string: "String"
+        case .date: "Date"
+        case .data: "Data"
+        case .uuid: "UUID"
+        case .array: "array"
+        case .identifier: "PersistentIdentifier"
+        }
+    }
+}
+
+/// A type that a format predicate can take as a `%@` argument or a substitution variable.
+///
+/// Conform your own value types (for example an enum stored by raw value) to pass them
+/// directly: `try FormatPredicate("status == %@", arguments: [Status.open])`.
+public protocol FormatValueConvertible {
+    /// The constant this value stands for in a predicate.
+    var formatValue: FormatValue { get }
+}
+
+/// Unwraps any level of `Optional` hidden in an `Any`; `nil` when the innermost is `none`.
+func unwrapOptional(_ value: Any?) -> Any? {
+    guard let value else { return nil }
+    if let optional = value as? any OptionalProtocol { return optional.wrappedAny }
+    return value
+}
+
+protocol OptionalProtocol {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: OptionalProtocol {
+    var wrappedAny: Any? {
+        switch self {
+        case .none: nil
+        case .some(let wrapped): unwrapOptional(wrapped)
+        }
+    }
+}
+
+/// Integer and floating-point types other than `Int`/`Double` (which `NSNumber` catches).
+private func integerOrFloat(_ value: Any) -> FormatValue? {
+    switch value {
+    case let int as any BinaryInteger:
+        if let exact = Int64(exactly: int) { return .int(exact) }
+        return .double(Double(int))
+    case let float as any BinaryFloatingPoint:
+        return .double(Double(float))
+    default:
+        return nil
+    }
+}

@@ -1,0 +1,97 @@
+import CairnQuery
+import Foundation
+
+/// What the SQL compiler of format predicates needs to know about an entity: its table, the
+/// column of each attribute, and its relationships. Key paths are checked against it, so a
+/// `%K` or a typo can only name a real column.
+///
+/// ```swift
+/// let expense = FormatSQLEntity(
+///     table: "Expense", attributes: ["name": "name", "amount": "amount"],
+///     relationships: ["items": .toMany(foreignKey: "expense") { item }])
+/// try FormatPredicate("amount > 50").sqlCondition(for: expense).render().sql
+/// // "t0"."amount" > ?
+/// ```
+///
+/// ``init(_:)`` builds one from a `@Model`'s `Schema.Entity`.
+public struct FormatSQLEntity: Sendable {
+    /// The entity's name, for error messages.
+    public var name: String
+    /// The table that holds its rows.
+    public var table: String
+    /// The integer primary key column.
+    public var primaryKey: String
+    /// Each attribute's key and its column.
+    public var attributes: [String: String]
+    /// Each relationship's key.
+    public var relationships: [String: FormatSQLRelationship]
+
+    public init(
+        name: String? = nil, table: String, primaryKey: String = "id", attributes: [String: String],
+        relationships: [String: FormatSQLRelationship] = [:]
+    ) {
+        self.name = name ?? table
+        self.table = table
+        self.primaryKey = primaryKey
+        self.attributes = attributes
+        self.relationships = relationships
+    }
+
+    /// Every key a predicate may name, sorted, for error messages.
+    public var validKeys: [String] { (Array(attributes.keys) + Array(relationships.keys)).sorted() }
+}
+
+/// A relationship as the SQL compiler sees it.
+public struct FormatSQLRelationship: Sendable {
+    /// Where the foreign key lives.
+    public enum Kind: Sendable, Hashable {
+        /// This entity's table has the destination's primary key in `foreignKey`.
+        case toOne(foreignKey: String)
+        /// The destination table has this entity's primary key in `foreignKey`.
+        case toMany(foreignKey: String)
+    }
+
+    /// To-one or to-many, and the foreign key column.
+    public var kind: Kind
+    /// The destination entity (a closure, so entities can refer to each other).
+    public var destination: @Sendable () -> FormatSQLEntity
+
+    public init(_ kind: Kind, destination: @escaping @Sendable () -> FormatSQLEntity) {
+        self.kind = kind
+        self.destination = destination
+    }
+
+    /// A to-one relationship stored in this table's `foreignKey` column.
+    public static func toOne(foreignKey: String, _ destination: @escaping @Sendable () -> FormatSQLEntity) -> Self {
+        FormatSQLRelationship(.toOne(foreignKey: foreignKey), destination: destination)
+    }
+
+    /// A to-many relationship whose rows point back through their `foreignKey` column.
+    public static func toMany(foreignKey: String, _ destination: @escaping @Sendable () -> FormatSQLEntity) -> Self {
+        FormatSQLRelationship(.toMany(foreignKey: foreignKey), destination: destination)
+    }
+}
+
+extension FormatSQLEntity {
+    /// The entity of a `@Model`'s schema: attributes by property name, to-one relationships by
+    /// their foreign-key column (named as the property), to-many relationships through their
+    /// inverse's column.
+    public init(_ entity: Schema.Entity) {
+        var attributes: [String: String] = [:]
+        for attribute in entity.storedAttributes { attributes[attribute.name] = attribute.columnName }
+        var relationships: [String: FormatSQLRelationship] = [:]
+        for relationship in entity.relationships {
+            guard let destinationType = relationship.destinationType else { continue }
+            let destinationEntity = Schema.Entity.cached(for: destinationType)
+            let destination: @Sendable () -> FormatSQLEntity = { FormatSQLEntity(destinationEntity) }
+            if relationship.isToOneRelationship {
+                relationships[relationship.name] = .toOne(foreignKey: relationship.name, destination)
+            } else if let inverse = relationship.inverseName {
+                relationships[relationship.name] = .toMany(foreignKey: inverse, destination)
+            }
+        }
+        self.init(
+            name: entity.name, table: entity.tableName, primaryKey: entity.primaryKeyColumn,
+            attributes: attributes, relationships: relationships)
+    }
+}

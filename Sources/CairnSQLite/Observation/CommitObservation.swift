@@ -1,0 +1,47 @@
+import Foundation
+
+/// The token of an observation started with ``DatabaseReader/observeCommits(_:)``. The
+/// observation lasts until ``cancel()`` is called or the token is released.
+public final class CommitObservation: Sendable {
+    private let cancellation: @Sendable () -> Void
+
+    init(cancellation: @escaping @Sendable () -> Void) {
+        self.cancellation = cancellation
+    }
+
+    /// Stops the observation; the observer is not called afterwards. Idempotent.
+    public func cancel() {
+        cancellation()
+    }
+
+    deinit {
+        cancellation()
+    }
+}
+
+/// The observers of one queue or pool.
+///
+/// `@unchecked Sendable`: `observers` and `nextID` are only accessed under `lock`.
+final class CommitObservers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var observers: [Int: @Sendable (Set<String>) -> Void] = [:]
+    private var nextID = 0
+
+    func add(_ observer: @escaping @Sendable (Set<String>) -> Void) -> CommitObservation {
+        let id = lock.withLock {
+            nextID += 1
+            observers[nextID] = observer
+            return nextID
+        }
+        return CommitObservation { [weak self] in
+            guard let self else { return }
+            _ = self.lock.withLock { self.observers.removeValue(forKey: id) }
+        }
+    }
+
+    /// Calls every observer (outside the lock, so an observer may cancel itself).
+    func notify(_ tables: Set<String>) {
+        let current = lock.withLock { Array(observers.sorted { $0.key < $1.key }.map(\.value)) }
+        for observer in current { observer(tables) }
+    }
+}

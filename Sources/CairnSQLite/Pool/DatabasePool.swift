@@ -1,0 +1,87 @@
+/// One writer connection and a pool of reader connections on a WAL database: reads run
+/// concurrently with each other and with the write, each on a consistent snapshot; writes
+/// are serialized.
+///
+/// ```swift
+/// var configuration = Configuration()
+/// configuration.maximumReaderCount = 4
+/// let pool = try DatabasePool(path: "/tmp/app.sqlite", configuration: configuration)
+/// try await pool.write { db in
+///     try db.execute(sql: "INSERT INTO workout (title) VALUES (?)", arguments: ["Run"])
+/// }
+/// let titles = try await pool.read { db in
+///     try db.fetchValues(String.self, sql: "SELECT title FROM workout")
+/// }
+/// ```
+///
+/// A reader never waits for the writer (WAL): it sees the database as of its transaction's
+/// first read, and a write committing meanwhile is invisible to it until its next `read`.
+public final class DatabasePool: DatabaseWriter {
+    public let configuration: Configuration
+    /// The file path.
+    public let path: String
+    private let writer: SerializedDatabase
+    private let readers: ReaderPool
+    private let observers = CommitObservers()
+
+    /// Opens (creating when missing) the database at `path` in WAL mode.
+    ///
+    /// - Throws: ``DatabaseError`` when the file cannot be opened, is in-memory (readers need a
+    ///   shared file), or cannot be switched to WAL.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        guard path != ":memory:", !path.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE,
+                                message: "a DatabasePool needs a database file (use DatabaseQueue for in-memory databases)")
+        }
+        var writerConfiguration = configuration
+        writerConfiguration.journalModeWAL = true
+        self.configuration = configuration
+        self.path = path
+        let observers = self.observers
+        writer = try SerializedDatabase(path: path, configuration: writerConfiguration,
+                                        label: configuration.label + ".writer",
+                                        onCommit: { observers.notify($0) })
+        var readerConfiguration = configuration
+        readerConfiguration.journalModeWAL = false  // already WAL; readers must not switch modes
+        let label = configuration.label
+        let sharedReaderConfiguration = readerConfiguration
+        readers = ReaderPool(maximumCount: configuration.maximumReaderCount) {
+            try SerializedDatabase(path: path, configuration: sharedReaderConfiguration, label: label + ".reader",
+                                   onCommit: { observers.notify($0) },
+                                   setUp: { db in try db.execute(sql: "PRAGMA query_only = 1") })
+        }
+    }
+
+    public func read<T>(_ block: (Database) throws -> T) throws -> T {
+        let reader = try readers.acquire()
+        defer { readers.release(reader) }
+        return try reader.sync { db in try db.inTransaction(.deferred) { try block(db) } }
+    }
+
+    public func read<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let reader = try await readers.acquire()
+        defer { readers.release(reader) }
+        return try await reader.async { db in try db.inTransaction(.deferred) { try block(db) } }
+    }
+
+    public func write<T>(_ block: (Database) throws -> T) throws -> T {
+        try writer.sync { db in try db.inTransaction(.immediate) { try block(db) } }
+    }
+
+    public func write<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.async { db in try db.inTransaction(.immediate) { try block(db) } }
+    }
+
+    public func writeWithoutTransaction<T>(_ block: (Database) throws -> T) throws -> T {
+        try writer.sync(block)
+    }
+
+    public func observeCommits(_ observer: @escaping @Sendable (Set<String>) -> Void) -> CommitObservation {
+        observers.add(observer)
+    }
+
+    public func close() throws {
+        try readers.close()
+        try writer.close()
+    }
+}

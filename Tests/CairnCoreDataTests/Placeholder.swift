@@ -1,2 +1,0 @@
-import CairnCoreData
-import Testing
