@@ -100,11 +100,11 @@ struct RelationshipTests {
         let names = Set(items.compactMap { $0.trip?.name })
         #expect(names == ["Trip 0", "Trip 1", "Trip 2"])
         #expect(store.statementCount == before + 2, "every trip came in one query")
-        #expect(store.recentStatements.last?.contains(#""id" IN ("#) == true)
+        #expect(store.executedStatements.last?.contains(#""id" IN ("#) == true)
         let trip = try #require(items.first?.trip)
         #expect(trip.items.count == 4)
         #expect(store.statementCount == before + 3, "a to-many relationship is one query")
-        #expect(store.recentStatements.last == #"SELECT "id", "title", "trip" FROM "Item" WHERE "trip" = ?"#)
+        #expect(store.executedStatements.last == #"SELECT "id", "title", "trip" FROM "Item" WHERE "trip" = ?"#)
     }
 
     @Test("cascade deletes the related models")

@@ -58,10 +58,13 @@ final class ModelStore: @unchecked Sendable {
         return try body(StoreConnection(database: database, store: self))
     }
 
+    /// The most statements ``executedStatements`` keeps.
+    static let statementLogLimit = 4096
+
     /// Called with `lock` held.
     fileprivate func record(_ sql: String) {
         executedCount += 1
-        if recent.count == 32 { recent.removeFirst() }
+        if recent.count >= Self.statementLogLimit { recent.removeFirst(Self.statementLogLimit / 4) }
         recent.append(sql)
     }
 
@@ -72,8 +75,9 @@ final class ModelStore: @unchecked Sendable {
         return executedCount
     }
 
-    /// The SQL of the latest statements (at most 32), oldest first.
-    var recentStatements: [String] {
+    /// The SQL of the latest statements contexts ran on this store, oldest first (at most
+    /// ``statementLogLimit``; tests read it to check the SQL and count queries).
+    var executedStatements: [String] {
         lock.lock()
         defer { lock.unlock() }
         return recent
