@@ -203,7 +203,7 @@ extension SQLQueryExpression {
     /// try #sql("DELETE FROM \(Reminder.self) WHERE \(Reminder.columns.id) = \(42)").execute(db)
     /// // DELETE FROM "reminders" WHERE "reminders"."id" = ?
     /// ```
-    public func execute(_ db: Database) throws {
+    public func execute(_ db: Database) throws where QueryValue == () {
         try executeRendered(db, render())
     }
 
