@@ -13,47 +13,95 @@
 /// Reading `reminders` inside `withObservationTracking` (or a SwiftUI view) tracks it.
 @propertyWrapper
 public struct FetchAll<Element: Sendable>: Sendable {
-    let query: LiveQuery<[Element]>
+    /// The live rows, or, with `sectionBy:`, the live sections.
+    enum Live: Sendable {
+        case rows(LiveQuery<[Element]>)
+        case sections(LiveQuery<ResultsSectionCollection<Element, String?>>)
+    }
+
+    let live: Live
 
     /// The rows.
-    public var wrappedValue: [Element] { query.value }
+    public var wrappedValue: [Element] {
+        switch live {
+        case .rows(let query): query.value
+        case .sections(let query): query.value.flatMap(\.elements)
+        }
+    }
+
+    /// The rows grouped by the `sectionBy:` expression (one unnamed section without it).
+    public var sections: ResultsSectionCollection<Element, String?> {
+        switch live {
+        case .rows(let query): ResultsSectionCollection(query.value.map { (nil, $0) })
+        case .sections(let query): query.value
+        }
+    }
 
     /// The wrapper itself: `$reminders.load(…)`, `$reminders.loadError`.
     public var projectedValue: Self { self }
 
     /// The error of the last fetch, if it failed (the rows keep their previous value).
-    public var loadError: (any Error)? { query.loadError }
+    public var loadError: (any Error)? {
+        switch live {
+        case .rows(let query): query.loadError
+        case .sections(let query): query.loadError
+        }
+    }
 
     /// Whether a fetch is running.
-    public var isLoading: Bool { query.isLoading }
+    public var isLoading: Bool {
+        switch live {
+        case .rows(let query): query.isLoading
+        case .sections(let query): query.isLoading
+        }
+    }
 
     /// Every row of the table.
     public init(wrappedValue: [Element] = [], database: (any DatabaseReader)? = nil) where Element: Table, Element.QueryOutput == Element {
-        query = LiveQuery(initial: wrappedValue, database: database) { try Element.all.fetchAll($0) }
+        live = .rows(LiveQuery(initial: wrappedValue, database: database) { try Element.all.fetchAll($0) })
     }
 
     /// The rows of a statement over one table.
     public init(
         wrappedValue: [Element] = [], _ statement: SelectOf<Element>, database: (any DatabaseReader)? = nil
     ) where Element.QueryOutput == Element {
-        query = LiveQuery(initial: wrappedValue, database: database) { try statement.fetchAll($0) }
+        live = .rows(LiveQuery(initial: wrappedValue, database: database) { try statement.fetchAll($0) })
+    }
+
+    /// The rows of a one-table statement, grouped into ``sections`` by a text expression
+    /// (prepended to `ORDER BY`).
+    ///
+    /// ```swift
+    /// @FetchAll(Reminder.order(by: \.title), sectionBy: \.listTitle) var reminders
+    /// ```
+    public init<Section: QueryExpression>(
+        wrappedValue: [Element] = [], _ statement: SelectOf<Element>,
+        sectionBy section: KeyPath<Element.TableColumns, Section>, database: (any DatabaseReader)? = nil
+    ) where Element.QueryOutput == Element, Section.QueryValue: QueryRepresentable,
+        Section.QueryValue.QueryOutput == String? {
+        let expression = Element.columns[keyPath: section].sqlExpression
+        live = .sections(LiveQuery(initial: ResultsSectionCollection(wrappedValue.map { (nil, $0) }), database: database) {
+            try statement.fetchSections($0, by: expression, as: Section.QueryValue.self)
+        })
     }
 
     /// The rows of a statement with selected columns.
     public init<From, Joins>(
         wrappedValue: [Element] = [], _ statement: Select<Element, From, Joins>, database: (any DatabaseReader)? = nil
     ) {
-        query = LiveQuery(initial: wrappedValue, database: database) { try Self.fetch(statement, $0) }
+        live = .rows(LiveQuery(initial: wrappedValue, database: database) { try Self.fetch(statement, $0) })
     }
 
     /// Replaces the query at run time (for example after the user changes a filter) and
-    /// loads it.
+    /// loads it. A wrapper created with `sectionBy:` keeps its statement.
     public func load<From, Joins>(_ statement: Select<Element, From, Joins>, database: (any DatabaseReader)? = nil) {
+        guard case .rows(let query) = live else { return }
         query.replace(fetch: { try Self.fetch(statement, $0) }, database: database)
     }
 
     /// Replaces the one-table query at run time and loads it.
     public func load(_ statement: SelectOf<Element>, database: (any DatabaseReader)? = nil) where Element.QueryOutput == Element {
+        guard case .rows(let query) = live else { return }
         query.replace(fetch: { try statement.fetchAll($0) }, database: database)
     }
 
