@@ -5,8 +5,8 @@ import Foundation
 /// fresh temporary folder (for previews and tests).
 ///
 /// ```swift
-/// prepareDependencies {
-///     $0.defaultDatabase = try! defaultDatabase(path: "/var/lib/app/db.sqlite")
+/// try prepareDependencies {
+///     $0.defaultDatabase = try defaultDatabase(path: "/var/lib/app/db.sqlite")
 /// }
 /// ```
 ///
@@ -42,7 +42,7 @@ public struct DependencyValues: Sendable {
 /// Sets the process-wide dependencies, typically once when the app starts.
 ///
 /// ```swift
-/// prepareDependencies { $0.defaultDatabase = try! defaultDatabase() }
+/// try prepareDependencies { $0.defaultDatabase = try defaultDatabase() }
 /// ```
 public func prepareDependencies(_ body: (inout DependencyValues) throws -> Void) rethrows {
     DependencyValues.lock.lock()
