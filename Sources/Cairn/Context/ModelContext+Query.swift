@@ -125,3 +125,39 @@ extension ModelContext {
         }
     }
 }
+
+/// The SQL Cairn runs for a descriptor and SQLite's plan for it: check that an index is used.
+///
+/// ```swift
+/// let plan = try context.explain(FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes >= 30 }))
+/// plan.sql      // SELECT "t0"."id", "t0"."title", … FROM "Workout" AS "t0" WHERE "t0"."minutes" >= ?
+/// plan.details  // ["SCAN t0"]   (or "SEARCH t0 USING INDEX …" with an #Index on minutes)
+/// ```
+public struct QueryPlan: Sendable, CustomStringConvertible {
+    /// The SQL text of the fetch.
+    public let sql: String
+    /// The values bound to its placeholders.
+    public let arguments: [DatabaseValue]
+    /// The `detail` column of `EXPLAIN QUERY PLAN`, one line per step.
+    public let details: [String]
+
+    public var description: String { sql + "\n" + details.map { "  " + $0 }.joined(separator: "\n") }
+}
+
+extension ModelContext {
+    /// The SQL of `fetch(descriptor)` (saved rows; unsaved changes are merged in memory) and
+    /// SQLite's query plan for it.
+    public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> QueryPlan {
+        let entityName = Schema.entityName(for: T.self)
+        let store = try container.store(for: entityName)
+        let layout = try store.layout(for: entityName)
+        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name)))
+        let explain = RenderedSQL(sql: "EXPLAIN QUERY PLAN " + rendered.sql, arguments: rendered.arguments)
+        let rows = try store.access { try $0.rows(PreparedStatement(rendered: explain)) }
+        let details = rows.compactMap { row -> String? in
+            guard case .text(let detail)? = row.last else { return nil }
+            return detail
+        }
+        return QueryPlan(sql: rendered.sql, arguments: rendered.arguments, details: details)
+    }
+}
