@@ -116,6 +116,9 @@ let package = Package(
             linkerSettings: [.unsafeFlags(hostLinkerFlags)]
         ),
         .testTarget(name: "CairnTests", dependencies: ["Cairn"], swiftSettings: strict),
+        // Typed SQL (@Table, the query builder): its own target, as its reminders schema
+        // declares a `Tag` table beside the SwiftData fixtures' `Tag` model.
+        .testTarget(name: "CairnTypedSQLTests", dependencies: ["Cairn"], swiftSettings: strict),
         .testTarget(name: "CairnCoreDataTests", dependencies: ["CairnCoreData"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,23 +1,26 @@
 import CairnSQLite
 import Foundation
 
-/// W1–W6 through the engine's public API: cached statements, typed binding, rows decoded by
-/// index into Swift structs, each read workload inside one read transaction.
+/// W1–W6 through the engine's public API as a server would use it: a `DatabasePool`, each
+/// workload in one `write { }` or `read { }` (one transaction), cached statements, typed
+/// binding, rows decoded by index into Swift structs.
 struct EngineSurface: BenchSurface {
     static let columns = "id, title, startedAt, finishedAt, minutes, calories, isFavorite"
 
     func run(directory: String) throws -> Measurements {
         let path = directory + "/engine.sqlite"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let db = try Database(path: path)
-        defer { try? db.close() }
-        try db.execute(sql: Workload.createWorkout)
-        try db.execute(sql: Workload.createWorkoutIndex)
-        var m = Measurements(name: "engine (Database)")
+        let pool = try DatabasePool(path: path)
+        defer { try? pool.close() }
+        try pool.write { db in
+            try db.execute(sql: Workload.createWorkout)
+            try db.execute(sql: Workload.createWorkoutIndex)
+        }
+        var m = Measurements(name: "engine (DatabasePool)")
         let input = Workload.makeRows()
 
         try m.measure(1) {
-            try db.inTransaction(.immediate) {
+            try pool.write { db in
                 let insert = try db.cachedStatement(
                     sql: "INSERT INTO workout (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
                 for w in input {
@@ -29,7 +32,7 @@ struct EngineSurface: BenchSurface {
         }
 
         try m.measure(2) {
-            let rows = try db.inTransaction {
+            let rows = try pool.read { db in
                 try db.fetchAll(sql: "SELECT \(Self.columns) FROM workout", Self.decodeWorkout)
             }
             return Workload.checksumW2(rows)
@@ -37,7 +40,7 @@ struct EngineSurface: BenchSurface {
         m.peakRSSKiB = peakResidentKiB()
 
         try m.measure(3) {
-            try db.inTransaction {
+            try pool.read { db in
                 var sum: Int64 = 0
                 for _ in 0..<Workload.repeats {
                     let rows = try db.fetchAll(
@@ -50,7 +53,7 @@ struct EngineSurface: BenchSurface {
         }
 
         try m.measure(4) {
-            try db.inTransaction {
+            try pool.read { db in
                 var sum: Int64 = 0
                 for _ in 0..<Workload.repeats {
                     sum += try db.fetchValue(Int64.self, sql: "SELECT COUNT(*) FROM workout WHERE isFavorite = ?", arguments: [1]) ?? 0
@@ -60,7 +63,7 @@ struct EngineSurface: BenchSurface {
         }
 
         try m.measure(5) {
-            try db.inTransaction {
+            try pool.read { db in
                 var sum: Int64 = 0
                 let lookup = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM workout WHERE id = ?")
                 for k in 0..<Workload.lookups {
@@ -71,8 +74,8 @@ struct EngineSurface: BenchSurface {
             }
         }
 
-        try db.execute(sql: Workload.createOrders)
-        try db.inTransaction(.immediate) {
+        try pool.write { db in try db.execute(sql: Workload.createOrders) }
+        try pool.write { db in
             let insert = try db.cachedStatement(sql: "INSERT INTO orders VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
             for o in Workload.makeOrders() {
                 try insert.bind(values: o.id, o.customerID, o.employeeID, o.orderDate, o.requiredDate, o.shippedDate,
@@ -82,7 +85,7 @@ struct EngineSurface: BenchSurface {
             }
         }
         try m.measure(6) {
-            try db.inTransaction {
+            try pool.read { db in
                 var sum: Int64 = 0
                 for _ in 0..<Workload.orderRepeats {
                     let orders = try db.fetchAll(

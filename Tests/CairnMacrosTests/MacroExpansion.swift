@@ -11,7 +11,8 @@ import Testing
 enum MacroExpansion {
     /// The conformances the compiler passes to extension macros, by macro name.
     static let conformances: [String: [TypeSyntax]] = [
-        "Model": ["PersistentModel", "Observable"]
+        "Model": ["PersistentModel", "Observable"],
+        "ModelActor": ["ModelActor"],
     ]
 
     /// Every registered macro under the name it is written with: `ModelMacro` → `Model`.

@@ -30,6 +30,8 @@ public final class ModelContainer: Sendable {
     /// The store of each entity, by entity name.
     let storesByEntity: [String: ModelStore]
     private let mainContextBox = MainContextBox()
+    /// What every commit changed, for contexts and live queries (Concurrency/ContainerChanges.swift).
+    let changes = ContainerChanges()
 
     /// Opens (creating or migrating) the stores of a schema.
     ///
@@ -73,6 +75,7 @@ public final class ModelContainer: Sendable {
         self.migrationPlan = migrationPlan
         self.stores = stores
         self.storesByEntity = storesByEntity
+        changes.attach(to: stores)
     }
 
     /// Opens the stores of the given model types (and the models they reach).

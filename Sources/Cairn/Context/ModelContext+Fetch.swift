@@ -13,12 +13,14 @@ extension ModelContext {
     /// deletes left out. The predicate, sort, limit and offset run in SQL (see
     /// `ModelContext+Query.swift`), with the answers Foundation's evaluation gives.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-        try fetchThroughSQL(descriptor)
+        mergeExternalChanges()
+        return try fetchThroughSQL(descriptor)
     }
 
     /// The number of models a descriptor describes.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
-        try fetchCountThroughSQL(descriptor)
+        mergeExternalChanges()
+        return try fetchCountThroughSQL(descriptor)
     }
 
     /// The identifiers of the models a descriptor describes.
@@ -30,12 +32,14 @@ extension ModelContext {
             throw SwiftDataError.sortingPendingChangesWithIdentifiers.with(
                 reason: "Set includePendingChanges = false to fetch sorted identifiers")
         }
+        mergeExternalChanges()
         return try fetchIdentifiersThroughSQL(descriptor)
     }
 
     /// The model with an identifier: the registered one, else the stored row's model, else
     /// (the row does not exist) a model with that identifier whose properties read as empty.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
+        mergeExternalChanges()
         if let key = byIdentifier[persistentModelID], let model = tracked[key] { return model }
         guard let entity = container.schema.entitiesByName[persistentModelID.entityName] else {
             return UnknownEntityModel(identifier: persistentModelID)

@@ -140,7 +140,8 @@ public final class ModelContext {
 
     /// The model with an identifier if this context holds it, else `nil`.
     public func registeredModel<T: PersistentModel>(for persistentModelID: PersistentIdentifier) -> T? {
-        byIdentifier[persistentModelID].flatMap { tracked[$0] } as? T
+        mergeExternalChanges()
+        return byIdentifier[persistentModelID].flatMap { tracked[$0] } as? T
     }
 
     /// Discards every unsaved change: inserted models are dropped, deleted ones come back, and

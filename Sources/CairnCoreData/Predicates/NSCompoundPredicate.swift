@@ -9,7 +9,7 @@ import Foundation
 ///     NSPredicate(format: "isBusiness == NO"),
 /// ])
 /// combined.predicateFormat   // amount > 50.0 AND isBusiness == FALSE
-/// // SQL: ("amount" > ?) AND ("isBusiness" = ?)
+/// // SQL: "Expense"."amount" > ? AND "Expense"."isBusiness" IS ?
 /// ```
 ///
 /// An AND of no predicates is true and an OR of none is false; a NOT of several negates

@@ -8,7 +8,8 @@ import Foundation
 /// ```swift
 /// let predicate = NSPredicate(format: "name CONTAINS[cd] %@ AND amount > %f", "bucks", 50.0)
 /// predicate.evaluate(with: ["name": "Starbucks", "amount": 72.0])   // true
-/// // SQL (through a fetch): cairn_fold("name") LIKE '%' || cairn_fold(?) || '%' AND "amount" > ?
+/// try predicate.formatPredicate.sqlCondition(for: expenseEntity).render().sql
+/// // cairn_fold("Expense"."name", ?) GLOB ? AND "Expense"."amount" > ?   (3, "*bucks*", 50.0)
 /// ```
 ///
 /// Arguments are substituted into the parsed tree, never into the text, so `"Trader Joe's"`

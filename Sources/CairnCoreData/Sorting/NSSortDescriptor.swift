@@ -7,7 +7,8 @@ import Foundation
 /// let natural = NSSortDescriptor(key: "name", ascending: true,
 ///                                selector: Selector("localizedStandardCompare:"))
 /// try expenses.sortedArray(using: [natural, NSSortDescriptor(key: "date", ascending: false)])
-/// // SQL (through a fetch): ORDER BY "name" COLLATE cairn_standard, "date" DESC
+/// // SQL (NSFetchRequest.sqlSelect): ORDER BY "Expense"."name" COLLATE cairn_localized_standard ASC,
+/// //   "Expense"."date" DESC, "Expense"."id" ASC
 /// ```
 ///
 /// Supported selectors (the ones Core Data's SQLite store supports): `compare:`,

@@ -1,0 +1,138 @@
+import Foundation
+
+/// The container-wide record of what changed: every commit to one of the container's stores
+/// (a context's save, ``ModelContainer/write(_:)``, ``ModelContainer/deleteAllData()``) lands
+/// here with the tables it wrote, whichever actor or thread made it.
+///
+/// Two kinds of listeners:
+/// - each context has an inbox of tables changed by *others*; the context merges it (refreshes
+///   or unregisters the models it holds) at the start of its next fetch;
+/// - live queries (``Query``, ``ResultsObserver``) observe every commit, their own context's
+///   saves included, and refetch when it wrote a table they read.
+final class ContainerChanges: @unchecked Sendable {
+    // @unchecked Sendable: `inboxes`, `observers` and `nextObserverID` are only touched under
+    // `lock`; listeners are called outside it.
+
+    private let lock = NSLock()
+    private var inboxes: [ObjectIdentifier: ContextInbox] = [:]
+    private var observers: [Int: @Sendable (Set<String>) -> Void] = [:]
+    private var nextObserverID = 0
+    private var saveObservers: [any NSObjectProtocol] = []
+
+    init() {}
+
+    /// Installs the commit handlers of the stores and follows contexts' saves, so a commit is
+    /// not reported back to the context that made it.
+    func attach(to stores: [ModelStore]) {
+        for store in stores {
+            try? store.access { connection in
+                connection.database.addCommitHandler { [weak self] tables in self?.storeDidCommit(tables) }
+            }
+        }
+        let center = NotificationCenter.default
+        saveObservers = [
+            center.addObserver(forName: ModelContext.willSave, object: nil, queue: nil) { note in
+                SavingContext.begin((note.object as AnyObject?).map(ObjectIdentifier.init))
+            },
+            center.addObserver(forName: ModelContext.didSave, object: nil, queue: nil) { _ in
+                SavingContext.clear()
+            },
+        ]
+    }
+
+    deinit {
+        for observer in saveObservers { NotificationCenter.default.removeObserver(observer) }
+    }
+
+    // MARK: - Commits
+
+    /// Called on the committing thread, while the store's connection is held: only records
+    /// and schedules, never reads the store.
+    func storeDidCommit(_ tables: Set<String>) {
+        let saver = SavingContext.current
+        let (targets, listeners) = lock.withLock { () -> ([ContextInbox], [@Sendable (Set<String>) -> Void]) in
+            (inboxes.filter { UInt(bitPattern: $0.key) != saver }.map(\.value), observers.sorted { $0.key < $1.key }.map(\.value))
+        }
+        for inbox in targets { inbox.add(tables) }
+        for listener in listeners { listener(tables) }
+    }
+
+    /// Calls `listener` with the tables of every commit to the container's stores, on the
+    /// committing thread (it must not read the store synchronously: hop to an actor).
+    func observe(_ listener: @escaping @Sendable (Set<String>) -> Void) -> ChangeObservation {
+        let id = lock.withLock {
+            nextObserverID += 1
+            observers[nextObserverID] = listener
+            return nextObserverID
+        }
+        return ChangeObservation { [weak self] in
+            guard let self else { return }
+            _ = self.lock.withLock { self.observers.removeValue(forKey: id) }
+        }
+    }
+
+    // MARK: - Contexts
+
+    /// The inbox of a context, made (and older inboxes of gone contexts dropped) on first use.
+    func inbox(for context: ModelContext) -> ContextInbox {
+        let key = ObjectIdentifier(context)
+        return lock.withLock {
+            if let inbox = inboxes[key], inbox.isOwned(by: context) { return inbox }
+            inboxes = inboxes.filter { $0.value.isAlive }
+            let inbox = ContextInbox(context)
+            inboxes[key] = inbox
+            return inbox
+        }
+    }
+}
+
+/// The tables other contexts, actors or raw writes changed since a context last merged.
+final class ContextInbox: @unchecked Sendable {
+    // @unchecked Sendable: `tables` is only touched under `lock`. `owner` is a weak reference
+    // that is only compared and checked for nil (an atomic operation of the runtime), never
+    // used to reach the context off its actor.
+    private let lock = NSLock()
+    private var tables: Set<String> = []
+    private weak var owner: ModelContext?
+
+    init(_ owner: ModelContext) { self.owner = owner }
+
+    var isAlive: Bool { owner != nil }
+    func isOwned(by context: ModelContext) -> Bool { owner === context }
+
+    func add(_ changed: Set<String>) { lock.withLock { tables.formUnion(changed) } }
+
+    /// The tables changed since the last call, emptied.
+    func take() -> Set<String> {
+        lock.withLock {
+            defer { tables = [] }
+            return tables
+        }
+    }
+}
+
+/// The token of ``ContainerChanges/observe(_:)``: the observation lasts until ``cancel()`` or
+/// until the token is released.
+final class ChangeObservation: Sendable {
+    private let cancellation: @Sendable () -> Void
+    init(_ cancellation: @escaping @Sendable () -> Void) { self.cancellation = cancellation }
+    func cancel() { cancellation() }
+    deinit { cancellation() }
+}
+
+/// The context whose save runs on the current thread, between its `willSave` and `didSave`
+/// notifications: commits made meanwhile are that context's own. Kept in the thread's
+/// dictionary as the context's address (a save runs on one thread from start to end).
+enum SavingContext {
+    private static let key = "Cairn.SavingContext"
+
+    static func begin(_ context: ObjectIdentifier?) {
+        Thread.current.threadDictionary[key] = context.map { NSNumber(value: UInt(bitPattern: $0)) }
+    }
+
+    /// The address of the context saving on the current thread, if one is.
+    static var current: UInt? { (Thread.current.threadDictionary[key] as? NSNumber)?.uintValue }
+
+    /// Forgets a save that failed after its `willSave` (no `didSave` came).
+    static func clear() { Thread.current.threadDictionary[key] = nil }
+}

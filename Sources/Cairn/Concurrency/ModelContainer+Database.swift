@@ -1,0 +1,42 @@
+import Foundation
+
+extension ModelContainer {
+    /// Runs raw SQL on the store of a model type in one transaction: commits when `block`
+    /// returns, rolls back when it throws. Every context and live query of the container sees
+    /// the change (contexts on their next fetch, queries at once).
+    ///
+    /// ```swift
+    /// try container.write(for: Workout.self) { db in
+    ///     try db.execute(sql: #"UPDATE "Workout" SET "isFavorite" = 1 WHERE "minutes" >= ?"#, arguments: [90])
+    /// }
+    /// // BEGIN IMMEDIATE TRANSACTION; UPDATE "Workout" SET "isFavorite" = 1 WHERE "minutes" >= ?; COMMIT TRANSACTION
+    /// ```
+    ///
+    /// Tables are named after entities, columns after properties (see ``ModelContainer``).
+    /// The connection is the one contexts use, held for the whole block: keep it short, and do
+    /// not use a context of this container inside `block`.
+    ///
+    /// - Throws: the error of `block`, a `DatabaseError`, or ``ModelError`` when the container
+    ///   has no store for `modelType`.
+    public func write<T>(for modelType: any PersistentModel.Type, _ block: (Database) throws -> T) throws -> T {
+        let store = try store(for: Schema.entityName(for: modelType))
+        SavingContext.clear()
+        return try store.access { connection in
+            try connection.transaction { try block(connection.database) }
+        }
+    }
+
+    /// Runs raw SQL reads on the store of a model type, in one transaction (one snapshot).
+    ///
+    /// ```swift
+    /// let total = try container.read(for: Workout.self) { db in
+    ///     try db.fetchValue(Double.self, sql: #"SELECT SUM("calories") FROM "Workout""#)
+    /// }
+    /// ```
+    public func read<T>(for modelType: any PersistentModel.Type, _ block: (Database) throws -> T) throws -> T {
+        let store = try store(for: Schema.entityName(for: modelType))
+        return try store.access { connection in
+            try connection.database.inTransaction(.deferred) { try block(connection.database) }
+        }
+    }
+}

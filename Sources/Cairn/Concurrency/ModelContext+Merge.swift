@@ -1,0 +1,136 @@
+import Foundation
+
+// Changes reach every context: what other contexts, actors and raw writes committed is merged
+// into the models this context holds at the start of its next fetch.
+
+extension ModelContext {
+    /// Brings the models this context holds up to date with what others committed since the
+    /// last merge: for each table they wrote, the registered models of that table are read
+    /// again (`SELECT … WHERE "id" IN (…)`); a model whose row is gone is marked deleted and
+    /// dropped from the context. Properties with unsaved changes keep them (they win, and a
+    /// later save writes them over the store); the others take the stored values, through the
+    /// models' setters so observers hear the change.
+    ///
+    /// Called by every fetch, ``registeredModel(for:)`` and ``model(for:)``; call it directly
+    /// to refresh models without fetching.
+    func mergeExternalChanges() {
+        let tables = container.changes.inbox(for: self).take()
+        guard !tables.isEmpty else { return }
+        var byEntity: [String: [ModelStorage]] = [:]
+        for model in tracked.values {
+            guard let storage = model._storage, storage.identifier.primaryKey != nil,
+                storage.state == .persisted || storage.state == .deleted
+            else { continue }
+            byEntity[storage.entity.name, default: []].append(storage)
+        }
+        for (entityName, storages) in byEntity {
+            guard let store = try? container.store(for: entityName), let layout = try? store.layout(for: entityName) else {
+                continue
+            }
+            if tables.contains(layout.tableName) {
+                refresh(storages, layout: layout, store: store)
+            }
+            resetToMany(storages, layout: layout, changedTables: tables)
+        }
+    }
+
+    /// Reads the rows of `storages` again and applies them.
+    private func refresh(_ storages: [ModelStorage], layout: TableLayout, store: ModelStore) {
+        let chunkSize = 500
+        var start = 0
+        while start < storages.count {
+            let chunk = Array(storages[start..<min(start + chunkSize, storages.count)])
+            start += chunkSize
+            let keys = chunk.compactMap { $0.identifier.primaryKey }
+            let select = selectAll(layout).where(.column(layout.primaryKey).in(values: keys.map { .integer($0) }))
+            guard let rows = try? store.access({ try $0.rows(select) }) else { continue }
+            var rowsByKey: [Int64: [DatabaseValue]] = [:]
+            for row in rows { if case .integer(let key)? = row.first { rowsByKey[key] = row } }
+            for storage in chunk {
+                guard let key = storage.identifier.primaryKey else { continue }
+                if let row = rowsByKey[key] {
+                    apply(row, to: storage, layout: layout)
+                } else if storage.changed.isEmpty {
+                    forgetDeletedElsewhere(storage)
+                }
+            }
+        }
+    }
+
+    /// Sets the stored values of a row on a model, property by property, skipping properties
+    /// with unsaved changes and values that did not change.
+    private func apply(_ row: [DatabaseValue], to storage: ModelStorage, layout: TableLayout) {
+        let wasRestoring = isRestoring
+        isRestoring = true
+        defer { isRestoring = wasRestoring }
+        for (offset, column) in layout.columns.enumerated() where offset + 1 < row.count {
+            let index = column.slot
+            guard !storage.changed.contains(index) else { continue }
+            let stored = row[offset + 1]
+            switch column.kind {
+            case .attribute(let attribute):
+                if case .unloaded = storage.slots[index] { continue }  // faulted in when read
+                if let current = storage.loadedValue(at: index), (try? attribute.databaseValue(for: current)) == stored {
+                    continue
+                }
+                guard let value = try? attribute.value(from: stored) else {
+                    storage.slots[index] = .unloaded
+                    continue
+                }
+                if let model = tracked[key(storage)], let keyPath = attribute.keypath as? any _KeyPathAssigning,
+                    keyPath._assign(value, on: model)
+                {
+                    storage.changed.remove(index)
+                    storage.originals[index] = nil
+                }
+                storage.slots[index] = .value(value)
+            case .toOne:
+                let currentKey: DatabaseValue? = switch storage.slots[index] {
+                case .raw(let raw): raw
+                case .value(let value): relatedStorages(value)?.first.map { $0.identifier.primaryKey.map { .integer($0) } ?? .null } ?? .null
+                case .unloaded: nil
+                }
+                if let currentKey, currentKey != stored { storage.slots[index] = .raw(stored) }
+            }
+        }
+    }
+
+    /// To-many relationships whose destination (or join) table changed are loaded again on
+    /// their next read, unless they have unsaved changes.
+    private func resetToMany(_ storages: [ModelStorage], layout: TableLayout, changedTables: Set<String>) {
+        var indices: [Int] = []
+        for (name, storageKind) in layout.toMany {
+            guard let relationship = layout.entity.relationshipsByName[name],
+                let index = layout.entity.properties.firstIndex(where: { $0 === relationship })
+            else { continue }
+            let table: String = switch storageKind {
+            case .inverseForeignKey: relationship.destination
+            case .joinTable(let name, _): name
+            }
+            if changedTables.contains(table) || changedTables.contains(relationship.destination) { indices.append(index) }
+        }
+        guard !indices.isEmpty else { return }
+        for storage in storages {
+            for index in indices where !storage.changed.contains(index) { storage.slots[index] = .unloaded }
+        }
+    }
+
+    /// A model whose row another context (or a raw write) deleted: it becomes deleted and the
+    /// context no longer holds it.
+    private func forgetDeletedElsewhere(_ storage: ModelStorage) {
+        let key = key(storage)
+        storage.state = .deletedSaved
+        deletionOrder.removeAll { $0 == key }
+        tracked[key] = nil
+        byIdentifier[storage.identifier] = nil
+    }
+
+    /// The stored model of an identifier, or `nil` when its row does not exist (or it is of
+    /// another type): what `self[id, as:]` of a ``ModelActor`` returns.
+    func existingModel<T: PersistentModel>(_ type: T.Type, for identifier: PersistentIdentifier) -> T? {
+        mergeExternalChanges()
+        if let model: T = registeredModel(for: identifier) { return model }
+        guard identifier.entityName == Schema.entityName(for: T.self), let key = identifier.primaryKey else { return nil }
+        return (try? fetchStored(T.self, primaryKey: key)) ?? nil
+    }
+}

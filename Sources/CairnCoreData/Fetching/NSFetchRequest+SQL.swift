@@ -1,0 +1,74 @@
+import Cairn
+import Foundation
+
+extension NSFetchRequest {
+    /// The `SELECT` that runs this request against `entity`'s table: `WHERE` from the
+    /// predicate, `ORDER BY` from the sort descriptors (then the primary key, so equal keys
+    /// keep a stable order), bound `LIMIT`/`OFFSET`, and the columns of the result type.
+    ///
+    /// ```swift
+    /// request.resultType = .countResultType
+    /// try request.sqlSelect(for: expenseEntity).render().sql
+    /// // SELECT COUNT(*) FROM "Expense" WHERE "Expense"."amount" > ?
+    /// ```
+    ///
+    /// - Throws: the predicate's ``NSPredicate/formatError``, a sort descriptor's
+    ///   ``NSSortDescriptor/selectorError``, or a ``FormatPredicateError`` for an unknown key,
+    ///   an entity name that is not `entity`'s, or an option Cairn does not compile yet
+    ///   (`havingPredicate`, non-string `propertiesToFetch`).
+    public func sqlSelect(for entity: FormatSQLEntity) throws(FormatPredicateError) -> SQLSelect {
+        if let entityName, entityName != entity.name {
+            throw FormatPredicateError(.unknownKey, "the request is for \(entityName), not \(entity.name)")
+        }
+        let table = entity.table
+        let primaryKey = SQLExpression.column(entity.primaryKey, table: table)
+        var select = SQLSelect([SQLSelectColumn](), from: .table(table))
+        if let predicate {
+            if let error = predicate.formatError { throw error }
+            select.condition = try predicate.formatPredicate.sqlCondition(for: entity)
+        }
+        var ordering: [SQLOrderingTerm] = []
+        for descriptor in sortDescriptors ?? [] {
+            ordering.append(try descriptor.formatSortDescriptor().sqlOrderingTerm(for: entity))
+        }
+        ordering.append(primaryKey.ascending())
+        if havingPredicate != nil {
+            throw FormatPredicateError(.unsupported, "havingPredicate is not compiled to SQL yet")
+        }
+
+        switch resultType {
+        case .countResultType:
+            var rows = select
+            rows.columns = [SQLSelectColumn(primaryKey)]
+            if fetchLimit > 0 || fetchOffset > 0 {
+                rows = rows.limit(fetchLimit > 0 ? fetchLimit : nil).offset(fetchOffset > 0 ? fetchOffset : nil)
+                return SQLSelect([.countAll], from: .subquery(rows, as: "cairn_rows"))
+            }
+            rows.columns = [SQLSelectColumn(.countAll)]
+            return rows
+        case .managedObjectIDResultType:
+            select.columns = [SQLSelectColumn(primaryKey)]
+        case .dictionaryResultType:
+            var columns: [SQLSelectColumn] = []
+            var groupBy: [SQLExpression] = []
+            for (list, isGroup) in [(propertiesToFetch ?? [], false), (propertiesToGroupBy ?? [], true)] {
+                for property in list {
+                    guard let name = property as? String else {
+                        throw FormatPredicateError(
+                            .unsupported, "only property names are supported in propertiesToFetch and propertiesToGroupBy")
+                    }
+                    let term = try FormatSortDescriptor(key: name).sqlOrderingTerm(for: entity)
+                    if isGroup { groupBy.append(term.expression) } else { columns.append(term.expression.aliased(name)) }
+                }
+            }
+            select.columns = columns
+            select.groupBy = groupBy
+            select.isDistinct = returnsDistinctResults
+            if !groupBy.isEmpty { ordering.removeLast() }
+        default:
+            break
+        }
+        select.ordering = ordering
+        return select.limit(fetchLimit > 0 ? fetchLimit : nil).offset(fetchOffset > 0 ? fetchOffset : nil)
+    }
+}
