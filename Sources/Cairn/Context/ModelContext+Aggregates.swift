@@ -109,7 +109,8 @@ extension ModelContext {
     // MARK: - Helpers
 
     private func needsMemoryAggregate<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) -> Bool {
-        descriptor.fetchLimit != nil || descriptor.fetchOffset != nil
+        mergeExternalChanges()
+        return descriptor.fetchLimit != nil || descriptor.fetchOffset != nil
             || (descriptor.includePendingChanges && !pendingChanges(of: T.self).isEmpty)
     }
 
