@@ -38,6 +38,26 @@ extension ModelContext {
     /// `fetch(_:)` in SQL: one SELECT with WHERE, ORDER BY, LIMIT and OFFSET; unsaved inserts,
     /// edits and deletes merged in memory in the same order SQL would give.
     func fetchThroughSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        let models = try fetchMergingPendingChanges(descriptor)
+        prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, of: models)
+        return models
+    }
+
+    /// Loads the to-one relationships named for prefetching for every fetched model at once:
+    /// reading one model's relationship resolves the keys of all registered models of the
+    /// type in one SELECT, so later reads run no query.
+    private func prefetchRelationships<T: PersistentModel>(_ keyPaths: [PartialKeyPath<T>], of models: [T]) {
+        guard let first = models.first else { return }
+        let entity = Schema.Entity.of(T.self)
+        for keyPath in keyPaths {
+            guard let relationship = entity.property(for: keyPath) as? Schema.Relationship,
+                relationship.isToOneRelationship
+            else { continue }
+            _ = first[keyPath: keyPath]
+        }
+    }
+
+    private func fetchMergingPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let pending = descriptor.includePendingChanges ? pendingChanges(of: T.self) : PendingChanges<T>()
         if pending.isEmpty { return try storedModels(descriptor) }
         // Unsaved changes can move rows in or out of the page: fetch every stored match, fix
