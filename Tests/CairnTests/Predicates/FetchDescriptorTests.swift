@@ -216,6 +216,20 @@ struct RelationshipPredicateTests {
             + "WHERE \"t1\".\"trip\" = \"t0\".\"id\" AND \"t1\".\"title\" COLLATE cairn_swift = ?)")
     }
 
+    @Test("sorting through a to-one relationship: nil first forward, last in reverse")
+    func sortThroughToOne() throws {
+        let (context, _, items, _) = try tripsAndItems()
+        for order in [SortOrder.forward, .reverse] {
+            let sort = [SortDescriptor(\Item.trip?.name, order: order), SortDescriptor(\Item.title)]
+            let fetched = try context.fetch(FetchDescriptor(sortBy: sort))
+            #expect(fetched.map(\.title) == items.sorted(using: sort).map(\.title))
+        }
+        let rendered = try QueryCompiler.render(
+            FetchDescriptor<Item>(sortBy: [SortDescriptor(\Item.trip?.name)]), selecting: .identifiers)
+        #expect(rendered.sql == "SELECT \"t0\".\"id\" FROM \"Item\" AS \"t0\" ORDER BY (SELECT \"name\" FROM \"Trip\" "
+            + "WHERE \"id\" = \"t0\".\"trip\") COLLATE cairn_swift ASC, \"t0\".\"id\" ASC")
+    }
+
     @Test("to-one: optional chaining, if let, comparing with a model")
     func toOne() throws {
         let (context, trips, items, _) = try tripsAndItems()
