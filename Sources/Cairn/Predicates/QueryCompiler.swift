@@ -75,13 +75,13 @@ enum QueryCompiler {
             entity: ObjectIdentifier(T.self), predicate: shape?.tokens, sort: sortTokens, selection: selection,
             hasLimit: descriptor.fetchLimit != nil, hasOffset: descriptor.fetchOffset != nil)
         let compiled: CompiledQuery
-        if let cached = QueryCache.shared[key] {
+        if let cached = QueryCache.current[key] {
             compiled = cached
         } else {
             compiled = try compile(
                 descriptor, entity: entity, root: root, constants: shape?.constants ?? [], rootVariable: descriptor.predicate?.variable.key,
                 selection: selection)
-            QueryCache.shared[key] = compiled
+            QueryCache.current[key] = compiled
         }
         let constants = shape?.constants ?? []
         let arguments = try compiled.recipe.map {
@@ -101,7 +101,7 @@ enum QueryCompiler {
         _ descriptor: FetchDescriptor<T>, entity: Schema.Entity, root: (any SQLPredicateExpression)?, constants: [Any],
         rootVariable: PredicateExpressions.VariableID?, selection: QuerySelection
     ) throws -> CompiledQuery {
-        QueryCache.shared.noteCompile()
+        QueryCache.current.noteCompile()
         let alias = "t0"
         let primaryKey = SQLExpression.column(entity.primaryKeyColumn, table: alias)
         var compiler = PredicateCompiler(constants: constants)
@@ -167,6 +167,9 @@ enum QueryCompiler {
 final class QueryCache: @unchecked Sendable {
     // @unchecked Sendable: `entries` and `compiles` are only touched while holding `lock`.
     static let shared = QueryCache()
+    /// The cache compilations use: `shared`, unless a task scopes its own (tests do, so that
+    /// counting compiles is not disturbed by other tests filling the shared cache).
+    @TaskLocal static var current: QueryCache = .shared
     private let lock = NSLock()
     private var entries: [QueryShapeKey: CompiledQuery] = [:]
     private var compiles = 0
