@@ -66,6 +66,7 @@ extension ModelContext {
             throw SwiftDataError.includePendingChangesWithBatchSize.with(
                 reason: "A batched fetch reads only saved rows: set includePendingChanges = false on the FetchDescriptor")
         }
+        mergeExternalChanges()
         let identifiers = try fetchIdentifiersThroughSQL(descriptor)
         return FetchResultsCollection(identifiers: identifiers, batchSize: batchSize) { [weak self] batch in
             guard let self else { return [] }
@@ -99,6 +100,7 @@ extension ModelContext {
         _ fetch: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
         block: (T) throws -> Void
     ) throws {
+        mergeExternalChanges()
         var descriptor = fetch
         let identifiers: [PersistentIdentifier]
         if descriptor.includePendingChanges, !pendingChanges(of: T.self).isEmpty {

@@ -38,6 +38,26 @@ extension ModelContext {
     /// `fetch(_:)` in SQL: one SELECT with WHERE, ORDER BY, LIMIT and OFFSET; unsaved inserts,
     /// edits and deletes merged in memory in the same order SQL would give.
     func fetchThroughSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        let models = try fetchMergingPendingChanges(descriptor)
+        prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, of: models)
+        return models
+    }
+
+    /// Loads the to-one relationships named for prefetching for every fetched model at once:
+    /// reading one model's relationship resolves the keys of all registered models of the
+    /// type in one SELECT, so later reads run no query.
+    private func prefetchRelationships<T: PersistentModel>(_ keyPaths: [PartialKeyPath<T>], of models: [T]) {
+        guard let first = models.first else { return }
+        let entity = Schema.Entity.of(T.self)
+        for keyPath in keyPaths {
+            guard let relationship = entity.property(for: keyPath) as? Schema.Relationship,
+                relationship.isToOneRelationship
+            else { continue }
+            _ = first[keyPath: keyPath]
+        }
+    }
+
+    private func fetchMergingPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let pending = descriptor.includePendingChanges ? pendingChanges(of: T.self) : PendingChanges<T>()
         if pending.isEmpty { return try storedModels(descriptor) }
         // Unsaved changes can move rows in or out of the page: fetch every stored match, fix
@@ -123,5 +143,41 @@ extension ModelContext {
             guard case .integer(let key)? = row.first else { return nil }
             return .permanent(entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
         }
+    }
+}
+
+/// The SQL Cairn runs for a descriptor and SQLite's plan for it: check that an index is used.
+///
+/// ```swift
+/// let plan = try context.explain(FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes >= 30 }))
+/// plan.sql      // SELECT "t0"."id", "t0"."title", … FROM "Workout" AS "t0" WHERE "t0"."minutes" >= ?
+/// plan.details  // ["SCAN t0"]   (or "SEARCH t0 USING INDEX …" with an #Index on minutes)
+/// ```
+public struct QueryPlan: Sendable, CustomStringConvertible {
+    /// The SQL text of the fetch.
+    public let sql: String
+    /// The values bound to its placeholders.
+    public let arguments: [DatabaseValue]
+    /// The `detail` column of `EXPLAIN QUERY PLAN`, one line per step.
+    public let details: [String]
+
+    public var description: String { sql + "\n" + details.map { "  " + $0 }.joined(separator: "\n") }
+}
+
+extension ModelContext {
+    /// The SQL of `fetch(descriptor)` (saved rows; unsaved changes are merged in memory) and
+    /// SQLite's query plan for it.
+    public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> QueryPlan {
+        let entityName = Schema.entityName(for: T.self)
+        let store = try container.store(for: entityName)
+        let layout = try store.layout(for: entityName)
+        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name)))
+        let explain = RenderedSQL(sql: "EXPLAIN QUERY PLAN " + rendered.sql, arguments: rendered.arguments)
+        let rows = try store.access { try $0.rows(PreparedStatement(rendered: explain)) }
+        let details = rows.compactMap { row -> String? in
+            guard case .text(let detail)? = row.last else { return nil }
+            return detail
+        }
+        return QueryPlan(sql: rendered.sql, arguments: rendered.arguments, details: details)
     }
 }

@@ -8,6 +8,11 @@ enum QuerySelection: Hashable, Sendable {
     case count
     /// The primary key only.
     case identifiers
+    /// One aggregate of one column: `SUM("t0"."calories")` (text compared as Swift does).
+    case aggregate(function: String, column: String, isText: Bool)
+    /// The distinct values of a column with an aggregate per group, in the column's order:
+    /// `SELECT "t0"."key", COUNT(*) … GROUP BY "t0"."key" ORDER BY "t0"."key"`.
+    case grouped(key: String, keyIsText: Bool, function: String, column: String?)
 }
 
 /// A fetch compiled once per shape: its SQL text and where each bound argument comes from.
@@ -108,13 +113,31 @@ enum QueryCompiler {
             select = SQLSelect([SQLExpression.countAll], from: .table(entity.tableName, as: alias))
         case .identifiers:
             select = SQLSelect([primaryKey], from: .table(entity.tableName, as: alias))
+        case let .aggregate(function, column, isText):
+            var value = SQLExpression.column(column, table: alias)
+            if isText { value = value.collate(swiftStringCollation) }
+            select = SQLSelect([SQLExpression.aggregate(SQLAggregate(name: function, arguments: [value]))],
+                               from: .table(entity.tableName, as: alias))
+        case let .grouped(key, keyIsText, function, column):
+            var keySQL = SQLExpression.column(key, table: alias)
+            if keyIsText { keySQL = keySQL.collate(swiftStringCollation) }
+            let argument = column.map { SQLExpression.column($0, table: alias) } ?? .star
+            select = SQLSelect([keySQL, SQLExpression.aggregate(SQLAggregate(name: function, arguments: [argument]))],
+                               from: .table(entity.tableName, as: alias))
+            select.groupBy = [keySQL]
+            select.ordering = [keySQL.ascending()]
         }
         if let root, let rootVariable {
             compiler.variables[rootVariable] = CompiledExpression(
                 form: .model(ModelReference(entity: entity, primaryKey: primaryKey, alias: alias)), type: T.self)
             select = select.where(try compileRoot(root, &compiler))
         }
-        if selection != .count {
+        if case .columns = selection {
+            let terms = try descriptor.sortBy.map { try SortCompiler.orderingTerm($0, entity: entity, alias: alias) }
+            if !terms.isEmpty {
+                select.ordering = terms + [primaryKey.ascending()]
+            }
+        } else if selection == .identifiers {
             let terms = try descriptor.sortBy.map { try SortCompiler.orderingTerm($0, entity: entity, alias: alias) }
             if !terms.isEmpty {
                 select.ordering = terms + [primaryKey.ascending()]

@@ -40,15 +40,25 @@ enum SortCompiler {
             throw PredicateSQLError.unsupportedSort("A SortDescriptor without a key path cannot be translated to SQL")
         }
         let valueType = type(of: keyPath).valueType
-        guard let attribute = entity.attribute(for: keyPath), !attribute.isTransient else {
+        let attribute: Schema.Attribute
+        let column: SQLExpression
+        if let own = entity.attribute(for: keyPath), !own.isTransient {
+            attribute = own
+            column = SQLExpression.column(own.columnName, table: alias)
+        } else if let (relationship, destination, related) = throughToOne(keyPath, entity: entity) {
+            attribute = related
+            let target = ModelReference(
+                entity: destination, primaryKey: .column(relationship.name, table: alias), alias: nil)
+            column = target.column(related.columnName)
+        } else {
             throw PredicateSQLError.unsupportedSort(
-                "The sort key \(keyPath) is not a stored attribute of \(entity.name); Cairn sorts on the entity's own "
-                    + "attributes")
+                "The sort key \(keyPath) is not a stored attribute of \(entity.name) or of one of its to-one "
+                    + "relationships (\\.trip?.name); Cairn sorts on stored attributes only")
         }
         let kind = SQLValueKind.of(unwrappedType(valueType).base)
         guard kind.ordersLikeSwift else {
             throw PredicateSQLError.unsupportedSort(
-                "Sorting by \(entity.name).\(attribute.name) of type \(typeName(valueType)): SQL orders numbers, String, "
+                "Sorting by \(attribute.name) of type \(typeName(valueType)): SQL orders numbers, String, "
                     + "Date, UUID and Decimal as Swift does, not a custom Comparable type")
         }
         var collation: String?
@@ -66,7 +76,37 @@ enum SortCompiler {
                 }
             }
         }
-        let column = SQLExpression.column(attribute.columnName, table: alias)
         return SQLOrderingTerm(column, descriptor.order == .forward ? .ascending : .descending, collation: collation)
+    }
+
+    /// A key path through one to-one relationship to a stored attribute of its destination
+    /// (`\Item.trip?.name`, `\Item.owner.name`). Foundation gives no way to take a key path
+    /// apart, so candidates are compared: `relationship.appending(path: attribute)` for a
+    /// non-optional relationship, and the printed form of the optional chain otherwise.
+    static func throughToOne(_ keyPath: AnyKeyPath, entity: Schema.Entity)
+        -> (Schema.Relationship, Schema.Entity, Schema.Attribute)?
+    {
+        let printed = keyPath.debugDescription
+        for relationship in entity.relationships where relationship.isToOneRelationship {
+            guard let destinationType = relationship.destinationType, let relationshipPath = relationship.keypath else {
+                continue
+            }
+            let destination = Schema.Entity.cached(for: destinationType)
+            let relationshipPrinted = relationshipPath.debugDescription
+            guard printed.hasPrefix(relationshipPrinted) else { continue }
+            for attribute in destination.storedAttributes {
+                guard let attributePath = attribute.keypath else { continue }
+                if relationshipPath.appending(path: attributePath) == keyPath {
+                    return (relationship, destination, attribute)
+                }
+                let attributePrinted = attributePath.debugDescription
+                guard let split = attributePrinted.range(of: ".<") ?? attributePrinted.range(of: ".", options: .backwards)
+                else { continue }
+                let member = attributePrinted[split.lowerBound...]
+                let candidates = [relationshipPrinted + "?" + member, relationshipPrinted + "?" + member + "?"]
+                if candidates.contains(printed) { return (relationship, destination, attribute) }
+            }
+        }
+        return nil
     }
 }

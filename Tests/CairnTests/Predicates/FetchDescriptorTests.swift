@@ -221,6 +221,20 @@ struct RelationshipPredicateTests {
             + "WHERE \"t1\".\"trip\" = \"t0\".\"id\" AND \"t1\".\"title\" COLLATE cairn_swift = ?)")
     }
 
+    @Test("sorting through a to-one relationship: nil first forward, last in reverse")
+    func sortThroughToOne() throws {
+        let (context, _, items, _) = try tripsAndItems()
+        for order in [SortOrder.forward, .reverse] {
+            let sort = [SortDescriptor(\Item.trip?.name, order: order), SortDescriptor(\Item.title)]
+            let fetched = try context.fetch(FetchDescriptor(sortBy: sort))
+            #expect(fetched.map(\.title) == items.sorted(using: sort).map(\.title))
+        }
+        let rendered = try QueryCompiler.render(
+            FetchDescriptor<Item>(sortBy: [SortDescriptor(\Item.trip?.name)]), selecting: .identifiers)
+        #expect(rendered.sql == "SELECT \"t0\".\"id\" FROM \"Item\" AS \"t0\" ORDER BY (SELECT \"name\" FROM \"Trip\" "
+            + "WHERE \"id\" = \"t0\".\"trip\") COLLATE cairn_swift ASC, \"t0\".\"id\" ASC")
+    }
+
     @Test("to-one: optional chaining, if let, comparing with a model")
     func toOne() throws {
         let (context, trips, items, _) = try tripsAndItems()
@@ -239,5 +253,28 @@ struct RelationshipPredicateTests {
             let expected = try items.filter { try predicate.evaluate($0) }.sorted(using: SortDescriptor(\Item.title))
             #expect(fetched.map(\.title) == expected.map(\.title))
         }
+    }
+}
+
+@Suite("Prefetching")
+struct PrefetchTests {
+    @Test("relationshipKeyPathsForPrefetching loads to-one relationships in one extra query, not one per row")
+    func toOne() throws {
+        let container = try memoryContainer(for: Trip.self, Item.self, Tag.self)
+        let setup = ModelContext(container)
+        let trips = (0..<5).map { Trip(name: "T\($0)") }
+        for trip in trips { setup.insert(trip) }
+        for index in 0..<20 { setup.insert(Item(title: "I\(index)", trip: trips[index % 5])) }
+        try setup.save()
+        let context = ModelContext(container)
+        let store = try container.store(for: "Item")
+        var descriptor = FetchDescriptor<Item>(sortBy: [SortDescriptor(\.title)])
+        descriptor.relationshipKeyPathsForPrefetching = [\.trip]
+        let before = store.executedStatements.count
+        let items = try context.fetch(descriptor)
+        #expect(store.executedStatements.count - before == 2)
+        let names = items.compactMap { $0.trip?.name }
+        #expect(names.count == 20)
+        #expect(store.executedStatements.count - before == 2)
     }
 }

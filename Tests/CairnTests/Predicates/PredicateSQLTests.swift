@@ -126,6 +126,33 @@ struct PredicateSQLTests {
                   "cairn_case_insensitive_compare(\"t0\".\"name\", ?) = ?")
     }
 
+    @Test("model-free parts are evaluated once and bound")
+    func modelFreeParts() throws {
+        let now = Date.now
+        try check(#Predicate { $0.day > now }, "\"t0\".\"day\" > ?")
+        let limits = [2, 9, 4]
+        try check(#Predicate { $0.count < (limits.max() ?? 0) }, "\"t0\".\"count\" < ?")
+    }
+
+    @Test("constructs without SQL throw the documented errors")
+    func unsupportedConstructs() throws {
+        func error(_ predicate: Predicate<Specimen>) -> SwiftDataError? {
+            do {
+                _ = try store.sql(FetchDescriptor(predicate: predicate))
+                return nil
+            } catch {
+                return error as? SwiftDataError
+            }
+        }
+        #expect(error(#Predicate { $0.tags[0] == "a" }) == .unsupportedPredicate)
+        #expect(error(#Predicate { $0.tags[0] == "a" })?.description.contains("subscript") == true)
+        #expect(error(#Predicate { $0.mood.rawValue == "sad" }) == .unsupportedKeyPath)
+        #expect(error(#Predicate { $0.name.contains(/a+/) })?.description.contains("Regex") == true)
+        #expect(error(#Predicate { $0.day.timeIntervalSinceNow > 0 }) == .unsupportedKeyPath)
+        let limit: Int? = nil
+        #expect(error(#Predicate { $0.count > limit! }) == .unsupportedPredicate)
+    }
+
     @Test("a whole predicate without the model binds one value")
     func constantPredicate() throws {
         let on = true
