@@ -67,6 +67,8 @@ let package = Package(
     products: [
         .library(name: "Cairn", targets: ["Cairn"]),
         .library(name: "CairnCoreData", targets: ["CairnCoreData"]),
+        // Linux only: `import CoreData` for code written against Apple's Core Data.
+        .library(name: "CoreData", targets: ["CoreData"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
     ],
     targets: [
@@ -94,6 +96,7 @@ let package = Package(
         ),
         // Core Data's query language under Core Data's names.
         .target(name: "CairnCoreData", dependencies: ["Cairn"], swiftSettings: strict),
+        .target(name: "CoreData", dependencies: ["CairnCoreData"], swiftSettings: strict),
 
         // The raw-C baseline of the benchmark, compiled into cairn-bench.
         .target(
@@ -116,7 +119,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(hostLinkerFlags)]
         ),
         .testTarget(name: "CairnTests", dependencies: ["Cairn"], swiftSettings: strict),
-        .testTarget(name: "CairnCoreDataTests", dependencies: ["CairnCoreData"], swiftSettings: strict),
+        .testTarget(name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

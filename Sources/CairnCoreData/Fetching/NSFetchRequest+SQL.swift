@@ -24,8 +24,7 @@ extension NSFetchRequest {
         let primaryKey = SQLExpression.column(entity.primaryKey, table: table)
         var select = SQLSelect([SQLSelectColumn](), from: .table(table))
         if let predicate {
-            if let error = predicate.formatError { throw error }
-            select.condition = try predicate.formatPredicate.sqlCondition(for: entity)
+            select.condition = try predicate.tree().sqlCondition(for: entity)
         }
         var ordering: [SQLOrderingTerm] = []
         for descriptor in sortDescriptors ?? [] {
