@@ -23,6 +23,10 @@ final class ModelStore: @unchecked Sendable {
         layouts = Dictionary(entities.map { ($0.name, TableLayout(entity: $0)) }, uniquingKeysWith: { a, _ in a })
         var engineConfiguration = Configuration()
         engineConfiguration.foreignKeysEnabled = false
+        // Format predicates and sort descriptors (NSPredicate, NSSortDescriptor) compile to
+        // these functions and collations.
+        engineConfiguration.functions += FormatSQLFunctions.functions
+        engineConfiguration.collations += FormatSQLFunctions.collations
         engineConfiguration.readonly = !configuration.allowsSave && !configuration.isStoredInMemoryOnly
         let path: String
         if configuration.isStoredInMemoryOnly {
