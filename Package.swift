@@ -70,6 +70,7 @@ let package = Package(
         // Linux only: `import CoreData` for code written against Apple's Core Data.
         .library(name: "CoreData", targets: ["CoreData"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
+        .executable(name: "cairn-fuzz-format", targets: ["cairn-fuzz-format"]),
     ],
     targets: [
         // The system SQLite (Debian: libsqlite3-dev).
@@ -109,6 +110,9 @@ let package = Package(
             dependencies: ["Cairn", "CairnBenchBaseline"],
             swiftSettings: strict
         ),
+
+        // libFuzzer target for the format-predicate parser (see its source for the command).
+        .executableTarget(name: "cairn-fuzz-format", dependencies: ["Cairn"], swiftSettings: strict),
 
         .testTarget(name: "CairnSQLiteTests", dependencies: ["CairnSQLite"], swiftSettings: strict),
         .testTarget(name: "CairnQueryTests", dependencies: ["CairnQuery"], swiftSettings: strict),
