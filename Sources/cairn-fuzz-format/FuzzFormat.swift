@@ -5,9 +5,14 @@ import Foundation
 // printed, re-parsed and evaluated; any crash, hang or sanitizer report is a bug (bad input
 // must be an error, never a crash).
 //
-//   swift build -c debug --product cairn-fuzz-format --scratch-path .build-fuzz \
-//       -Xswiftc -sanitize=fuzzer,address -Xswiftc -DCAIRN_FUZZ
-//   .build-fuzz/debug/cairn-fuzz-format -max_total_time=300 -max_len=256
+//   swift build -v -c debug --product cairn-fuzz-format --scratch-path .build-fuzz \
+//       -Xswiftc -sanitize=address \
+//       -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table -Xswiftc -DCAIRN_FUZZ
+//   then re-run the printed `swiftc … -o …/cairn-fuzz-format` link line with
+//   `-sanitize=fuzzer,address` and without `-Xlinker --defsym -Xlinker main=cairn_fuzz_format_main`
+//   (`-Xswiftc -sanitize=fuzzer` on the whole build also links libFuzzer's `main` into the
+//   macro plugin, which then fails to link), and run
+//   .build-fuzz/debug/cairn-fuzz-format -max_total_time=300 -max_len=256 CORPUS_DIR
 //
 // Without `CAIRN_FUZZ` (a normal `swift build`) this is a plain executable that runs the same
 // check on each argument, so the target always builds.
