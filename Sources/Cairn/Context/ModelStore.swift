@@ -26,6 +26,10 @@ final class ModelStore: @unchecked Sendable {
         var engineConfiguration = Configuration()
         engineConfiguration.addCairnPredicateSupport()
         engineConfiguration.foreignKeysEnabled = false
+        // Format predicates and sort descriptors (NSPredicate, NSSortDescriptor) compile to
+        // these functions and collations.
+        engineConfiguration.functions += FormatSQLFunctions.functions
+        engineConfiguration.collations += FormatSQLFunctions.collations
         engineConfiguration.readonly = !configuration.allowsSave && !configuration.isStoredInMemoryOnly
         let path: String
         if configuration.isStoredInMemoryOnly {
