@@ -13,6 +13,11 @@ enum CairnMacroRegistry {
             "RelationshipMacro": RelationshipMacro.self,
             "UniqueMacro": UniqueMacro.self,
             "IndexMacro": IndexMacro.self,
+            "TableMacro": TableMacro.self,
+            "ColumnMacro": ColumnMacro.self,
+            "EphemeralMacro": EphemeralMacro.self,
+            "SelectionMacro": SelectionMacro.self,
+            "SQLMacro": SQLMacro.self,
             "ModelActorMacro": ModelActorMacro.self,
             "QueryMacro": QueryMacro.self,
         ]

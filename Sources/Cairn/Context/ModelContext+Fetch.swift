@@ -10,31 +10,19 @@ extension ModelContext {
     ///
     /// Rows already registered come back as the same instances (with their unsaved changes).
     /// With `includePendingChanges` (the default), unsaved inserts are included and unsaved
-    /// deletes left out. Predicates and sort descriptors are applied with Foundation's own
-    /// evaluation, which defines their meaning.
+    /// deletes left out. The predicate, sort, limit and offset run in SQL (see
+    /// `ModelContext+Query.swift`), with the answers Foundation's evaluation gives.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let fetching = try beginFetch()  // merges others' changes; a cancelled task throws (Concurrency/)
         defer { fetching.end() }
-        var models = try fetchStored(T.self)
-        if descriptor.includePendingChanges {
-            models.removeAll { $0._storage?.state == .deleted }
-            models += insertionOrder.compactMap { tracked[$0] as? T }
-        }
-        if let predicate = descriptor.predicate {
-            models = try models.filter { try predicate.evaluate($0) }
-        }
-        if !descriptor.sortBy.isEmpty {
-            models.sort(using: descriptor.sortBy)
-        }
-        let offset = max(0, descriptor.fetchOffset ?? 0)
-        if offset > 0 { models = Array(models.dropFirst(offset)) }
-        if let limit = descriptor.fetchLimit, limit >= 0, models.count > limit { models = Array(models.prefix(limit)) }
-        return models
+        return try fetchThroughSQL(descriptor)
     }
 
     /// The number of models a descriptor describes.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
-        try fetch(descriptor).count
+        let fetching = try beginFetch()
+        defer { fetching.end() }
+        return try fetchCountThroughSQL(descriptor)
     }
 
     /// The identifiers of the models a descriptor describes.
@@ -46,7 +34,9 @@ extension ModelContext {
             throw SwiftDataError.sortingPendingChangesWithIdentifiers.with(
                 reason: "Set includePendingChanges = false to fetch sorted identifiers")
         }
-        return try fetch(descriptor).map(\.persistentModelID)
+        let fetching = try beginFetch()
+        defer { fetching.end() }
+        return try fetchIdentifiersThroughSQL(descriptor)
     }
 
     /// The model with an identifier: the registered one, else the stored row's model, else

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The string comparisons Core Data sort descriptors name by selector, as total orders Cairn
-/// implements identically in memory and (later) as SQLite collations.
+/// implements identically in memory and as SQLite collations (``FormatSQLFunctions/collations``).
 ///
 /// ```swift
 /// FormatStringComparison.localizedStandardCompare.compare("File10", "file9")  // .orderedDescending

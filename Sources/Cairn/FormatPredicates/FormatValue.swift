@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let predicate = try FormatPredicate("name == %@", arguments: ["Trader Joe's"])
-/// // name == "Trader Joe's"      (SQL: "name" = ?  with ?1 = 'Trader Joe''s' bound)
+/// // name == "Trader Joe's"      (SQL: "Expense"."name" IS ?  with "Trader Joe's" bound)
 /// ```
 public enum FormatValue: Sendable, Hashable {
     /// `NULL` / `NIL`, Swift `nil`, `NSNull`.

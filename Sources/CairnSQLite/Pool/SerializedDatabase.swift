@@ -70,9 +70,13 @@ final class SerializedDatabase: @unchecked Sendable {
         }
     }
 
-    /// Closes the connection (on its queue).
+    /// Closes the connection (on its queue; directly when already on it).
     func close() throws {
-        try queue.sync { try database.close() }
+        if isOnQueue {
+            try database.close()
+        } else {
+            try queue.sync { try database.close() }
+        }
     }
 
     private func deliverCommits() {

@@ -37,7 +37,7 @@ public struct Row {
     ///
     /// - Throws: ``RowDecodingError`` for `NULL` in a non-optional type, a value that does not
     ///   convert (including integer overflow), or an index out of range.
-    @inlinable
+    @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, at index: Int) throws -> Value {
         // One sqlite3_column_value call per column, then the cheap sqlite3_value_* accessors.
         // The value is "unprotected" in SQLite's terms; that only matters for connections

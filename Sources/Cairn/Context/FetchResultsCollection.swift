@@ -1,0 +1,166 @@
+import Foundation
+
+/// The results of a batched fetch: a random-access collection that loads its elements one
+/// batch at a time and keeps about one batch of models in memory.
+///
+/// ```swift
+/// var descriptor = FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.startedAt)])
+/// descriptor.includePendingChanges = false
+/// let batched = try context.fetch(descriptor, batchSize: 200)
+/// // SELECT "t0"."id" FROM "Workout" AS "t0" ORDER BY "t0"."startedAt" ASC, "t0"."id" ASC
+/// let minutes = batched.reduce(0) { $0 + $1.minutes }
+/// // per batch: SELECT "t0"."id", "t0"."title", … FROM "Workout" AS "t0"
+/// //            WHERE "t0"."id" IN (SELECT value FROM json_each(?))
+/// ```
+///
+/// The identifiers of every result are read up front (8 bytes each); models are read a batch
+/// at a time. A model whose row was deleted after the fetch reads as an empty placeholder, as
+/// `ModelContext.model(for:)` gives.
+public struct FetchResultsCollection<Element>: RandomAccessCollection {
+    let identifiers: [PersistentIdentifier]
+    let batchSize: Int
+    private let loader: Loader
+
+    /// Loads one batch and remembers it (a class, so reading through the collection can cache).
+    final class Loader {
+        let load: ([PersistentIdentifier]) -> [Element]
+        var batch: Int?
+        var elements: [Element] = []
+
+        init(load: @escaping ([PersistentIdentifier]) -> [Element]) {
+            self.load = load
+        }
+    }
+
+    init(identifiers: [PersistentIdentifier], batchSize: Int, load: @escaping ([PersistentIdentifier]) -> [Element]) {
+        self.identifiers = identifiers
+        self.batchSize = Swift.max(1, batchSize)
+        loader = Loader(load: load)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { identifiers.count }
+
+    public subscript(position: Int) -> Element {
+        let batch = position / batchSize
+        if loader.batch != batch {
+            let start = batch * batchSize
+            let end = Swift.min(identifiers.count, start + batchSize)
+            loader.elements = []  // release the previous batch before loading the next
+            loader.elements = loader.load(Array(identifiers[start..<end]))
+            loader.batch = batch
+        }
+        return loader.elements[position - batch * batchSize]
+    }
+}
+
+extension ModelContext {
+    /// The models a descriptor describes, loaded in batches of `batchSize` as the collection is
+    /// read.
+    ///
+    /// - Throws: ``SwiftDataError/includePendingChangesWithBatchSize`` while
+    ///   `descriptor.includePendingChanges` is `true` (set it to `false`), and the errors of
+    ///   ``fetch(_:)``.
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> FetchResultsCollection<T> {
+        guard !descriptor.includePendingChanges else {
+            throw SwiftDataError.includePendingChangesWithBatchSize.with(
+                reason: "A batched fetch reads only saved rows: set includePendingChanges = false on the FetchDescriptor")
+        }
+        mergeExternalChanges()
+        let identifiers = try fetchIdentifiersThroughSQL(descriptor)
+        return FetchResultsCollection(identifiers: identifiers, batchSize: batchSize) { [weak self] batch in
+            guard let self else { return [] }
+            return self.models(T.self, for: batch)
+        }
+    }
+
+    /// The identifiers a descriptor describes, as a collection (identifiers are small, so all
+    /// are read at once).
+    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws
+        -> FetchResultsCollection<PersistentIdentifier>
+    {
+        let identifiers = try fetchIdentifiers(descriptor)
+        return FetchResultsCollection(identifiers: identifiers, batchSize: batchSize) { $0 }
+    }
+
+    /// Calls `block` with every model a descriptor describes, reading `batchSize` rows at a
+    /// time; memory stays flat over any number of rows.
+    ///
+    /// Models left unchanged by `block` are released after each batch unless
+    /// `allowEscapingMutations` is `true`; changed models stay registered until the caller's
+    /// `save()` writes them.
+    ///
+    /// ```swift
+    /// try context.enumerate(FetchDescriptor<Workout>(), batchSize: 1_000) { workout in
+    ///     workout.calories = (workout.calories * 10).rounded() / 10
+    /// }
+    /// try context.save()
+    /// ```
+    public func enumerate<T: PersistentModel>(
+        _ fetch: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
+        block: (T) throws -> Void
+    ) throws {
+        mergeExternalChanges()
+        var descriptor = fetch
+        let identifiers: [PersistentIdentifier]
+        if descriptor.includePendingChanges, !pendingChanges(of: T.self).isEmpty {
+            identifiers = try fetchThroughSQL(descriptor).map(\.persistentModelID)
+        } else {
+            descriptor.includePendingChanges = false
+            identifiers = try fetchIdentifiersThroughSQL(descriptor)
+        }
+        let size = max(1, batchSize)
+        var start = 0
+        while start < identifiers.count {
+            let end = min(identifiers.count, start + size)
+            let batch = models(T.self, for: Array(identifiers[start..<end]))
+            for model in batch { try block(model) }
+            if !allowEscapingMutations { release(batch) }
+            start = end
+        }
+    }
+
+    /// The models with these identifiers, in that order: registered ones as they are, the
+    /// rest read in one SELECT.
+    func models<T: PersistentModel>(_ type: T.Type, for identifiers: [PersistentIdentifier]) -> [T] {
+        var found: [PersistentIdentifier: T] = [:]
+        var missing: [Int64] = []
+        for identifier in identifiers {
+            if let key = byIdentifier[identifier], let model = tracked[key] as? T {
+                found[identifier] = model
+            } else if let primaryKey = identifier.primaryKey {
+                missing.append(primaryKey)
+            }
+        }
+        if !missing.isEmpty, let loaded = try? storedModels(T.self, primaryKeys: missing) {
+            for model in loaded { found[model.persistentModelID] = model }
+        }
+        return identifiers.map { identifier in
+            found[identifier] ?? (model(for: identifier) as? T) ?? T(backingData: DefaultBackingData<T>(for: T.self))
+        }
+    }
+
+    /// `SELECT … WHERE "t0"."id" IN (SELECT value FROM json_each(?))`.
+    func storedModels<T: PersistentModel>(_ type: T.Type, primaryKeys: [Int64]) throws -> [T] {
+        let entityName = Schema.entityName(for: T.self)
+        let store = try container.store(for: entityName)
+        let layout = try store.layout(for: entityName)
+        let alias = "t0"
+        let keys = "[" + primaryKeys.map(String.init).joined(separator: ",") + "]"
+        let select = SQLSelect(
+            layout.selectColumns.map { SQLSelectColumn(.column($0, table: alias)) }, from: .table(layout.tableName, as: alias)
+        ).where(.raw("\(SQLExpression.column(layout.primaryKey, table: alias)) IN (SELECT value FROM json_each(\(DatabaseValue.text(keys))))"))
+        let rows = try store.access { try $0.rows(select) }
+        return try rows.map { try materialize(T.self, row: $0, layout: layout, store: store) }
+    }
+
+    /// Forgets saved models that have no unsaved changes, so their memory can be reclaimed.
+    func release<T: PersistentModel>(_ models: [T]) {
+        for model in models {
+            guard let storage = model._storage, storage.state == .persisted, !storage.hasChanges else { continue }
+            let key = key(storage)
+            tracked[key] = nil
+            if byIdentifier[storage.identifier] == key { byIdentifier[storage.identifier] = nil }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+// Aggregates computed in SQL, beside `fetch` (SwiftData has none; the seed computes them by
+// hand). Each takes the same FetchDescriptor: its predicate filters the rows; with unsaved
+// changes of the model type included, or a limit or offset, the answer is computed from
+// `fetch(_:)`'s models instead, so it always equals what Swift would compute from them.
+
+extension ModelContext {
+    /// The sum of an attribute over the models a descriptor describes.
+    ///
+    /// ```swift
+    /// let total = try context.fetchSum(FetchDescriptor<Workout>(), of: \.calories)
+    /// // SELECT TOTAL("t0"."calories") FROM "Workout" AS "t0"
+    /// ```
+    public func fetchSum<T: PersistentModel, Value: Numeric>(_ descriptor: FetchDescriptor<T>, of keyPath: KeyPath<T, Value>)
+        throws -> Value
+    {
+        if needsMemoryAggregate(descriptor) {
+            return try fetch(descriptor).reduce(Value.zero) { $0 + $1[keyPath: keyPath] }
+        }
+        let attribute = try aggregateAttribute(T.self, keyPath)
+        let function = SQLValueKind.of(Value.self) == .real ? "TOTAL" : "SUM"
+        let value = try aggregateValue(descriptor, .aggregate(function: function, column: attribute.columnName, isText: false))
+        if value.isNull { return .zero }
+        return try decode(value, as: Value.self, attribute: attribute)
+    }
+
+    /// The average of a numeric attribute, or `nil` when no model matches.
+    ///
+    /// ```swift
+    /// try context.fetchAverage(FetchDescriptor<Workout>(), of: \.minutes)
+    /// // SELECT AVG("t0"."minutes") FROM "Workout" AS "t0"
+    /// ```
+    public func fetchAverage<T: PersistentModel, Value: Numeric>(
+        _ descriptor: FetchDescriptor<T>, of keyPath: KeyPath<T, Value>
+    ) throws -> Double? {
+        if needsMemoryAggregate(descriptor) {
+            let values = try fetch(descriptor).map { try Self.double($0[keyPath: keyPath]) }
+            return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+        }
+        let attribute = try aggregateAttribute(T.self, keyPath)
+        switch try aggregateValue(descriptor, .aggregate(function: "AVG", column: attribute.columnName, isText: false)) {
+        case .real(let value): return value
+        case .integer(let value): return Double(value)
+        default: return nil
+        }
+    }
+
+    /// The smallest value of an attribute (Swift's `<`), or `nil` when no model matches.
+    ///
+    /// ```swift
+    /// try context.fetchMinimum(FetchDescriptor<Workout>(), of: \.startedAt)
+    /// // SELECT MIN("t0"."startedAt") FROM "Workout" AS "t0"
+    /// ```
+    public func fetchMinimum<T: PersistentModel, Value: Comparable>(_ descriptor: FetchDescriptor<T>, of keyPath: KeyPath<T, Value>)
+        throws -> Value?
+    {
+        try extremum(descriptor, keyPath, function: "MIN") { $0.min() }
+    }
+
+    /// The largest value of an attribute (Swift's `<`), or `nil` when no model matches.
+    ///
+    /// ```swift
+    /// try context.fetchMaximum(FetchDescriptor<Workout>(), of: \.minutes)
+    /// // SELECT MAX("t0"."minutes") FROM "Workout" AS "t0"
+    /// ```
+    public func fetchMaximum<T: PersistentModel, Value: Comparable>(_ descriptor: FetchDescriptor<T>, of keyPath: KeyPath<T, Value>)
+        throws -> Value?
+    {
+        try extremum(descriptor, keyPath, function: "MAX") { $0.max() }
+    }
+
+    /// How many models have each value of an attribute, in the attribute's order.
+    ///
+    /// ```swift
+    /// try context.fetchCounts(FetchDescriptor<Workout>(), groupedBy: \.isFavorite)
+    /// // SELECT "t0"."isFavorite", COUNT(*) FROM "Workout" AS "t0"
+    /// //   GROUP BY "t0"."isFavorite" ORDER BY "t0"."isFavorite" ASC
+    /// ```
+    public func fetchCounts<T: PersistentModel, Key: Hashable>(_ descriptor: FetchDescriptor<T>, groupedBy keyPath: KeyPath<T, Key>)
+        throws -> [(key: Key, count: Int)]
+    {
+        let attribute = try aggregateAttribute(T.self, keyPath)
+        let kind = SQLValueKind.of(unwrappedType(Key.self).base)
+        if needsMemoryAggregate(descriptor) || !(kind.ordersLikeSwift || kind == .bool) {
+            var order: [Key] = []
+            var counts: [Key: Int] = [:]
+            for model in try fetch(descriptor) {
+                let key = model[keyPath: keyPath]
+                if counts[key] == nil { order.append(key) }
+                counts[key, default: 0] += 1
+            }
+            return order.map { ($0, counts[$0] ?? 0) }
+        }
+        let store = try container.store(for: Schema.entityName(for: T.self))
+        var plain = descriptor
+        plain.sortBy = []
+        let rendered = try QueryCompiler.render(
+            plain, selecting: .grouped(key: attribute.columnName, keyIsText: kind.isText, function: "COUNT", column: nil))
+        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        return try rows.map { row in
+            guard row.count == 2, case .integer(let count) = row[1] else {
+                throw ModelError(.valueDecodingFailed, message: "A grouped count returned no count")
+            }
+            return (try decode(row[0], as: Key.self, attribute: attribute), Int(count))
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func needsMemoryAggregate<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) -> Bool {
+        mergeExternalChanges()
+        return descriptor.fetchLimit != nil || descriptor.fetchOffset != nil
+            || (descriptor.includePendingChanges && !pendingChanges(of: T.self).isEmpty)
+    }
+
+    private func extremum<T: PersistentModel, Value: Comparable>(
+        _ descriptor: FetchDescriptor<T>, _ keyPath: KeyPath<T, Value>, function: String, memory: ([Value]) -> Value?
+    ) throws -> Value? {
+        let kind = SQLValueKind.of(unwrappedType(Value.self).base)
+        if needsMemoryAggregate(descriptor) || !kind.ordersLikeSwift {
+            return memory(try fetch(descriptor).map { $0[keyPath: keyPath] })
+        }
+        let attribute = try aggregateAttribute(T.self, keyPath)
+        let value = try aggregateValue(descriptor, .aggregate(function: function, column: attribute.columnName, isText: kind.isText))
+        if value.isNull { return nil }
+        return try decode(value, as: Value.self, attribute: attribute)
+    }
+
+    private func aggregateAttribute<T: PersistentModel>(_ type: T.Type, _ keyPath: AnyKeyPath) throws -> Schema.Attribute {
+        let entity = Schema.Entity.of(T.self)
+        guard let attribute = entity.attribute(for: keyPath), !attribute.isTransient else {
+            throw SwiftDataError.unsupportedKeyPath.with(
+                reason: "The key path \(keyPath) is not a stored attribute of \(entity.name), so it cannot be aggregated in SQL")
+        }
+        return attribute
+    }
+
+    private func aggregateValue<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, _ selection: QuerySelection) throws
+        -> DatabaseValue
+    {
+        let store = try container.store(for: Schema.entityName(for: T.self))
+        var plain = descriptor
+        plain.sortBy = []
+        let rendered = try QueryCompiler.render(plain, selecting: selection)
+        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        return rows.first?.first ?? .null
+    }
+
+    private func decode<Value>(_ value: DatabaseValue, as type: Value.Type, attribute: Schema.Attribute) throws -> Value {
+        guard let decoded = try attribute.value(from: value) as? Value else {
+            throw ModelError(.valueDecodingFailed, propertyName: attribute.name, value: value.description,
+                             message: "The aggregate of '\(attribute.name)' cannot be read as \(Value.self)")
+        }
+        return decoded
+    }
+
+    private static func double(_ value: Any) throws -> Double {
+        switch try PredicateValues.databaseValue(value) {
+        case .integer(let value): return Double(value)
+        case .real(let value): return value
+        default: throw ModelError(.valueDecodingFailed, value: "\(value)", message: "Not a number")
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+// Fetching through SQL: the descriptor's predicate, sort, limit and offset compiled to one
+// SELECT (see QueryCompiler), with this context's unsaved changes merged in when
+// `includePendingChanges` is true.
+
+/// An already rendered statement, for the store connection's `rows` (which records it).
+struct PreparedStatement: SQLRenderable {
+    let rendered: RenderedSQL
+    func render(dialect: any SQLDialect) throws -> RenderedSQL { rendered }
+}
+
+extension ModelContext {
+    /// The unsaved changes of this context that touch `T`'s rows.
+    struct PendingChanges<T: PersistentModel> {
+        var inserted: [T] = []
+        var changed: [T] = []
+        var deleted: Set<ObjectIdentifier> = []
+        var isEmpty: Bool { inserted.isEmpty && changed.isEmpty && deleted.isEmpty }
+    }
+
+    func pendingChanges<T: PersistentModel>(of type: T.Type) -> PendingChanges<T> {
+        var pending = PendingChanges<T>()
+        for key in insertionOrder {
+            if let model = tracked[key] as? T, model._storage?.state == .inserted { pending.inserted.append(model) }
+        }
+        for key in dirty {
+            if let model = tracked[key] as? T, let storage = model._storage, storage.state == .persisted, storage.hasChanges {
+                pending.changed.append(model)
+            }
+        }
+        for key in deletionOrder where tracked[key] is T {
+            if let storage = tracked[key]?._storage, storage.state == .deleted { pending.deleted.insert(key) }
+        }
+        return pending
+    }
+
+    /// `fetch(_:)` in SQL: one SELECT with WHERE, ORDER BY, LIMIT and OFFSET; unsaved inserts,
+    /// edits and deletes merged in memory in the same order SQL would give.
+    func fetchThroughSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        let models = try fetchMergingPendingChanges(descriptor)
+        prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, of: models)
+        return models
+    }
+
+    /// Loads the to-one relationships named for prefetching for every fetched model at once:
+    /// reading one model's relationship resolves the keys of all registered models of the
+    /// type in one SELECT, so later reads run no query.
+    private func prefetchRelationships<T: PersistentModel>(_ keyPaths: [PartialKeyPath<T>], of models: [T]) {
+        guard let first = models.first else { return }
+        let entity = Schema.Entity.of(T.self)
+        for keyPath in keyPaths {
+            guard let relationship = entity.property(for: keyPath) as? Schema.Relationship,
+                relationship.isToOneRelationship
+            else { continue }
+            _ = first[keyPath: keyPath]
+        }
+    }
+
+    private func fetchMergingPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        let pending = descriptor.includePendingChanges ? pendingChanges(of: T.self) : PendingChanges<T>()
+        if pending.isEmpty { return try storedModels(descriptor) }
+        // Unsaved changes can move rows in or out of the page: fetch every stored match, fix
+        // it up in memory, then page.
+        var all = descriptor
+        all.fetchLimit = nil
+        all.fetchOffset = nil
+        let changedKeys = Set(pending.changed.compactMap { $0._storage.map(key) })
+        var models = try storedModels(all).filter { model in
+            guard let key = model._storage.map(key) else { return true }
+            return !pending.deleted.contains(key) && !changedKeys.contains(key)
+        }
+        var extra = pending.changed + pending.inserted
+        if let predicate = descriptor.predicate {
+            extra = try extra.filter { try predicate.evaluate($0) }
+        }
+        models += extra
+        if !descriptor.sortBy.isEmpty {
+            // Stable: ties keep the stored rows' SQL order (their primary key), then new models.
+            models = sortedByStoredOrder(models, using: descriptor.sortBy)
+        }
+        let offset = max(0, descriptor.fetchOffset ?? 0)
+        if offset > 0 { models = Array(models.dropFirst(offset)) }
+        if let limit = descriptor.fetchLimit, limit >= 0, models.count > limit { models = Array(models.prefix(limit)) }
+        return models
+    }
+
+    /// Sorts with the descriptors; ties in primary-key order, unsaved models last (as SQL's
+    /// final `"id" ASC` and the merge order).
+    private func sortedByStoredOrder<T: PersistentModel>(_ models: [T], using sortBy: [SortDescriptor<T>]) -> [T] {
+        let keyed = models.map { ($0, $0.persistentModelID.primaryKey ?? Int64.max) }
+        return keyed.sorted { lhs, rhs in
+            for descriptor in sortBy {
+                switch descriptor.compare(lhs.0, rhs.0) {
+                case .orderedAscending: return true
+                case .orderedDescending: return false
+                case .orderedSame: continue
+                }
+            }
+            return lhs.1 < rhs.1
+        }.map(\.0)
+    }
+
+    /// The stored rows a descriptor selects, as registered models.
+    func storedModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        let entityName = Schema.entityName(for: T.self)
+        let store = try container.store(for: entityName)
+        let layout = try store.layout(for: entityName)
+        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name)))
+        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        return try rows.map { try materialize(T.self, row: $0, layout: layout, store: store) }
+    }
+
+    /// `fetchCount(_:)`: `SELECT COUNT(*)` unless unsaved changes of `T` must be merged.
+    func fetchCountThroughSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        if descriptor.includePendingChanges, !pendingChanges(of: T.self).isEmpty {
+            return try fetchThroughSQL(descriptor).count
+        }
+        let store = try container.store(for: Schema.entityName(for: T.self))
+        var counted = descriptor
+        counted.sortBy = []
+        counted.fetchLimit = nil
+        counted.fetchOffset = nil
+        let rendered = try QueryCompiler.render(counted, selecting: .count)
+        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        guard case .integer(var count)? = rows.first?.first else { return 0 }
+        // COUNT(*) ignores LIMIT/OFFSET of the same SELECT; apply them to the count.
+        count = max(0, count - Int64(max(0, descriptor.fetchOffset ?? 0)))
+        if let limit = descriptor.fetchLimit, limit >= 0 { count = min(count, Int64(limit)) }
+        return Int(count)
+    }
+
+    /// `fetchIdentifiers(_:)`: the primary keys only, unless unsaved changes must be merged.
+    func fetchIdentifiersThroughSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
+        if descriptor.includePendingChanges, !pendingChanges(of: T.self).isEmpty {
+            return try fetchThroughSQL(descriptor).map(\.persistentModelID)
+        }
+        let entityName = Schema.entityName(for: T.self)
+        let store = try container.store(for: entityName)
+        let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers)
+        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        return rows.compactMap { row in
+            guard case .integer(let key)? = row.first else { return nil }
+            return .permanent(entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
+        }
+    }
+}
+
+/// The SQL Cairn runs for a descriptor and SQLite's plan for it: check that an index is used.
+///
+/// ```swift
+/// let plan = try context.explain(FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes >= 30 }))
+/// plan.sql      // SELECT "t0"."id", "t0"."title", … FROM "Workout" AS "t0" WHERE "t0"."minutes" >= ?
+/// plan.details  // ["SCAN t0"]   (or "SEARCH t0 USING INDEX …" with an #Index on minutes)
+/// ```
+public struct QueryPlan: Sendable, CustomStringConvertible {
+    /// The SQL text of the fetch.
+    public let sql: String
+    /// The values bound to its placeholders.
+    public let arguments: [DatabaseValue]
+    /// The `detail` column of `EXPLAIN QUERY PLAN`, one line per step.
+    public let details: [String]
+
+    public var description: String { sql + "\n" + details.map { "  " + $0 }.joined(separator: "\n") }
+}
+
+extension ModelContext {
+    /// The SQL of `fetch(descriptor)` (saved rows; unsaved changes are merged in memory) and
+    /// SQLite's query plan for it.
+    public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> QueryPlan {
+        let entityName = Schema.entityName(for: T.self)
+        let store = try container.store(for: entityName)
+        let layout = try store.layout(for: entityName)
+        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name)))
+        let explain = RenderedSQL(sql: "EXPLAIN QUERY PLAN " + rendered.sql, arguments: rendered.arguments)
+        let rows = try store.access { try $0.rows(PreparedStatement(rendered: explain)) }
+        let details = rows.compactMap { row -> String? in
+            guard case .text(let detail)? = row.last else { return nil }
+            return detail
+        }
+        return QueryPlan(sql: rendered.sql, arguments: rendered.arguments, details: details)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// The SQL functions and collations Cairn's compiled predicates and sorts call, registered
+/// on every connection of a container.
+///
+/// Each one runs the same Swift code as Foundation's in-memory `evaluate` or
+/// `sorted(using:)`, so a fetch returns exactly the rows and order Swift would:
+///
+/// | SQL | Swift |
+/// |---|---|
+/// | `x COLLATE cairn_swift` | `String`'s `<` and `==` (Unicode canonical equivalence) |
+/// | `x COLLATE cairn_lexical` | `String.StandardComparator.lexical` |
+/// | `x COLLATE cairn_localized` | `localizedCompare(_:)` |
+/// | `x COLLATE cairn_localized_standard` | `localizedStandardCompare(_:)` (Finder-like) |
+/// | `x COLLATE cairn_case_insensitive` | `caseInsensitiveCompare(_:)` |
+/// | `cairn_fold(x)` | `x.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)` |
+/// | `cairn_localized_standard_contains(a, b)` | `a.localizedStandardContains(b)` |
+/// | `cairn_localized_compare(a, b)` | `a.localizedCompare(b).rawValue` |
+/// | `cairn_case_insensitive_compare(a, b)` | `a.caseInsensitiveCompare(b).rawValue` |
+/// | `cairn_contains(a, b)` | `a.contains(b)` (Characters) |
+/// | `cairn_starts_with(a, b)` | `a.starts(with: b)` (Characters) |
+/// | `cairn_count(a)` | `a.count` (Characters) |
+/// | `cairn_unwrap(x)` | `x!`: raises "Unexpectedly found nil" for `NULL` |
+///
+/// A text function returns `NULL` when an argument is not text.
+///
+/// ```swift
+/// var configuration = Configuration()
+/// configuration.addCairnPredicateSupport()
+/// let db = try Database(path: path, configuration: configuration)
+/// try db.fetchAll(sql: "SELECT title FROM Workout WHERE cairn_fold(title) LIKE '%cafe%'") { … }
+/// ```
+public enum PredicateFunctions {
+    static let unwrapName = "cairn_unwrap"
+    static let containsName = "cairn_contains"
+    static let startsWithName = "cairn_starts_with"
+    static let characterCountName = "cairn_count"
+    static let foldName = "cairn_fold"
+    static let localizedStandardContainsName = "cairn_localized_standard_contains"
+    static let localizedCompareName = "cairn_localized_compare"
+    static let caseInsensitiveCompareName = "cairn_case_insensitive_compare"
+
+    /// The collation ordering text as Swift's `String` `<`.
+    public static let swiftCollationName = swiftStringCollation
+    /// The collation ordering text as `String.compare(_:)`.
+    public static let lexicalCollationName = "cairn_lexical"
+    /// The collation ordering text as `localizedCompare(_:)`.
+    public static let localizedCollationName = "cairn_localized"
+    /// The collation ordering text as `localizedStandardCompare(_:)`.
+    public static let localizedStandardCollationName = "cairn_localized_standard"
+    /// The collation ordering text as `caseInsensitiveCompare(_:)`.
+    public static let caseInsensitiveCollationName = "cairn_case_insensitive"
+
+    // MARK: - Semantics shared by SQL and memory
+
+    /// `localizedStandardContains`: case- and diacritic-insensitive containment; an empty
+    /// search string is contained nowhere (as on Apple platforms).
+    public static func localizedStandardContains(_ string: String, _ other: String) -> Bool {
+        string.range(of: other, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+    }
+
+    /// `localizedCompare`.
+    public static func localizedCompare(_ lhs: String, _ rhs: String) -> ComparisonResult {
+        lhs.localizedCompare(rhs)
+    }
+
+    /// `caseInsensitiveCompare`.
+    public static func caseInsensitiveCompare(_ lhs: String, _ rhs: String) -> ComparisonResult {
+        lhs.caseInsensitiveCompare(rhs)
+    }
+
+    /// Swift's `String` ordering as a `ComparisonResult`.
+    public static func swiftCompare(_ lhs: String, _ rhs: String) -> ComparisonResult {
+        lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)
+    }
+
+    /// The case- and diacritic-folded form used by `cairn_fold`.
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    static func collectionContains<C: Collection>(_ base: C, _ other: C) -> Bool where C.Element: Equatable {
+        base.contains(other)
+    }
+
+    static func sequenceStarts<S: Sequence>(_ base: S, with prefix: S) -> Bool where S.Element: Equatable {
+        base.starts(with: prefix)
+    }
+
+    // MARK: - Registration
+
+    /// Every function above.
+    public static var functions: [DatabaseFunction] {
+        [
+            text1(foldName) { fold($0) },
+            text1(characterCountName) { $0.count },
+            text2(containsName) { collectionContains($0, $1) },
+            text2(startsWithName) { sequenceStarts($0, with: $1) },
+            text2(localizedStandardContainsName) { localizedStandardContains($0, $1) },
+            text2(localizedCompareName) { localizedCompare($0, $1).rawValue },
+            text2(caseInsensitiveCompareName) { caseInsensitiveCompare($0, $1).rawValue },
+            // Not deterministic, so SQLite never evaluates it ahead of the CASE that guards it.
+            DatabaseFunction(unwrapName, argumentCount: 1, isDeterministic: false) { arguments in
+                guard let value = arguments.first, !value.isNull else {
+                    throw PredicateEvaluationError.unexpectedNil
+                }
+                return value
+            },
+        ]
+    }
+
+    /// Every collation above.
+    public static var collations: [DatabaseCollation] {
+        [
+            DatabaseCollation(swiftCollationName) { swiftCompare($0, $1) },
+            DatabaseCollation(lexicalCollationName) { String.StandardComparator.lexical.compare($0, $1) },
+            DatabaseCollation(localizedCollationName) { $0.localizedCompare($1) },
+            DatabaseCollation(localizedStandardCollationName) { $0.localizedStandardCompare($1) },
+            DatabaseCollation(caseInsensitiveCollationName) { $0.caseInsensitiveCompare($1) },
+        ]
+    }
+
+    private static func text1(
+        _ name: String, _ body: @escaping @Sendable (String) -> any DatabaseValueConvertible
+    ) -> DatabaseFunction {
+        DatabaseFunction(name, argumentCount: 1) { arguments in
+            guard case .text(let text)? = arguments.first else { return nil }
+            return body(text)
+        }
+    }
+
+    private static func text2(
+        _ name: String, _ body: @escaping @Sendable (String, String) -> any DatabaseValueConvertible
+    ) -> DatabaseFunction {
+        DatabaseFunction(name, argumentCount: 2) { arguments in
+            guard arguments.count == 2, case .text(let lhs) = arguments[0], case .text(let rhs) = arguments[1] else {
+                return nil
+            }
+            return body(lhs, rhs)
+        }
+    }
+}
+
+/// Raised inside SQL where Swift's `evaluate` would throw.
+enum PredicateEvaluationError: Error, CustomStringConvertible {
+    case unexpectedNil
+
+    var description: String {
+        "Unexpectedly found nil while unwrapping an Optional value in a predicate (a forced unwrap `!`)"
+    }
+}
+
+extension Configuration {
+    /// Registers Cairn's predicate functions and collations (``PredicateFunctions``) on every
+    /// connection opened with this configuration. Containers do this for their stores; call it
+    /// for a ``Database`` you open yourself to run Cairn's compiled queries on it.
+    ///
+    /// ```swift
+    /// var configuration = Configuration()
+    /// configuration.addCairnPredicateSupport()
+    /// // SELECT * FROM "Workout" ORDER BY "title" COLLATE cairn_swift
+    /// ```
+    public mutating func addCairnPredicateSupport() {
+        let functionNames = Set(functions.map(\.name))
+        functions += PredicateFunctions.functions.filter { !functionNames.contains($0.name) }
+        let collationNames = Set(collations.map(\.name))
+        collations += PredicateFunctions.collations.filter { !collationNames.contains($0.name) }
+    }
+}

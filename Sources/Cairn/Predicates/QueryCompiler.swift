@@ -1,0 +1,245 @@
+import Foundation
+
+/// What a compiled fetch selects.
+enum QuerySelection: Hashable, Sendable {
+    /// The primary key and the given columns of the fetched row (`"t0"."id", "t0"."title", …`).
+    case columns([String])
+    /// `COUNT(*)`.
+    case count
+    /// The primary key only.
+    case identifiers
+    /// One aggregate of one column: `SUM("t0"."calories")` (text compared as Swift does).
+    case aggregate(function: String, column: String, isText: Bool)
+    /// The distinct values of a column with an aggregate per group, in the column's order:
+    /// `SELECT "t0"."key", COUNT(*) … GROUP BY "t0"."key" ORDER BY "t0"."key"`.
+    case grouped(key: String, keyIsText: Bool, function: String, column: String?)
+}
+
+/// A fetch compiled once per shape: its SQL text and where each bound argument comes from.
+struct CompiledQuery: Sendable {
+    let sql: String
+    let recipe: [ArgumentSource]
+}
+
+/// Everything that decides a fetch's SQL text; never a bound value.
+struct QueryShapeKey: Hashable, Sendable {
+    let entity: ObjectIdentifier
+    let predicate: [ShapeToken]?
+    let sort: [ShapeToken]
+    let selection: QuerySelection
+    let hasLimit: Bool
+    let hasOffset: Bool
+}
+
+/// Compiles `FetchDescriptor`s (predicate, sort, paging) into SQL, caching the SQL per shape.
+///
+/// ```swift
+/// var descriptor = FetchDescriptor<Workout>(
+///     predicate: #Predicate { $0.minutes >= 30 }, sortBy: [SortDescriptor(\.startedAt, order: .reverse)])
+/// descriptor.fetchLimit = 100
+/// try QueryCompiler.render(descriptor, selecting: .columns(["title"]))
+/// // SELECT "t0"."id", "t0"."title" FROM "Workout" AS "t0" WHERE "t0"."minutes" >= ?
+/// //   ORDER BY "t0"."startedAt" DESC, "t0"."id" ASC LIMIT ?
+/// ```
+enum QueryCompiler {
+    /// The SQL and arguments of a fetch.
+    ///
+    /// - Throws: ``SwiftDataError/unsupportedPredicate``, ``SwiftDataError/unsupportedKeyPath``
+    ///   or ``SwiftDataError/unsupportedSortDescriptor``, naming what cannot be translated.
+    static func render<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, selecting selection: QuerySelection) throws
+        -> RenderedSQL
+    {
+        do {
+            return try renderUnmapped(descriptor, selecting: selection)
+        } catch let error as PredicateSQLError {
+            throw error.swiftDataError
+        }
+    }
+
+    private static func renderUnmapped<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, selecting selection: QuerySelection
+    ) throws -> RenderedSQL {
+        let entity = Schema.Entity.of(T.self)
+        var shape: PredicateShape?
+        var root: (any SQLPredicateExpression)?
+        if let predicate = descriptor.predicate {
+            guard let expression = predicate.expression as? any SQLPredicateExpression else {
+                throw PredicateSQLError.unsupported(PredicateDiagnostics.unsupportedConstruct(in: predicate.expression))
+            }
+            root = expression
+            shape = try makeShape(expression, root: predicate.variable.key)
+        }
+        var sortTokens: [ShapeToken] = []
+        for sort in descriptor.sortBy { sortTokens += try SortCompiler.shapeTokens(sort) }
+        let key = QueryShapeKey(
+            entity: ObjectIdentifier(T.self), predicate: shape?.tokens, sort: sortTokens, selection: selection,
+            hasLimit: descriptor.fetchLimit != nil, hasOffset: descriptor.fetchOffset != nil)
+        let compiled: CompiledQuery
+        if let cached = QueryCache.current[key] {
+            compiled = cached
+        } else {
+            compiled = try compile(
+                descriptor, entity: entity, root: root, constants: shape?.constants ?? [], rootVariable: descriptor.predicate?.variable.key,
+                selection: selection)
+            QueryCache.current[key] = compiled
+        }
+        let constants = shape?.constants ?? []
+        let arguments = try compiled.recipe.map {
+            try $0.value(constants: constants, limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
+        }
+        return RenderedSQL(sql: compiled.sql, arguments: arguments)
+    }
+
+    private static func makeShape<E: SQLPredicateExpression>(_ expression: E, root: PredicateExpressions.VariableID) throws
+        -> PredicateShape
+    {
+        try PredicateShape(expression, root: root)
+    }
+
+    /// Builds and renders the select of a shape not seen before.
+    private static func compile<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, entity: Schema.Entity, root: (any SQLPredicateExpression)?, constants: [Any],
+        rootVariable: PredicateExpressions.VariableID?, selection: QuerySelection
+    ) throws -> CompiledQuery {
+        QueryCache.current.noteCompile()
+        let alias = "t0"
+        let primaryKey = SQLExpression.column(entity.primaryKeyColumn, table: alias)
+        var compiler = PredicateCompiler(constants: constants)
+        var select: SQLSelect
+        switch selection {
+        case .columns(let names):
+            select = SQLSelect([primaryKey] + names.map { SQLExpression.column($0, table: alias) }, from: .table(entity.tableName, as: alias))
+        case .count:
+            select = SQLSelect([SQLExpression.countAll], from: .table(entity.tableName, as: alias))
+        case .identifiers:
+            select = SQLSelect([primaryKey], from: .table(entity.tableName, as: alias))
+        case let .aggregate(function, column, isText):
+            var value = SQLExpression.column(column, table: alias)
+            if isText { value = value.collate(swiftStringCollation) }
+            select = SQLSelect([SQLExpression.aggregate(SQLAggregate(name: function, arguments: [value]))],
+                               from: .table(entity.tableName, as: alias))
+        case let .grouped(key, keyIsText, function, column):
+            var keySQL = SQLExpression.column(key, table: alias)
+            if keyIsText { keySQL = keySQL.collate(swiftStringCollation) }
+            let argument = column.map { SQLExpression.column($0, table: alias) } ?? .star
+            select = SQLSelect([keySQL, SQLExpression.aggregate(SQLAggregate(name: function, arguments: [argument]))],
+                               from: .table(entity.tableName, as: alias))
+            select.groupBy = [keySQL]
+            select.ordering = [keySQL.ascending()]
+        }
+        if let root, let rootVariable {
+            compiler.variables[rootVariable] = CompiledExpression(
+                form: .model(ModelReference(entity: entity, primaryKey: primaryKey, alias: alias)), type: T.self)
+            select = select.where(try compileRoot(root, &compiler))
+        }
+        if case .columns = selection {
+            let terms = try descriptor.sortBy.map { try SortCompiler.orderingTerm($0, entity: entity, alias: alias) }
+            if !terms.isEmpty {
+                select.ordering = terms + [primaryKey.ascending()]
+            }
+        } else if selection == .identifiers {
+            let terms = try descriptor.sortBy.map { try SortCompiler.orderingTerm($0, entity: entity, alias: alias) }
+            if !terms.isEmpty {
+                select.ordering = terms + [primaryKey.ascending()]
+            }
+        }
+        if descriptor.fetchLimit != nil { select.limit = compiler.bind(.limit) }
+        if descriptor.fetchOffset != nil { select.offset = compiler.bind(.offset) }
+        let rendered = try select.render()
+        let sources = compiler.sources
+        let recipe = try rendered.arguments.map { marker -> ArgumentSource in
+            guard case .integer(let index) = marker, index >= 0, Int(index) < sources.count else {
+                throw PredicateSQLError.internalInconsistency("a value was bound outside the argument sources")
+            }
+            return sources[Int(index)]
+        }
+        return CompiledQuery(sql: rendered.sql, recipe: recipe)
+    }
+
+    private static func compileRoot<E: SQLPredicateExpression>(_ expression: E, _ compiler: inout PredicateCompiler) throws
+        -> SQLExpression
+    {
+        try compiler.condition(try compiler.compile(expression))
+    }
+}
+
+/// Compiled shapes, shared by every context of the process.
+final class QueryCache: @unchecked Sendable {
+    // @unchecked Sendable: `entries` and `compiles` are only touched while holding `lock`.
+    static let shared = QueryCache()
+    /// The cache compilations use: `shared`, unless a task scopes its own (tests do, so that
+    /// counting compiles is not disturbed by other tests filling the shared cache).
+    @TaskLocal static var current: QueryCache = .shared
+    private let lock = NSLock()
+    private var entries: [QueryShapeKey: CompiledQuery] = [:]
+    private var compiles = 0
+    /// The most shapes kept; past it the cache starts over (shapes are few in real programs).
+    let capacity = 1024
+
+    subscript(key: QueryShapeKey) -> CompiledQuery? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return entries[key]
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = newValue
+        }
+    }
+
+    func noteCompile() {
+        lock.lock()
+        compiles += 1
+        lock.unlock()
+    }
+
+    /// How many shapes were compiled (not found in the cache) so far.
+    var compileCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return compiles
+    }
+}
+
+/// Names the part of a predicate that has no SQL translation.
+enum PredicateDiagnostics {
+    /// The innermost expression node that is not supported, described for a user.
+    static func unsupportedConstruct(in expression: Any) -> String {
+        var node = expression
+        search: while true {
+            for child in Mirror(reflecting: node).children where child.value is any PredicateExpression {
+                if !(child.value is any SQLPredicateExpression) {
+                    node = child.value
+                    continue search
+                }
+            }
+            break
+        }
+        return describe(type(of: node))
+    }
+
+    private static let names: [String: String] = [
+        "StringContainsRegex": "String.contains(Regex)",
+        "ConditionalCast": "a conditional cast (as?)",
+        "ForceCast": "a forced cast (as!)",
+        "TypeCheck": "a type check (is)",
+        "CollectionIndexSubscript": "a subscript with an index",
+        "CollectionRangeSubscript": "a subscript with a range",
+        "DictionaryKeySubscript": "a dictionary subscript",
+        "DictionaryKeyDefaultValueSubscript": "a dictionary subscript with a default",
+        "SequenceMaximum": "max()",
+        "SequenceMinimum": "min()",
+        "ExpressionEvaluate": "an Expression's evaluate",
+        "PredicateEvaluate": "a nested Predicate's evaluate",
+    ]
+
+    static func describe(_ type: any Any.Type) -> String {
+        let full = String(describing: type)
+        let name = String(full.prefix { $0 != "<" })
+        if let friendly = names[name] { return "\(friendly) (PredicateExpressions.\(name))" }
+        return "PredicateExpressions.\(name)"
+    }
+}

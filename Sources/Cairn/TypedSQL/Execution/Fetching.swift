@@ -1,0 +1,246 @@
+import CairnSQLite
+
+// Running statements on a `Database` (inside `read`/`write`, or a connection you own). The
+// SQL text of a statement depends only on its shape, so the connection's statement cache
+// hands back the same prepared statement for every run; values are bound each time.
+
+/// Runs rendered SQL through the connection's statement cache and decodes each row.
+@inlinable
+func fetchRows<Element>(
+    _ db: Database, _ rendered: RenderedSQL, _ decode: (inout QueryDecoder) throws -> Element
+) throws -> [Element] {
+    let statement = try db.cachedStatement(sql: rendered.sql)
+    return try statement.fetchAll(arguments: StatementArguments(rendered.arguments)) { row in
+        var decoder = QueryDecoder(row: row)
+        return try decode(&decoder)
+    }
+}
+
+@inlinable
+func fetchFirst<Element>(
+    _ db: Database, _ rendered: RenderedSQL, _ decode: (inout QueryDecoder) throws -> Element
+) throws -> Element? {
+    let statement = try db.cachedStatement(sql: rendered.sql)
+    return try statement.fetchOne(arguments: StatementArguments(rendered.arguments)) { row in
+        var decoder = QueryDecoder(row: row)
+        return try decode(&decoder)
+    }
+}
+
+func executeRendered(_ db: Database, _ rendered: RenderedSQL) throws {
+    try db.cachedStatement(sql: rendered.sql).execute(arguments: StatementArguments(rendered.arguments))
+}
+
+/// Rows of a statement read one at a time, decoded as `Element`; the statement stays busy
+/// until the cursor is exhausted or closed.
+///
+/// ```swift
+/// let cursor = try Reminder.all.fetchCursor(db)
+/// while let reminder = try cursor.next() { print(reminder.title) }
+/// ```
+public final class QueryCursor<Element> {
+    private let rows: RowCursor
+    private let decode: (inout QueryDecoder) throws -> Element
+
+    init(rows: RowCursor, decode: @escaping (inout QueryDecoder) throws -> Element) {
+        self.rows = rows
+        self.decode = decode
+    }
+
+    /// The next row, or `nil` after the last.
+    public func next() throws -> Element? {
+        guard let row = try rows.next() else { return nil }
+        var decoder = QueryDecoder(row: row)
+        return try decode(&decoder)
+    }
+
+    /// Releases the statement before the end of the rows.
+    public func close() { rows.close() }
+}
+
+@available(*, unavailable)
+extension QueryCursor: Sendable {}
+
+// MARK: - Select
+
+extension Select {
+    /// The statement as SQL text and bound arguments.
+    public func render() throws -> RenderedSQL { try query.render() }
+
+    /// Every row of the table.
+    ///
+    /// ```swift
+    /// let lists = try RemindersList.order(by: \.title).fetchAll(db)   // [RemindersList]
+    /// ```
+    public func fetchAll(_ db: Database) throws -> [From.QueryOutput] where Columns == (), Joins == () {
+        try fetchRows(db, render()) { try From.decode(from: &$0) }
+    }
+
+    /// The first row of the table, or `nil`.
+    public func fetchOne(_ db: Database) throws -> From.QueryOutput? where Columns == (), Joins == () {
+        try fetchFirst(db, render()) { try From.decode(from: &$0) }
+    }
+
+    /// A cursor over the rows of the table.
+    public func fetchCursor(_ db: Database) throws -> QueryCursor<From.QueryOutput>
+    where Columns == (), Joins == () {
+        let rendered = try render()
+        let rows = try db.fetchCursor(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        return QueryCursor(rows: rows) { try From.decode(from: &$0) }
+    }
+
+    /// Every row, as `(From, Joined…)` tuples.
+    ///
+    /// ```swift
+    /// let lists = try RemindersList.order(by: \.title).fetchAll(db)   // [RemindersList]
+    /// let pairs = try RemindersList.leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) }
+    ///     .fetchAll(db)                                                // [(RemindersList, Reminder?)]
+    /// ```
+    public func fetchAll<each J: Table>(_ db: Database) throws -> [(From.QueryOutput, repeat (each J).QueryOutput)]
+    where Columns == (), Joins == (repeat each J) {
+        try fetchRows(db, render(), Self.decodeTables)
+    }
+
+    /// The first row, or `nil`.
+    public func fetchOne<each J: Table>(_ db: Database) throws -> (From.QueryOutput, repeat (each J).QueryOutput)?
+    where Columns == (), Joins == (repeat each J) {
+        try fetchFirst(db, render(), Self.decodeTables)
+    }
+
+    /// A cursor over the rows.
+    public func fetchCursor<each J: Table>(_ db: Database) throws
+        -> QueryCursor<(From.QueryOutput, repeat (each J).QueryOutput)>
+    where Columns == (), Joins == (repeat each J) {
+        let rendered = try render()
+        let rows = try db.fetchCursor(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        return QueryCursor(rows: rows, decode: Self.decodeTables)
+    }
+
+    @inlinable
+    static func decodeTables<each J: Table>(_ decoder: inout QueryDecoder) throws
+        -> (From.QueryOutput, repeat (each J).QueryOutput)
+    where Joins == (repeat each J) {
+        (try From.decode(from: &decoder), repeat try (each J).decode(from: &decoder))
+    }
+
+    /// Every row of the selected columns.
+    ///
+    /// ```swift
+    /// let titles = try Reminder.select { $0.title }.fetchAll(db)   // [String]
+    /// ```
+    public func fetchAll<each J: Table>(_ db: Database) throws -> [Columns] where Joins == (repeat each J) {
+        try fetchRows(db, render(), try selectionDecoder())
+    }
+
+    /// The first row of the selected columns, or `nil`.
+    ///
+    /// ```swift
+    /// let count = try Fact.count().fetchOne(db) ?? 0
+    /// ```
+    public func fetchOne<each J: Table>(_ db: Database) throws -> Columns? where Joins == (repeat each J) {
+        try fetchFirst(db, render(), try selectionDecoder())
+    }
+
+    /// A cursor over the selected columns.
+    public func fetchCursor<each J: Table>(_ db: Database) throws -> QueryCursor<Columns>
+    where Joins == (repeat each J) {
+        let decode = try selectionDecoder()
+        let rendered = try render()
+        let rows = try db.fetchCursor(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        return QueryCursor(rows: rows, decode: decode)
+    }
+
+    private func selectionDecoder() throws -> @Sendable (inout QueryDecoder) throws -> Columns {
+        guard let decodeSelection else { throw TypedSQLError.nothingSelected(sql: (try? render().sql) ?? "") }
+        return decodeSelection
+    }
+
+    /// The number of rows the statement returns: `SELECT COUNT(*) FROM … WHERE …`, or
+    /// `SELECT COUNT(*) FROM (statement)` when it groups, is distinct, limited or compound.
+    ///
+    /// ```swift
+    /// let incomplete = try Reminder.where { !$0.isCompleted }.fetchCount(db)
+    /// // SELECT COUNT(*) FROM "reminders" WHERE NOT "reminders"."isCompleted"
+    /// ```
+    public func fetchCount(_ db: Database) throws -> Int {
+        var counting: SQLSelect
+        if query.groupBy.isEmpty, query.having == nil, !query.isDistinct, query.compounds.isEmpty,
+           query.limit == nil, query.offset == nil {
+            // The same rows counted directly: SELECT COUNT(*) FROM … WHERE …
+            counting = query.select([SQLSelectColumn(.countAll)])
+            counting.ordering = []
+        } else {
+            counting = SQLSelect([SQLSelectColumn(.countAll)], from: .subquery(query))
+        }
+        return try fetchFirst(db, counting.render()) { try $0.decode(Int.self) } ?? 0
+    }
+}
+
+extension Table {
+    /// `Self.all.fetchAll(db)`
+    public static func fetchAll(_ db: Database) throws -> [QueryOutput] {
+        try fetchRows(db, all.render()) { try decode(from: &$0) }
+    }
+
+    /// `Self.all.fetchOne(db)`
+    public static func fetchOne(_ db: Database) throws -> QueryOutput? {
+        try fetchFirst(db, all.render()) { try decode(from: &$0) }
+    }
+
+    /// `SELECT COUNT(*) FROM table`
+    ///
+    /// ```swift
+    /// let total = try Reminder.fetchCount(db)  // SELECT COUNT(*) FROM "reminders"
+    /// ```
+    public static func fetchCount(_ db: Database) throws -> Int {
+        try count().fetchOne(db) ?? 0
+    }
+}
+
+// MARK: - #sql statements
+
+extension SQLQueryExpression {
+    /// The expression as SQL text and bound arguments (a `#sql` fragment renders as written).
+    public func render() throws -> RenderedSQL {
+        if let fragment { return try fragment.render() }
+        return try sqlExpression.render()
+    }
+
+    /// Runs hand-written SQL as a statement.
+    ///
+    /// ```swift
+    /// try #sql("DELETE FROM \(Reminder.self) WHERE \(Reminder.columns.id) = \(42)").execute(db)
+    /// // DELETE FROM "reminders" WHERE "reminders"."id" = ?
+    /// ```
+    public func execute(_ db: Database) throws where QueryValue == () {
+        try executeRendered(db, render())
+    }
+
+    /// Runs hand-written SQL and decodes every row as `QueryValue`.
+    ///
+    /// ```swift
+    /// let titles = try #sql("SELECT title FROM \(Reminder.self) ORDER BY title", as: String.self).fetchAll(db)
+    /// ```
+    public func fetchAll(_ db: Database) throws -> [QueryValue.QueryOutput] where QueryValue: QueryRepresentable {
+        try fetchRows(db, render()) { try QueryValue.decode(from: &$0) }
+    }
+
+    /// Runs hand-written SQL and decodes the first row, or `nil`.
+    public func fetchOne(_ db: Database) throws -> QueryValue.QueryOutput? where QueryValue: QueryRepresentable {
+        try fetchFirst(db, render()) { try QueryValue.decode(from: &$0) }
+    }
+}
+
+/// An error of the typed SQL layer that is not the database's.
+public struct TypedSQLError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, in words.
+    public let message: String
+    /// The SQL involved, if any.
+    public let sql: String
+
+    static func nothingSelected(sql: String) -> TypedSQLError {
+        TypedSQLError(message: "the statement has no `select` to decode rows with", sql: sql)
+    }
+
+    public var description: String { sql.isEmpty ? message : "\(message) (SQL: \(sql))" }
+}

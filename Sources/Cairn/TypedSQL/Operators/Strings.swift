@@ -1,0 +1,89 @@
+// Text operators and functions, on `String` and `String?` expressions.
+
+/// The value type of a text expression: `String` or `String?`.
+public protocol _TextValue {}
+extension String: _TextValue {}
+extension Optional: _TextValue where Wrapped == String {}
+
+/// A collating sequence for `COLLATE`.
+public struct Collation: RawRepresentable, Sendable, Hashable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// `BINARY`: byte order (SQLite's default).
+    public static let binary = Collation(rawValue: "BINARY")
+    /// `NOCASE`: ASCII letters compare case-insensitively.
+    public static let nocase = Collation(rawValue: "NOCASE")
+    /// `RTRIM`: trailing spaces ignored.
+    public static let rtrim = Collation(rawValue: "RTRIM")
+}
+
+extension QueryExpression where QueryValue: _TextValue {
+    /// `x LIKE pattern [ESCAPE e]` (ASCII case-insensitive in SQLite); the pattern is bound.
+    ///
+    /// ```swift
+    /// Reminder.where { $0.title.like("%milk%") }  // … WHERE "reminders"."title" LIKE ?
+    /// ```
+    public func like(_ pattern: String, escape: Character? = nil) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(sqlExpression.like(.value(.text(pattern)), escape: escape.map { .value(.text(String($0))) }))
+    }
+
+    /// `x GLOB pattern` (case-sensitive, `*` and `?` wildcards); the pattern is bound.
+    public func glob(_ pattern: String) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(sqlExpression.glob(.value(.text(pattern))))
+    }
+
+    /// `x LIKE '%' || ? || '%' ESCAPE '\'`: whether the text contains `other`, with `%`, `_`
+    /// and `\` in `other` matched literally.
+    ///
+    /// ```swift
+    /// Fact.where { $0.body.contains(searchText) }
+    /// // … WHERE "facts"."body" LIKE ? ESCAPE ?   -- ?1 = '%<escaped text>%', ?2 = '\'
+    /// ```
+    public func contains(_ other: String) -> SQLQueryExpression<Bool> {
+        like("%" + Self.escapeLike(other) + "%", escape: "\\")
+    }
+
+    /// Whether the text starts with `other` (`LIKE 'other%'`, wildcards escaped).
+    public func hasPrefix(_ other: String) -> SQLQueryExpression<Bool> {
+        like(Self.escapeLike(other) + "%", escape: "\\")
+    }
+
+    /// Whether the text ends with `other` (`LIKE '%other'`, wildcards escaped).
+    public func hasSuffix(_ other: String) -> SQLQueryExpression<Bool> {
+        like("%" + Self.escapeLike(other), escape: "\\")
+    }
+
+    /// `x COLLATE name`
+    ///
+    /// ```swift
+    /// Tag.order { $0.title.collate(.nocase) }  // … ORDER BY "tags"."title" COLLATE "NOCASE"
+    /// ```
+    public func collate(_ collation: Collation) -> SQLQueryExpression<QueryValue> {
+        SQLQueryExpression(sqlExpression.collate(collation.rawValue))
+    }
+
+    /// `lower(x)`
+    public func lower() -> SQLQueryExpression<QueryValue> {
+        SQLQueryExpression(.function("lower", sqlExpression))
+    }
+
+    /// `upper(x)`
+    public func upper() -> SQLQueryExpression<QueryValue> {
+        SQLQueryExpression(.function("upper", sqlExpression))
+    }
+
+    /// `length(x)`: the number of characters (NULL for NULL text).
+    public func length() -> SQLQueryExpression<Int> {
+        SQLQueryExpression(.function("length", sqlExpression))
+    }
+
+    private static func escapeLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}

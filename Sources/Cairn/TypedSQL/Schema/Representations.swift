@@ -1,0 +1,122 @@
+import CairnSQLite
+import Foundation
+
+// Representations choose how a Swift value is stored, with `@Column(as:)`:
+//
+//     @Column(as: Date.UnixTimeRepresentation.self) var createdAt: Date
+//     @Column(as: UUID.BytesRepresentation.self) var token: UUID
+//     @Column(as: [String].JSONRepresentation.self) var tags: [String]
+//
+// Without `as:`, a `Date` is stored as REAL seconds since 2001-01-01 (Core Data's reference
+// date, like the rest of Cairn) and a `UUID` as its uppercase text.
+
+extension Date {
+    /// Stores a `Date` as INTEGER-or-REAL seconds since 1970-01-01 (SQLite's `unixepoch`).
+    public struct UnixTimeRepresentation: QueryBindable, Hashable, Sendable {
+        public var queryOutput: Date
+        public init(queryOutput: Date) { self.queryOutput = queryOutput }
+
+        public var databaseValue: DatabaseValue { .real(queryOutput.timeIntervalSince1970) }
+
+        public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
+            switch databaseValue {
+            case .integer(let seconds): Self(queryOutput: Date(timeIntervalSince1970: Double(seconds)))
+            case .real(let seconds): Self(queryOutput: Date(timeIntervalSince1970: seconds))
+            default: nil
+            }
+        }
+
+        public static func decode(from decoder: inout QueryDecoder) throws -> Date {
+            try decoder.decode(Self.self).queryOutput
+        }
+    }
+
+    /// Stores a `Date` as ISO 8601 text with fractional seconds, in UTC
+    /// (`2026-03-01T09:30:00.000Z`), which sorts chronologically as text.
+    public struct ISO8601Representation: QueryBindable, Hashable, Sendable {
+        public var queryOutput: Date
+        public init(queryOutput: Date) { self.queryOutput = queryOutput }
+
+        private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+        public var databaseValue: DatabaseValue { .text(queryOutput.formatted(Self.style)) }
+
+        public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
+            guard case .text(let text) = databaseValue else { return nil }
+            if let date = try? style.parse(text) { return Self(queryOutput: date) }
+            return Date.fromDatabaseValue(databaseValue).map(Self.init(queryOutput:))
+        }
+
+        public static func decode(from decoder: inout QueryDecoder) throws -> Date {
+            try decoder.decode(Self.self).queryOutput
+        }
+    }
+}
+
+extension UUID {
+    /// Stores a `UUID` as its 16 bytes (BLOB).
+    public struct BytesRepresentation: QueryBindable, Hashable, Sendable {
+        public var queryOutput: UUID
+        public init(queryOutput: UUID) { self.queryOutput = queryOutput }
+
+        public var databaseValue: DatabaseValue {
+            withUnsafeBytes(of: queryOutput.uuid) { .blob(Data($0)) }
+        }
+
+        public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
+            guard case .blob(let data) = databaseValue, data.count == 16 else { return nil }
+            var uuid = UUID().uuid
+            withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: data) }
+            return Self(queryOutput: UUID(uuid: uuid))
+        }
+
+        public static func decode(from decoder: inout QueryDecoder) throws -> UUID {
+            try decoder.decode(Self.self).queryOutput
+        }
+    }
+
+    /// Stores a `UUID` as lowercase text (the spelling SQLite's `uuid` extension and most
+    /// other tools produce).
+    public struct LowercasedRepresentation: QueryBindable, Hashable, Sendable {
+        public var queryOutput: UUID
+        public init(queryOutput: UUID) { self.queryOutput = queryOutput }
+
+        public var databaseValue: DatabaseValue { .text(queryOutput.uuidString.lowercased()) }
+
+        public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
+            guard case .text(let text) = databaseValue, let uuid = UUID(uuidString: text) else { return nil }
+            return Self(queryOutput: uuid)
+        }
+
+        public static func decode(from decoder: inout QueryDecoder) throws -> UUID {
+            try decoder.decode(Self.self).queryOutput
+        }
+    }
+}
+
+/// Stores any `Codable` value as JSON text; spelled `[String].JSONRepresentation` and so on.
+public struct _CodableJSONRepresentation<Value: Codable>: QueryBindable {
+    public var queryOutput: Value
+    public init(queryOutput: Value) { self.queryOutput = queryOutput }
+
+    public var databaseValue: DatabaseValue { DatabaseJSON(queryOutput).databaseValue }
+
+    public func databaseValueForBinding() throws -> DatabaseValue {
+        try DatabaseJSON(queryOutput).databaseValueForBinding()
+    }
+
+    public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
+        DatabaseJSON<Value>.fromDatabaseValue(databaseValue).map { Self(queryOutput: $0.value) }
+    }
+
+    public static func decode(from decoder: inout QueryDecoder) throws -> Value {
+        try decoder.decode(Self.self).queryOutput
+    }
+}
+
+extension _CodableJSONRepresentation: Sendable where Value: Sendable {}
+
+extension Decodable where Self: Encodable {
+    /// Stores the value as JSON text: `@Column(as: [String].JSONRepresentation.self)`.
+    public typealias JSONRepresentation = _CodableJSONRepresentation<Self>
+}

@@ -1,0 +1,119 @@
+/// A type whose values are rows of one database table: what `@Table` generates.
+///
+/// ```swift
+/// @Table struct RemindersList { let id: Int; var title = "" }
+/// RemindersList.tableName  // "remindersLists"
+/// RemindersList.all        // SELECT "remindersLists"."id", "remindersLists"."title" FROM "remindersLists"
+/// ```
+///
+/// The conformance `@Table` writes can be written by hand: a nested `TableColumns` type
+/// with one ``TableColumn`` per stored property, `columns`, `tableName`, `columnWidth` and a
+/// `decode(from:)` that reads the properties in column order.
+public protocol Table: QueryRepresentable {
+    /// The table's columns, as typed expressions: `$0` in query closures.
+    associatedtype TableColumns: TableDefinition where TableColumns.QueryValue == Self
+    /// The columns, for use outside closures.
+    static var columns: TableColumns { get }
+    /// The SQL table name.
+    static var tableName: String { get }
+}
+
+/// The columns of a table, as the typed expressions query closures receive.
+///
+/// As an expression it selects every column of the table
+/// (`"reminders"."id", "reminders"."title", …`).
+public protocol TableDefinition: QueryExpression {
+    /// Every column, in declaration order (the order rows are decoded in).
+    var allColumns: [any TableColumnExpression] { get }
+}
+
+extension TableDefinition {
+    public var sqlExpression: SQLExpression { .selectionList(selectedExpressions) }
+
+    public var selectedExpressions: [SQLExpression] { allColumns.map(\.sqlExpression) }
+}
+
+/// A table with a primary key (by default its `id` property, or `@Column(primaryKey: true)`).
+public protocol PrimaryKeyedTable: Table where TableColumns: PrimaryKeyedTableDefinition {
+    /// The row type used to insert rows whose primary key the database assigns.
+    associatedtype Draft: TableDraft where Draft.Into == Self
+}
+
+/// The columns of a table with a primary key.
+public protocol PrimaryKeyedTableDefinition: TableDefinition {
+    /// The primary key's value type (as stored).
+    associatedtype PrimaryKey: QueryBindable
+    /// The primary-key column.
+    var primaryKey: TableColumn<QueryValue, PrimaryKey> { get }
+}
+
+/// A column of a table, typed by the stored `Value` (a plain type or a representation).
+///
+/// ```swift
+/// Reminder.columns.title.sqlExpression  // "reminders"."title"
+/// ```
+public struct TableColumn<Root, Value>: QueryExpression, TableColumnExpression, Sendable {
+    public typealias QueryValue = Value
+
+    /// The column name.
+    public let name: String
+    /// The table name (or alias) that qualifies the column.
+    public let tableName: String
+
+    /// A column `name` of table `tableName`.
+    public init(_ name: String, table tableName: String) {
+        self.name = name
+        self.tableName = tableName
+    }
+
+    public var sqlExpression: SQLExpression { .column(name, table: tableName) }
+}
+
+/// A column of any table and type: what ``TableDefinition/allColumns`` lists.
+public protocol TableColumnExpression: Sendable {
+    /// The column name.
+    var name: String { get }
+    /// The qualified column as IR.
+    var sqlExpression: SQLExpression { get }
+}
+
+// MARK: - Optional tables (outer joins)
+
+/// The columns of a table on the optional side of an outer join: every column reads as
+/// optional (`$1.title` is a `TableColumn<Reminder?, String?>`).
+@dynamicMemberLookup
+public struct OptionalTableColumns<Base: Table>: TableDefinition {
+    public typealias QueryValue = Base?
+
+    public var allColumns: [any TableColumnExpression] { Base.columns.allColumns }
+
+    /// A column of the joined table, made optional.
+    public subscript<Value: QueryRepresentable>(
+        dynamicMember keyPath: KeyPath<Base.TableColumns, TableColumn<Base, Value>>
+    ) -> TableColumn<Base?, Value._Optionalized> {
+        let column = Base.columns[keyPath: keyPath]
+        return TableColumn(column.name, table: column.tableName)
+    }
+
+    /// Any other expression defined on the joined table's columns, made optional.
+    public subscript<Expression: QueryExpression>(
+        dynamicMember keyPath: KeyPath<Base.TableColumns, Expression>
+    ) -> SQLQueryExpression<Expression.QueryValue?> {
+        SQLQueryExpression(Base.columns[keyPath: keyPath].sqlExpression)
+    }
+}
+
+extension Optional: Table where Wrapped: Table {
+    public typealias TableColumns = OptionalTableColumns<Wrapped>
+    public static var columns: OptionalTableColumns<Wrapped> { OptionalTableColumns() }
+    public static var tableName: String { Wrapped.tableName }
+}
+
+extension OptionalTableColumns: PrimaryKeyedTableDefinition where Base.TableColumns: PrimaryKeyedTableDefinition {
+    public typealias PrimaryKey = Base.TableColumns.PrimaryKey._Optionalized
+
+    public var primaryKey: TableColumn<Base?, Base.TableColumns.PrimaryKey._Optionalized> {
+        let key = Base.columns.primaryKey
+        return TableColumn(key.name, table: key.tableName)
+    }
+}

@@ -1,0 +1,22 @@
+/// A value that can be inserted as one row of table `Into`: a `@Table` row itself, or its
+/// generated `Draft` (whose primary key is optional, so the database assigns it).
+public protocol InsertableRow<Into> {
+    /// The table the row goes into.
+    associatedtype Into
+    /// The row's values, bound in the order of `Into.columns.allColumns`.
+    func databaseValues() throws -> [DatabaseValue]
+}
+
+/// The generated `Draft` of a `@Table` with a primary key: every column, the key optional.
+///
+/// ```swift
+/// try Reminder.insert { Reminder.Draft(title: "Milk", remindersListID: 1) }.execute(db)
+/// // INSERT INTO "reminders" ("id", "title", "remindersListID") VALUES (?, ?, ?)  -- NULL, 'Milk', 1
+/// ```
+public protocol TableDraft: InsertableRow {}
+
+/// A custom result row declared with `@Selection`: `Stats.Columns(allCount: …)` selects into it.
+public protocol SelectionRow: QueryRepresentable {
+    /// The generated `Columns` type that lists one expression per property.
+    associatedtype Columns: QueryExpression where Columns.QueryValue == Self
+}

@@ -1,0 +1,77 @@
+// The typed SQL macros. Each expands to plain Swift a user could write by hand (the
+// conformances documented on `Table`, `PrimaryKeyedTable` and `SelectionRow`).
+
+/// Makes a struct a table: `@Table` infers the name (`RemindersList` → `remindersLists`),
+/// `@Table("lists")` gives it. A property named `id` is the primary key.
+///
+/// ```swift
+/// @Table
+/// struct Reminder: Identifiable {
+///     let id: Int
+///     var title = ""
+///     var isCompleted = false
+///     var remindersListID: RemindersList.ID
+/// }
+/// Reminder.where { !$0.isCompleted }
+/// // SELECT "reminders"."id", "reminders"."title", … FROM "reminders"
+/// // WHERE NOT "reminders"."isCompleted"
+/// ```
+@attached(
+    extension, conformances: Table, PrimaryKeyedTable, InsertableRow,
+    names: named(TableColumns), named(columns), named(tableName), named(columnWidth), named(init(decoder:)),
+    named(decode(from:)), named(Into), named(databaseValues), named(Draft))
+public macro Table(_ name: String = "") = #externalMacro(module: "CairnMacros", type: "TableMacro")
+
+/// Customizes a column of a `@Table` or `@Selection`: its SQL name, its stored
+/// representation (`as: Date.UnixTimeRepresentation.self`, `UUID.BytesRepresentation.self`,
+/// `[String].JSONRepresentation.self`), or that it is the primary key.
+///
+/// ```swift
+/// @Column("due_at", as: Date.UnixTimeRepresentation?.self) var dueDate: Date?
+/// ```
+@attached(peer)
+public macro Column(
+    _ name: String = "", as representableType: (any QueryBindable.Type)? = nil, primaryKey: Bool = false
+) = #externalMacro(module: "CairnMacros", type: "ColumnMacro")
+
+/// A property of a `@Table` or `@Selection` that is not a column; it needs a default value,
+/// which decoded rows keep.
+@attached(peer)
+public macro Ephemeral() = #externalMacro(module: "CairnMacros", type: "EphemeralMacro")
+
+/// Makes a struct a custom result row, selected with its generated `Columns`:
+///
+/// ```swift
+/// @Selection struct Stats { var allCount = 0; var flaggedCount = 0 }
+/// Reminder.select {
+///     Stats.Columns(allCount: $0.count(filter: !$0.isCompleted), flaggedCount: $0.count(filter: $0.isFlagged))
+/// }
+/// // SELECT COUNT("reminders"."id") FILTER (WHERE NOT "reminders"."isCompleted"),
+/// //        COUNT("reminders"."id") FILTER (WHERE "reminders"."isFlagged") FROM "reminders"
+/// ```
+@attached(
+    extension, conformances: SelectionRow,
+    names: named(Columns), named(columnWidth), named(init(decoder:)), named(decode(from:)))
+public macro Selection() = #externalMacro(module: "CairnMacros", type: "SelectionMacro")
+
+/// SQL written by hand, with interpolations that are bound (values), rendered (typed
+/// expressions) or quoted (`\(Table.self)`); `raw:` alone is verbatim.
+///
+/// ```swift
+/// let overdue = #sql("\(Reminder.columns.dueDate) < \(Date())", as: Bool.self)
+/// // "reminders"."dueDate" < ?
+/// ```
+@freestanding(expression)
+public macro sql<QueryValue>(
+    _ queryFragment: QueryFragment, as queryValueType: QueryValue.Type = QueryValue.self
+) -> SQLQueryExpression<QueryValue> = #externalMacro(module: "CairnMacros", type: "SQLMacro")
+
+extension SQLExpression {
+    /// Several result columns as one expression (`a, b, c`), for `@Selection` columns and
+    /// whole tables used where one expression is expected.
+    public static func selectionList(_ expressions: [SQLExpression]) -> SQLExpression {
+        .raw(SQLFragment(segments: expressions.enumerated().flatMap { offset, expression in
+            offset == 0 ? [.expression(expression)] : [.sql(", "), .expression(expression)]
+        }))
+    }
+}

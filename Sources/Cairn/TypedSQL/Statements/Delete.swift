@@ -1,0 +1,60 @@
+/// A `DELETE` from table `Base`, optionally with `RETURNING`.
+///
+/// ```swift
+/// Reminder.delete().where { $0.isCompleted }
+/// // DELETE FROM "reminders" WHERE "reminders"."isCompleted"
+/// ```
+public struct Delete<Base: Table, Returning>: WriteStatement {
+    var statement: SQLDelete
+    public let decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?
+
+    public func sqlStatement() throws -> SQLStatement { .delete(statement) }
+
+    /// Adds a `WHERE` condition (several calls are joined with `AND`).
+    public func `where`<Condition: QueryExpression>(
+        _ predicate: (Base.TableColumns) -> Condition
+    ) -> Self where Condition.QueryValue: _BooleanValue {
+        var copy = self
+        copy.statement = statement.where(predicate(Base.columns).sqlExpression)
+        return copy
+    }
+
+    /// Adds `RETURNING` with the given columns of the deleted rows.
+    public func returning<each C: QueryExpression>(
+        _ selection: (Base.TableColumns) -> (repeat each C)
+    ) -> Delete<Base, (repeat (each C).QueryValue.QueryOutput)>
+    where Returning == (), repeat (each C).QueryValue: QueryRepresentable {
+        let (columns, decode) = CairnReturning.columns(Base.self, selection)
+        return Delete<Base, (repeat (each C).QueryValue.QueryOutput)>(
+            statement: statement.returning(columns), decodeReturning: decode)
+    }
+
+    /// Adds `RETURNING` with one column (or `\.self` for whole rows).
+    public func returning<C: QueryExpression>(
+        _ keyPath: KeyPath<Base.TableColumns, C>
+    ) -> Delete<Base, C.QueryValue.QueryOutput> where Returning == (), C.QueryValue: QueryRepresentable {
+        returning { $0[keyPath: keyPath] }
+    }
+}
+
+extension Table {
+    /// `DELETE FROM table` (every row; add `where` to narrow it).
+    public static func delete() -> Delete<Self, ()> {
+        Delete(statement: SQLDelete(from: tableName), decodeReturning: nil)
+    }
+}
+
+extension PrimaryKeyedTable {
+    /// `DELETE FROM table WHERE primaryKey = ?`, for a row (or its key).
+    ///
+    /// ```swift
+    /// try Tag.delete(tag).execute(db)  // DELETE FROM "tags" WHERE "tags"."id" = ?
+    /// ```
+    public static func delete(_ row: Self) -> Delete<Self, ()> where Self: InsertableRow, Self.Into == Self {
+        let key = columns.primaryKey
+        let index = columns.allColumns.firstIndex { $0.name == key.name } ?? 0
+        let value = (try? row.databaseValues()).flatMap { index < $0.count ? $0[index] : nil } ?? .null
+        return Delete(statement: SQLDelete(from: tableName).where(key.sqlExpression.equals(.value(value))),
+                      decodeReturning: nil)
+    }
+}

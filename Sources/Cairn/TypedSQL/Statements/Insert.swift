@@ -1,0 +1,129 @@
+/// An `INSERT` into table `Into`, optionally an upsert, optionally with `RETURNING`.
+///
+/// ```swift
+/// Reminder.insert {
+///     Reminder.Draft(title: "Milk", remindersListID: 1)
+/// }
+/// // INSERT INTO "reminders" ("id", "title", …) VALUES (?, ?, …)   -- NULL, 'Milk', …
+/// ```
+public struct Insert<Into: Table, Returning>: WriteStatement {
+    var statement: SQLInsert
+    var bindingFailure: String?
+    public let decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?
+
+    public func sqlStatement() throws -> SQLStatement {
+        if let bindingFailure {
+            throw TypedSQLError(message: "cannot insert into \(Into.tableName): \(bindingFailure)", sql: "")
+        }
+        return .insert(statement)
+    }
+
+    /// Adds `RETURNING` with the given columns of the inserted rows.
+    ///
+    /// ```swift
+    /// Tag.insert { Tag.Draft(title: "car") }.returning { ($0.id, $0.title) }
+    /// // INSERT INTO "tags" … RETURNING "tags"."id", "tags"."title"
+    /// ```
+    public func returning<each C: QueryExpression>(
+        _ selection: (Into.TableColumns) -> (repeat each C)
+    ) -> Insert<Into, (repeat (each C).QueryValue.QueryOutput)>
+    where Returning == (), repeat (each C).QueryValue: QueryRepresentable {
+        let (columns, decode) = CairnReturning.columns(Into.self, selection)
+        return Insert<Into, (repeat (each C).QueryValue.QueryOutput)>(
+            statement: statement.returning(columns), bindingFailure: bindingFailure, decodeReturning: decode)
+    }
+
+    /// Adds `RETURNING` with one column (or `\.self` for whole rows).
+    public func returning<C: QueryExpression>(
+        _ keyPath: KeyPath<Into.TableColumns, C>
+    ) -> Insert<Into, C.QueryValue.QueryOutput> where Returning == (), C.QueryValue: QueryRepresentable {
+        returning { $0[keyPath: keyPath] }
+    }
+}
+
+extension Table {
+    static func insertStatement<Row: InsertableRow>(_ rows: [Row]) -> Insert<Self, ()> where Row.Into == Self {
+        let names = columns.allColumns.map(\.name)
+        var values: [[SQLExpression]] = []
+        var failure: String?
+        for row in rows {
+            do {
+                values.append(try row.databaseValues().map { SQLExpression.value($0) })
+            } catch {
+                failure = failure ?? "\(error)"
+            }
+        }
+        return Insert(
+            statement: SQLInsert(into: tableName, columns: names, values: values),
+            bindingFailure: rows.isEmpty ? "no rows to insert" : failure, decodeReturning: nil)
+    }
+
+    /// `INSERT INTO table (…) VALUES (…), …`: rows of the table or its `Draft`.
+    ///
+    /// ```swift
+    /// try RemindersList.insert { RemindersList.Draft(title: "Personal") }.execute(db)
+    /// // INSERT INTO "remindersLists" ("id", "title") VALUES (?, ?)   -- NULL, 'Personal'
+    /// ```
+    public static func insert<Row: InsertableRow>(
+        @InsertValuesBuilder<Row> _ rows: () -> [Row]
+    ) -> Insert<Self, ()> where Row.Into == Self {
+        insertStatement(rows())
+    }
+
+    /// An upsert: `INSERT … ON CONFLICT (target) DO UPDATE SET …`.
+    ///
+    /// ```swift
+    /// Tag.insert { Tag(id: 1, title: "Home") } onConflict: { $0.id } doUpdate: { $0.title = $1.title }
+    /// // INSERT INTO "tags" ("id", "title") VALUES (?, ?)
+    /// // ON CONFLICT ("id") DO UPDATE SET "title" = "excluded"."title"
+    /// ```
+    public static func insert<Row: InsertableRow, each Target: TableColumnExpression>(
+        @InsertValuesBuilder<Row> _ rows: () -> [Row],
+        onConflict target: (TableColumns) -> (repeat each Target),
+        doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void
+    ) -> Insert<Self, ()> where Row.Into == Self {
+        var names: [String] = []
+        for column in repeat each target(columns) { names.append(column.name) }
+        var assignments = Updates<Self>()
+        updates(&assignments, Excluded())
+        var insert = insertStatement(rows())
+        insert.statement = assignments.assignments.isEmpty
+            ? insert.statement.onConflictDoNothing(names)
+            : insert.statement.onConflict(names, doUpdate: assignments.assignments)
+        return insert
+    }
+
+    /// `INSERT … ON CONFLICT (target) DO NOTHING`.
+    public static func insert<Row: InsertableRow, each Target: TableColumnExpression>(
+        @InsertValuesBuilder<Row> _ rows: () -> [Row],
+        onConflictDoNothing target: (TableColumns) -> (repeat each Target)
+    ) -> Insert<Self, ()> where Row.Into == Self {
+        var names: [String] = []
+        for column in repeat each target(columns) { names.append(column.name) }
+        var insert = insertStatement(rows())
+        insert.statement = insert.statement.onConflictDoNothing(names)
+        return insert
+    }
+}
+
+extension PrimaryKeyedTable {
+    /// Inserts the rows, or updates every other column of a row whose primary key exists.
+    ///
+    /// ```swift
+    /// Tag.upsert { Tag.Draft(id: 1, title: "Home") }
+    /// // INSERT INTO "tags" ("id", "title") VALUES (?, ?)
+    /// // ON CONFLICT ("id") DO UPDATE SET "title" = "excluded"."title"
+    /// ```
+    public static func upsert<Row: InsertableRow>(
+        @InsertValuesBuilder<Row> _ rows: () -> [Row]
+    ) -> Insert<Self, ()> where Row.Into == Self {
+        let key = columns.primaryKey.name
+        let assignments = columns.allColumns.map(\.name).filter { $0 != key }
+            .map { SQLAssignment($0, .excluded($0)) }
+        var insert = insertStatement(rows())
+        insert.statement = assignments.isEmpty
+            ? insert.statement.onConflictDoNothing([key])
+            : insert.statement.onConflict([key], doUpdate: assignments)
+        return insert
+    }
+}

@@ -1,0 +1,79 @@
+// Overloads for statements over one table (no join). With a join, the closures of `where`,
+// `order`, `group`, `having` and `select` receive one argument per table; without one, the
+// type checker cannot infer an empty parameter pack from a closure that uses `$0`, so these
+// spell the single-table forms out. Each does what its multi-table sibling does.
+
+extension Select where Joins == () {
+    /// `WHERE …` (see the multi-table form for details).
+    public func `where`<Condition: QueryExpression>(
+        _ predicate: (From.TableColumns) -> Condition
+    ) -> Self where Condition.QueryValue: _BooleanValue {
+        let condition = predicate(From.columns).sqlExpression
+        return with { $0 = $0.where(condition) }
+    }
+
+    /// `HAVING …`
+    public func having<Condition: QueryExpression>(
+        _ predicate: (From.TableColumns) -> Condition
+    ) -> Self where Condition.QueryValue: _BooleanValue {
+        let condition = predicate(From.columns).sqlExpression
+        return with { $0 = $0.having(condition) }
+    }
+
+    /// One `ORDER BY` key.
+    public func order<Term: QueryOrderingTerm>(by ordering: (From.TableColumns) -> Term) -> Self {
+        let term = ordering(From.columns).orderingTerm
+        return with { $0.ordering.append(term) }
+    }
+
+    /// Several `ORDER BY` keys, as a tuple.
+    public func order<each Term: QueryOrderingTerm>(by ordering: (From.TableColumns) -> (repeat each Term)) -> Self {
+        let terms = ordering(From.columns)
+        var list: [SQLOrderingTerm] = []
+        for term in repeat each terms { list.append(term.orderingTerm) }
+        return with { $0.ordering += list }
+    }
+
+    /// One `GROUP BY` key.
+    public func group<Key: QueryExpression>(by grouping: (From.TableColumns) -> Key) -> Self {
+        let key = grouping(From.columns).sqlExpression
+        return with { $0.groupBy.append(key) }
+    }
+
+    /// Several `GROUP BY` keys, as a tuple.
+    public func group<each Key: QueryExpression>(by grouping: (From.TableColumns) -> (repeat each Key)) -> Self {
+        let keys = grouping(From.columns)
+        var list: [SQLExpression] = []
+        for key in repeat each keys { list.append(key.sqlExpression) }
+        return with { $0.groupBy += list }
+    }
+}
+
+extension Select where Columns == (), Joins == () {
+    /// One result column.
+    public func select<C: QueryExpression>(
+        _ selection: (From.TableColumns) -> C
+    ) -> Select<C.QueryValue.QueryOutput, From, ()> where C.QueryValue: QueryRepresentable {
+        let column = selection(From.columns)
+        var query = self.query
+        query.columns = column.selectedExpressions.map { SQLSelectColumn($0) }
+        return Select<C.QueryValue.QueryOutput, From, ()>(
+            query: query, isSelected: true, decode: { try C.QueryValue.decode(from: &$0) })
+    }
+
+    /// Several result columns, as a tuple.
+    public func select<each C: QueryExpression>(
+        _ selection: (From.TableColumns) -> (repeat each C)
+    ) -> Select<(repeat (each C).QueryValue.QueryOutput), From, ()>
+    where repeat (each C).QueryValue: QueryRepresentable {
+        let columns = selection(From.columns)
+        var expressions: [SQLExpression] = []
+        for column in repeat each columns { expressions += column.selectedExpressions }
+        var query = self.query
+        query.columns = expressions.map { SQLSelectColumn($0) }
+        return Select<(repeat (each C).QueryValue.QueryOutput), From, ()>(
+            query: query, isSelected: true,
+            decode: { decoder in (repeat try (each C).QueryValue.decode(from: &decoder)) })
+    }
+}
+

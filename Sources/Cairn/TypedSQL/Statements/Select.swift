@@ -1,0 +1,311 @@
+/// A `SELECT` statement over table `From`, joined to the tables in `Joins` (a tuple, `()`
+/// when there is none), whose rows decode as `Columns` (`()` until `select` is called: then
+/// a row is `(From, Joined…)`).
+///
+/// Built from ``Table/all`` and the static shortcuts on ``Table``; every method returns a new
+/// statement. The statement is IR (``SQLSelect``); the SQL text depends only on its shape, so
+/// the prepared statement is reused from the connection's cache.
+///
+/// ```swift
+/// Reminder.where { !$0.isCompleted }.order(by: \.position).limit(10)
+/// // SELECT "reminders"."id", … FROM "reminders"
+/// // WHERE NOT ("reminders"."isCompleted") ORDER BY "reminders"."position" LIMIT ?
+/// ```
+public struct Select<Columns, From: Table, Joins>: Sendable {
+    /// The statement's clauses; `columns` holds the selected (or all joined tables') columns.
+    public internal(set) var query: SQLSelect
+    /// Whether `select` chose the result columns.
+    var isSelected: Bool
+    /// Decodes a row of selected columns; `nil` until `select` is called.
+    let decodeSelection: (@Sendable (inout QueryDecoder) throws -> Columns)?
+
+    init(query: SQLSelect, isSelected: Bool, decode: (@Sendable (inout QueryDecoder) throws -> Columns)?) {
+        self.query = query
+        self.isSelected = isSelected
+        self.decodeSelection = decode
+    }
+
+    func with(_ change: (inout SQLSelect) -> Void) -> Self {
+        var copy = self
+        change(&copy.query)
+        return copy
+    }
+}
+
+/// The statement for every row of a table: `Reminder.all`.
+public typealias SelectOf<T: Table> = Select<(), T, ()>
+
+extension Table {
+    /// Every row of the table.
+    ///
+    /// ```swift
+    /// RemindersList.all
+    /// // SELECT "remindersLists"."id", "remindersLists"."title" FROM "remindersLists"
+    /// ```
+    public static var all: SelectOf<Self> {
+        Select(
+            query: SQLSelect(columns.selectedExpressions, from: .table(tableName)),
+            isSelected: false, decode: nil)
+    }
+}
+
+// MARK: - Filtering
+
+/// The value type of a condition: `Bool` or `Bool?` (SQL's three-valued logic).
+public protocol _BooleanValue {}
+extension Bool: _BooleanValue {}
+extension Optional: _BooleanValue where Wrapped == Bool {}
+
+extension Select {
+    /// Adds a `WHERE` condition; several calls are joined with `AND`. The closure receives
+    /// the columns of every table in the statement.
+    ///
+    /// ```swift
+    /// Reminder.where { $0.title.like("%milk%") }.where { !$0.isCompleted }
+    /// // … WHERE "reminders"."title" LIKE ? AND NOT "reminders"."isCompleted"
+    /// ```
+    public func `where`<each J: Table, Condition: QueryExpression>(
+        _ predicate: ((From.TableColumns, repeat (each J).TableColumns)) -> Condition
+    ) -> Self where Joins == (repeat each J), Condition.QueryValue: _BooleanValue {
+        let condition = predicate((From.columns, repeat (each J).columns)).sqlExpression
+        return with { $0 = $0.where(condition) }
+    }
+
+    /// Adds a `HAVING` condition (on groups); several calls are joined with `AND`.
+    ///
+    /// ```swift
+    /// Tag.withReminders.having { $2.count().gt(0) }
+    /// // … GROUP BY "tags"."id" HAVING COUNT("reminders"."id") > ?
+    /// ```
+    public func having<each J: Table, Condition: QueryExpression>(
+        _ predicate: ((From.TableColumns, repeat (each J).TableColumns)) -> Condition
+    ) -> Self where Joins == (repeat each J), Condition.QueryValue: _BooleanValue {
+        let condition = predicate((From.columns, repeat (each J).columns)).sqlExpression
+        return with { $0 = $0.having(condition) }
+    }
+
+    /// `SELECT DISTINCT` (or plain `SELECT` with `false`).
+    public func distinct(_ isDistinct: Bool = true) -> Self {
+        with { $0.isDistinct = isDistinct }
+    }
+
+    /// `LIMIT n [OFFSET m]`; the numbers are bound.
+    ///
+    /// ```swift
+    /// Reminder.all.limit(10, offset: 20)  // … LIMIT ? OFFSET ?
+    /// ```
+    public func limit(_ maxLength: Int, offset: Int? = nil) -> Self {
+        with {
+            $0 = $0.limit(maxLength)
+            if let offset { $0 = $0.offset(offset) }
+        }
+    }
+
+    /// `OFFSET m` (with `LIMIT -1` when no limit was set).
+    public func offset(_ offset: Int) -> Self {
+        with {
+            if $0.limit == nil { $0 = $0.limit(-1) }
+            $0 = $0.offset(offset)
+        }
+    }
+}
+
+// MARK: - Ordering and grouping
+
+extension Select {
+    /// Adds an ascending `ORDER BY` key named by a key path; several calls add keys.
+    ///
+    /// ```swift
+    /// Counter.order(by: \.id)  // … ORDER BY "counters"."id"
+    /// ```
+    public func order(by keyPath: KeyPath<From.TableColumns, some QueryOrderingTerm>) -> Self {
+        let term = From.columns[keyPath: keyPath].orderingTerm
+        return with { $0.ordering.append(term) }
+    }
+
+    /// Adds one `ORDER BY` key from a closure: an expression (ascending), `x.asc(nulls:)` or
+    /// `x.desc(nulls:)`. Several calls add keys.
+    ///
+    /// ```swift
+    /// Reminder.order { $0.dueDate.desc() }.order { $0.position }
+    /// // … ORDER BY "reminders"."dueDate" DESC, "reminders"."position"
+    /// ```
+    public func order<each J: Table, Term: QueryOrderingTerm>(
+        by ordering: ((From.TableColumns, repeat (each J).TableColumns)) -> Term
+    ) -> Self where Joins == (repeat each J) {
+        let term = ordering((From.columns, repeat (each J).columns)).orderingTerm
+        return with { $0.ordering.append(term) }
+    }
+
+    /// Adds `ORDER BY` keys from a closure: an expression (ascending), `x.asc(nulls:)`,
+    /// `x.desc(nulls:)`, or a tuple of them. Several calls add keys.
+    ///
+    /// ```swift
+    /// Reminder.order { $0.dueDate.desc() }.order { $0.position }
+    /// // … ORDER BY "reminders"."dueDate" DESC, "reminders"."position"
+    /// ```
+    public func order<each J: Table, each Term: QueryOrderingTerm>(
+        by ordering: ((From.TableColumns, repeat (each J).TableColumns)) -> (repeat each Term)
+    ) -> Self where Joins == (repeat each J) {
+        let terms = ordering((From.columns, repeat (each J).columns))
+        var list: [SQLOrderingTerm] = []
+        for term in repeat each terms { list.append(term.orderingTerm) }
+        return with { $0.ordering += list }
+    }
+
+    /// Adds a `GROUP BY` key named by a key path.
+    ///
+    /// ```swift
+    /// RemindersList.group(by: \.id)  // … GROUP BY "remindersLists"."id"
+    /// ```
+    public func group(by keyPath: KeyPath<From.TableColumns, some QueryExpression>) -> Self {
+        let key = From.columns[keyPath: keyPath].sqlExpression
+        return with { $0.groupBy.append(key) }
+    }
+
+    /// Adds a `GROUP BY` key from a closure.
+    public func group<each J: Table, Key: QueryExpression>(
+        by grouping: ((From.TableColumns, repeat (each J).TableColumns)) -> Key
+    ) -> Self where Joins == (repeat each J) {
+        let key = grouping((From.columns, repeat (each J).columns)).sqlExpression
+        return with { $0.groupBy.append(key) }
+    }
+
+    /// Adds `GROUP BY` keys from a closure (a tuple).
+    public func group<each J: Table, each Key: QueryExpression>(
+        by grouping: ((From.TableColumns, repeat (each J).TableColumns)) -> (repeat each Key)
+    ) -> Self where Joins == (repeat each J) {
+        let keys = grouping((From.columns, repeat (each J).columns))
+        var list: [SQLExpression] = []
+        for key in repeat each keys { list.append(key.sqlExpression) }
+        return with { $0.groupBy += list }
+    }
+}
+
+// MARK: - Selecting
+
+extension Select {
+    /// Chooses the result column: rows decode as the expression's value.
+    ///
+    /// ```swift
+    /// Reminder.select { $0.title }  // SELECT "reminders"."title" FROM "reminders"
+    /// Reminder.select { Stats.Columns(allCount: $0.count(), …) }
+    /// ```
+    public func select<each J: Table, C: QueryExpression>(
+        _ selection: ((From.TableColumns, repeat (each J).TableColumns)) -> C
+    ) -> Select<C.QueryValue.QueryOutput, From, Joins>
+    where Columns == (), Joins == (repeat each J), C.QueryValue: QueryRepresentable {
+        let column = selection((From.columns, repeat (each J).columns))
+        var query = self.query
+        query.columns = column.selectedExpressions.map { SQLSelectColumn($0) }
+        return Select<C.QueryValue.QueryOutput, From, Joins>(
+            query: query, isSelected: true, decode: { try C.QueryValue.decode(from: &$0) })
+    }
+
+    /// Chooses one column of the table, named by a key path.
+    ///
+    /// ```swift
+    /// Reminder.where(\.isFlagged).select(\.title)
+    /// // SELECT "reminders"."title" FROM "reminders" WHERE "reminders"."isFlagged"
+    /// ```
+    public func select<C: QueryExpression>(
+        _ keyPath: KeyPath<From.TableColumns, C>
+    ) -> Select<C.QueryValue.QueryOutput, From, ()>
+    where Columns == (), Joins == (), C.QueryValue: QueryRepresentable {
+        var query = self.query
+        query.columns = From.columns[keyPath: keyPath].selectedExpressions.map { SQLSelectColumn($0) }
+        return Select<C.QueryValue.QueryOutput, From, ()>(
+            query: query, isSelected: true, decode: { try C.QueryValue.decode(from: &$0) })
+    }
+
+    /// Adds a `WHERE` condition named by a key path to a Boolean column or expression.
+    ///
+    /// ```swift
+    /// Reminder.where(\.isFlagged)  // … WHERE "reminders"."isFlagged"
+    /// ```
+    public func `where`<Condition: QueryExpression>(
+        _ keyPath: KeyPath<From.TableColumns, Condition>
+    ) -> Self where Condition.QueryValue: _BooleanValue {
+        let condition = From.columns[keyPath: keyPath].sqlExpression
+        return with { $0 = $0.where(condition) }
+    }
+
+    /// Chooses several result columns: rows decode as a tuple.
+    ///
+    /// ```swift
+    /// Reminder.select { ($0.title, $0.isCompleted) }
+    /// // SELECT "reminders"."title", "reminders"."isCompleted" FROM "reminders"
+    /// ```
+    public func select<each J: Table, each C: QueryExpression>(
+        _ selection: ((From.TableColumns, repeat (each J).TableColumns)) -> (repeat each C)
+    ) -> Select<(repeat (each C).QueryValue.QueryOutput), From, Joins>
+    where Columns == (), Joins == (repeat each J), repeat (each C).QueryValue: QueryRepresentable {
+        let columns = selection((From.columns, repeat (each J).columns))
+        var expressions: [SQLExpression] = []
+        for column in repeat each columns { expressions += column.selectedExpressions }
+        var query = self.query
+        query.columns = expressions.map { SQLSelectColumn($0) }
+        return Select<(repeat (each C).QueryValue.QueryOutput), From, Joins>(
+            query: query, isSelected: true,
+            decode: { decoder in (repeat try (each C).QueryValue.decode(from: &decoder)) })
+    }
+
+    /// Selects `COUNT(*)` (of the filtered, joined rows).
+    ///
+    /// ```swift
+    /// Fact.count()  // SELECT COUNT(*) FROM "facts"
+    /// ```
+    public func count() -> Select<Int, From, Joins> where Columns == () {
+        var query = self.query
+        query.columns = [SQLSelectColumn(.countAll)]
+        return Select<Int, From, Joins>(query: query, isSelected: true, decode: { try $0.decode(Int.self) })
+    }
+}
+
+// MARK: - Primary keys, subqueries and compounds
+
+extension Select where From: PrimaryKeyedTable {
+    /// Filters to the row with the given primary key.
+    ///
+    /// ```swift
+    /// Reminder.find(42)  // … WHERE "reminders"."id" = ?
+    /// ```
+    public func find(_ key: From.TableColumns.PrimaryKey.QueryOutput) -> Self {
+        let column = From.columns.primaryKey
+        let value = From.TableColumns.PrimaryKey(queryOutput: key).sqlExpression
+        return with { $0 = $0.where(column.sqlExpression.equals(value)) }
+    }
+
+    /// Filters to the rows with any of the given primary keys (`pk IN (…)`).
+    public func find(_ keys: some Sequence<From.TableColumns.PrimaryKey.QueryOutput>) -> Self {
+        let column = From.columns.primaryKey
+        let values = keys.map { From.TableColumns.PrimaryKey(queryOutput: $0).sqlExpression }
+        return with { $0 = $0.where(column.sqlExpression.in(values)) }
+    }
+}
+
+extension Select {
+    /// `EXISTS (SELECT …)`: whether the statement returns any row.
+    ///
+    /// ```swift
+    /// Reminder.where { $0.isFlagged }.exists()  // EXISTS (SELECT … WHERE "reminders"."isFlagged")
+    /// ```
+    public func exists() -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(.exists(query))
+    }
+
+    /// `UNION [ALL]` with another statement of the same row type.
+    public func union(all: Bool = false, _ other: Self) -> Self {
+        with { $0 = $0.union(all: all, other.query) }
+    }
+
+    /// `INTERSECT` with another statement of the same row type.
+    public func intersect(_ other: Self) -> Self {
+        with { $0 = $0.intersect(other.query) }
+    }
+
+    /// `EXCEPT` another statement of the same row type.
+    public func except(_ other: Self) -> Self {
+        with { $0 = $0.except(other.query) }
+    }
+}

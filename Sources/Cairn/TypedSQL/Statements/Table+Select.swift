@@ -1,0 +1,121 @@
+// Static shortcuts: `Reminder.where { … }` is `Reminder.all.where { … }`, and so on.
+
+extension Table {
+    /// `Self.all.where { … }`
+    ///
+    /// ```swift
+    /// Reminder.where { !$0.isCompleted }
+    /// // SELECT … FROM "reminders" WHERE NOT "reminders"."isCompleted"
+    /// ```
+    public static func `where`<Condition: QueryExpression>(
+        _ predicate: (TableColumns) -> Condition
+    ) -> SelectOf<Self> where Condition.QueryValue: _BooleanValue {
+        all.where(predicate)
+    }
+
+    /// `Self.all.where(\.flag)`
+    public static func `where`<Condition: QueryExpression>(
+        _ keyPath: KeyPath<TableColumns, Condition>
+    ) -> SelectOf<Self> where Condition.QueryValue: _BooleanValue {
+        all.where(keyPath)
+    }
+
+    /// `Self.all.select(\.column)`
+    public static func select<C: QueryExpression>(
+        _ keyPath: KeyPath<TableColumns, C>
+    ) -> Select<C.QueryValue.QueryOutput, Self, ()> where C.QueryValue: QueryRepresentable {
+        all.select(keyPath)
+    }
+
+    /// `Self.all.order(by: \.key)`
+    public static func order(by keyPath: KeyPath<TableColumns, some QueryOrderingTerm>) -> SelectOf<Self> {
+        all.order(by: keyPath)
+    }
+
+    /// `Self.all.order { … }` with one key.
+    public static func order<Term: QueryOrderingTerm>(by ordering: (TableColumns) -> Term) -> SelectOf<Self> {
+        all.order(by: ordering)
+    }
+
+    /// `Self.all.order { … }`
+    public static func order<each Term: QueryOrderingTerm>(
+        by ordering: (TableColumns) -> (repeat each Term)
+    ) -> SelectOf<Self> {
+        all.order(by: ordering)
+    }
+
+    /// `Self.all.group(by: \.key)`
+    public static func group(by keyPath: KeyPath<TableColumns, some QueryExpression>) -> SelectOf<Self> {
+        all.group(by: keyPath)
+    }
+
+    /// `Self.all.group { … }` with one key.
+    public static func group<Key: QueryExpression>(by grouping: (TableColumns) -> Key) -> SelectOf<Self> {
+        all.group(by: grouping)
+    }
+
+    /// `Self.all.group { … }`
+    public static func group<each Key: QueryExpression>(
+        by grouping: (TableColumns) -> (repeat each Key)
+    ) -> SelectOf<Self> {
+        all.group(by: grouping)
+    }
+
+    /// `Self.all.having { … }`
+    public static func having<Condition: QueryExpression>(
+        _ predicate: (TableColumns) -> Condition
+    ) -> SelectOf<Self> where Condition.QueryValue: _BooleanValue {
+        all.having(predicate)
+    }
+
+    /// `Self.all.select { … }`
+    public static func select<C: QueryExpression>(
+        _ selection: (TableColumns) -> C
+    ) -> Select<C.QueryValue.QueryOutput, Self, ()> where C.QueryValue: QueryRepresentable {
+        all.select(selection)
+    }
+
+    /// `Self.all.select { (…, …) }`
+    public static func select<each C: QueryExpression>(
+        _ selection: (TableColumns) -> (repeat each C)
+    ) -> Select<(repeat (each C).QueryValue.QueryOutput), Self, ()>
+    where repeat (each C).QueryValue: QueryRepresentable {
+        all.select(selection)
+    }
+
+    /// `Self.all.distinct()`
+    public static func distinct(_ isDistinct: Bool = true) -> SelectOf<Self> {
+        all.distinct(isDistinct)
+    }
+
+    /// `Self.all.limit(n, offset: m)`
+    public static func limit(_ maxLength: Int, offset: Int? = nil) -> SelectOf<Self> {
+        all.limit(maxLength, offset: offset)
+    }
+
+    /// `SELECT COUNT(*) FROM table`: the seed's `Fact.count()`.
+    ///
+    /// ```swift
+    /// Fact.count()  // SELECT COUNT(*) FROM "facts"
+    /// ```
+    public static func count() -> Select<Int, Self, ()> {
+        all.count()
+    }
+
+    /// `Self.all.exists()`: `EXISTS (SELECT … FROM table)`.
+    public static func exists() -> SQLQueryExpression<Bool> {
+        all.exists()
+    }
+}
+
+extension PrimaryKeyedTable {
+    /// `Self.all.find(key)`
+    public static func find(_ key: TableColumns.PrimaryKey.QueryOutput) -> SelectOf<Self> {
+        all.find(key)
+    }
+
+    /// `Self.all.find(keys)`
+    public static func find(_ keys: some Sequence<TableColumns.PrimaryKey.QueryOutput>) -> SelectOf<Self> {
+        all.find(keys)
+    }
+}

@@ -1,0 +1,112 @@
+/// An `UPDATE` of table `Base`, optionally with `RETURNING`.
+///
+/// ```swift
+/// Reminder.where { $0.remindersListID.eq(1) }.update { $0.isCompleted = true }
+/// // UPDATE "reminders" SET "isCompleted" = ? WHERE "reminders"."remindersListID" = ?
+/// ```
+public struct Update<Base: Table, Returning>: WriteStatement {
+    var statement: SQLUpdate
+    var bindingFailure: String?
+    public let decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?
+
+    public func sqlStatement() throws -> SQLStatement {
+        if let bindingFailure {
+            throw TypedSQLError(message: "cannot update \(Base.tableName): \(bindingFailure)", sql: "")
+        }
+        guard !statement.assignments.isEmpty else {
+            throw TypedSQLError(message: "the update of \(Base.tableName) assigns no column", sql: "")
+        }
+        return .update(statement)
+    }
+
+    /// Adds a `WHERE` condition (several calls are joined with `AND`).
+    public func `where`<Condition: QueryExpression>(
+        _ predicate: (Base.TableColumns) -> Condition
+    ) -> Self where Condition.QueryValue: _BooleanValue {
+        var copy = self
+        copy.statement = statement.where(predicate(Base.columns).sqlExpression)
+        return copy
+    }
+
+    /// Adds `RETURNING` with the given columns of the updated rows.
+    public func returning<each C: QueryExpression>(
+        _ selection: (Base.TableColumns) -> (repeat each C)
+    ) -> Update<Base, (repeat (each C).QueryValue.QueryOutput)>
+    where Returning == (), repeat (each C).QueryValue: QueryRepresentable {
+        let (columns, decode) = CairnReturning.columns(Base.self, selection)
+        return Update<Base, (repeat (each C).QueryValue.QueryOutput)>(
+            statement: statement.returning(columns), bindingFailure: bindingFailure, decodeReturning: decode)
+    }
+
+    /// Adds `RETURNING` with one column (or `\.self` for whole rows).
+    public func returning<C: QueryExpression>(
+        _ keyPath: KeyPath<Base.TableColumns, C>
+    ) -> Update<Base, C.QueryValue.QueryOutput> where Returning == (), C.QueryValue: QueryRepresentable {
+        returning { $0[keyPath: keyPath] }
+    }
+}
+
+extension Table {
+    /// `UPDATE table SET …` for every row (add `where` to narrow it).
+    ///
+    /// ```swift
+    /// Reminder.update { $0.isFlagged = false }  // UPDATE "reminders" SET "isFlagged" = ?
+    /// ```
+    public static func update(set updates: (inout Updates<Self>) -> Void) -> Update<Self, ()> {
+        var assignments = Updates<Self>()
+        updates(&assignments)
+        return Update(statement: SQLUpdate(tableName, set: assignments.assignments), bindingFailure: nil,
+                      decodeReturning: nil)
+    }
+}
+
+extension PrimaryKeyedTable where Self: InsertableRow, Self.Into == Self {
+    /// `UPDATE table SET every other column WHERE primaryKey = ?`, from a whole row.
+    ///
+    /// ```swift
+    /// try Tag.update(Tag(id: 1, title: "Home")).execute(db)
+    /// // UPDATE "tags" SET "title" = ? WHERE "tags"."id" = ?
+    /// ```
+    public static func update(_ row: Self) -> Update<Self, ()> {
+        let names = columns.allColumns.map(\.name)
+        let key = columns.primaryKey
+        do {
+            let values = try row.databaseValues()
+            var assignments: [SQLAssignment] = []
+            var keyValue = SQLExpression.null
+            for (name, value) in zip(names, values) {
+                if name == key.name { keyValue = .value(value) } else { assignments.append(SQLAssignment(name, .value(value))) }
+            }
+            let statement = SQLUpdate(tableName, set: assignments).where(key.sqlExpression.equals(keyValue))
+            return Update(statement: statement, bindingFailure: nil, decodeReturning: nil)
+        } catch {
+            return Update(statement: SQLUpdate(tableName, set: []), bindingFailure: "\(error)", decodeReturning: nil)
+        }
+    }
+}
+
+extension Select where Columns == (), Joins == () {
+    /// `UPDATE` the rows this statement's `WHERE` selects.
+    ///
+    /// ```swift
+    /// Reminder.where { $0.isFlagged }.update { $0.isCompleted = true }
+    /// // UPDATE "reminders" SET "isCompleted" = ? WHERE "reminders"."isFlagged"
+    /// ```
+    public func update(set updates: (inout Updates<From>) -> Void) -> Update<From, ()> {
+        var update = From.update(set: updates)
+        if let condition = query.condition { update.statement = update.statement.where(condition) }
+        return update
+    }
+
+    /// `DELETE` the rows this statement's `WHERE` selects.
+    ///
+    /// ```swift
+    /// Reminder.where { $0.isCompleted }.delete()
+    /// // DELETE FROM "reminders" WHERE "reminders"."isCompleted"
+    /// ```
+    public func delete() -> Delete<From, ()> {
+        var delete = From.delete()
+        if let condition = query.condition { delete.statement = delete.statement.where(condition) }
+        return delete
+    }
+}

@@ -1,0 +1,87 @@
+import CairnSQLite
+
+/// An `INSERT`, `UPDATE` or `DELETE` built by the typed SQL layer, optionally with a
+/// `RETURNING` clause whose rows decode as `Returning`.
+public protocol WriteStatement<Returning>: Sendable {
+    /// The decoded type of a `RETURNING` row; `()` without `RETURNING`.
+    associatedtype Returning
+    /// The statement as IR; throws when a value could not be bound (for example a JSON
+    /// column whose value does not encode).
+    func sqlStatement() throws -> SQLStatement
+    /// Decodes one `RETURNING` row; `nil` without `RETURNING`.
+    var decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)? { get }
+}
+
+extension WriteStatement {
+    /// The statement as SQL text and bound arguments.
+    public func render() throws -> RenderedSQL { try sqlStatement().render() }
+
+    /// Runs the statement (its `RETURNING` rows, if any, are discarded).
+    ///
+    /// ```swift
+    /// try Reminder.where { $0.isCompleted }.delete().execute(db)
+    /// // DELETE FROM "reminders" WHERE "reminders"."isCompleted"
+    /// ```
+    public func execute(_ db: Database) throws {
+        try executeRendered(db, render())
+    }
+
+    /// Runs the statement and decodes every `RETURNING` row.
+    ///
+    /// ```swift
+    /// let ids = try Reminder.insert { Reminder.Draft(title: "Milk", remindersListID: 1) }
+    ///     .returning(\.id).fetchAll(db)
+    /// // INSERT INTO "reminders" (…) VALUES (…) RETURNING "id"
+    /// ```
+    public func fetchAll(_ db: Database) throws -> [Returning] {
+        try fetchRows(db, render(), returningDecoder())
+    }
+
+    /// Runs the statement and decodes the first `RETURNING` row.
+    public func fetchOne(_ db: Database) throws -> Returning? {
+        try fetchAll(db).first
+    }
+
+    private func returningDecoder() throws -> @Sendable (inout QueryDecoder) throws -> Returning {
+        guard let decodeReturning else {
+            throw TypedSQLError(message: "the statement has no `returning` clause to decode rows with",
+                                sql: (try? render().sql) ?? "")
+        }
+        return decodeReturning
+    }
+}
+
+/// Builds the `RETURNING` list and its decoder from a closure over a table's columns.
+enum CairnReturning {
+    static func columns<T: Table, each C: QueryExpression>(
+        _: T.Type, _ selection: (T.TableColumns) -> (repeat each C)
+    ) -> (columns: [SQLSelectColumn], decode: @Sendable (inout QueryDecoder) throws -> (repeat (each C).QueryValue.QueryOutput))
+    where repeat (each C).QueryValue: QueryRepresentable {
+        let selected = selection(T.columns)
+        var expressions: [SQLExpression] = []
+        for column in repeat each selected { expressions += column.selectedExpressions }
+        let columns = expressions.map { SQLSelectColumn($0) }
+        return (columns, { decoder in (repeat try (each C).QueryValue.decode(from: &decoder)) })
+    }
+}
+
+/// The rows of an `INSERT`, written with a result builder: one row per line, arrays, `if`
+/// and `for`.
+///
+/// ```swift
+/// Tag.insert {
+///     Tag.Draft(title: "home")
+///     Tag.Draft(title: "work")
+/// }
+/// ```
+@resultBuilder
+public enum InsertValuesBuilder<Row> {
+    @_disfavoredOverload
+    public static func buildExpression(_ row: Row) -> [Row] { [row] }
+    public static func buildExpression(_ rows: [Row]) -> [Row] { rows }
+    public static func buildBlock(_ parts: [Row]...) -> [Row] { parts.flatMap { $0 } }
+    public static func buildArray(_ parts: [[Row]]) -> [Row] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [Row]?) -> [Row] { part ?? [] }
+    public static func buildEither(first: [Row]) -> [Row] { first }
+    public static func buildEither(second: [Row]) -> [Row] { second }
+}

@@ -1,0 +1,92 @@
+import Cairn
+import Foundation
+
+/// What a fetch request can return (Core Data's marker protocol).
+public protocol NSFetchRequestResult {}
+
+extension NSNumber: NSFetchRequestResult {}
+extension NSDictionary: NSFetchRequestResult {}
+extension PersistentIdentifier: NSFetchRequestResult {}
+
+/// What a fetch returns: objects, their identifiers, dictionaries of values, or a count
+/// (Apple's raw values).
+public struct NSFetchRequestResultType: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+
+    /// The objects (the default).
+    public static let managedObjectResultType = NSFetchRequestResultType([])
+    /// Their identifiers only.
+    public static let managedObjectIDResultType = NSFetchRequestResultType(rawValue: 1)
+    /// `[String: Any]` of `propertiesToFetch`.
+    public static let dictionaryResultType = NSFetchRequestResultType(rawValue: 2)
+    /// One number: how many objects match.
+    public static let countResultType = NSFetchRequestResultType(rawValue: 4)
+}
+
+/// Core Data's `NSFetchRequest`: which entity, which objects (`predicate`), in which order
+/// (`sortDescriptors`), how many, and in what form.
+///
+/// ```swift
+/// let request = NSFetchRequest<Expense>(entityName: "Expense")
+/// request.predicate = NSPredicate(format: "amount > %f", 50.0)
+/// request.sortDescriptors = [NSSortDescriptor(key: "date", ascending: false)]
+/// request.fetchLimit = 20
+/// try request.sqlSelect(for: expenseEntity).render().sql
+/// // SELECT * FROM "Expense" WHERE "Expense"."amount" > ?
+/// //   ORDER BY "Expense"."date" DESC, "Expense"."id" ASC LIMIT ?
+/// ```
+///
+/// Cairn compiles the request to the query IR with ``sqlSelect(for:)``; running it through a
+/// context (`fetch(_:)`, `count(for:)`) builds on that.
+///
+/// Not `Sendable`: like Apple's, a request is configured by mutation; make one per use.
+open class NSFetchRequest<ResultType>: CustomStringConvertible {
+    /// The entity's name.
+    public var entityName: String?
+    /// Which objects; nil fetches all.
+    public var predicate: NSPredicate?
+    /// The order, applied in turn; nil or empty means by primary key.
+    public var sortDescriptors: [NSSortDescriptor]?
+    /// The most objects to return; 0 means no limit.
+    public var fetchLimit = 0
+    /// How many matching objects to skip.
+    public var fetchOffset = 0
+    /// Rows to load at a time as the results are walked; 0 loads all at once.
+    public var fetchBatchSize = 0
+    /// Objects, identifiers, dictionaries or a count.
+    public var resultType: NSFetchRequestResultType = .managedObjectResultType
+    /// For `.dictionaryResultType`: the property names to return.
+    public var propertiesToFetch: [Any]?
+    /// For `.dictionaryResultType`: the property names to group by.
+    public var propertiesToGroupBy: [Any]?
+    /// With `propertiesToGroupBy`: which groups to keep.
+    public var havingPredicate: NSPredicate?
+    /// With `propertiesToFetch`: drop duplicate dictionaries.
+    public var returnsDistinctResults = false
+    /// Whether unsaved changes of the context take part (not with dictionaries).
+    public var includesPendingChanges = true
+    /// Whether sub-entities are fetched too (Cairn has no entity inheritance).
+    public var includesSubentities = true
+    /// Whether objects start as faults.
+    public var returnsObjectsAsFaults = true
+    /// Whether property values are loaded with the objects.
+    public var includesPropertyValues = true
+    /// Relationships to load with the objects.
+    public var relationshipKeyPathsForPrefetching: [String]?
+
+    /// An empty request; set ``entityName`` before fetching.
+    public init() {}
+
+    /// A request for the objects of an entity.
+    public convenience init(entityName: String) {
+        self.init()
+        self.entityName = entityName
+    }
+
+    public var description: String {
+        "<NSFetchRequest entity: \(entityName ?? "nil"); predicate: (\(predicate?.formatPredicate.predicateFormat ?? "nil")); "
+            + "sortDescriptors: (\((sortDescriptors ?? []).map(\.description).joined(separator: ", "))); "
+            + "limit: \(fetchLimit); offset: \(fetchOffset); type: \(resultType.rawValue)>"
+    }
+}

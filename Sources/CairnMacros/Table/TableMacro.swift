@@ -1,0 +1,184 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Table` / `@Table("name")`: makes a struct a table of the typed SQL layer.
+///
+/// It writes one extension, the documented manual conformance to `Cairn.Table` (plus
+/// `Cairn.PrimaryKeyedTable` when the struct has an `id` property or a
+/// `@Column(primaryKey: true)` one):
+/// - `TableColumns`, one `Cairn.TableColumn` per stored property (`@Ephemeral` ones excepted);
+/// - `columns`, `tableName` (given, or the type name with a lowercase first letter, pluralized:
+///   `RemindersList` → `remindersLists`, `Category` → `categories`), `columnWidth`;
+/// - `init(decoder:)` and `decode(from:)`, reading the columns in declaration order;
+/// - `databaseValues()`, and with a primary key a `Draft` whose key is optional.
+public struct TableMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let shape = TableShape.read(declaration, macro: "Table", node: node, diagnose: { message, location in
+            context.diagnose(Diagnostic(node: location, message: message))
+        }) else { return [] }
+        let properties = shape.properties
+        let declared = properties.filter(\.isPrimaryKeyAttribute)
+        if declared.count > 1 {
+            context.diagnose(Diagnostic(node: node, message: TableDiagnostic.multiplePrimaryKeys(declared.map(\.name))))
+            return []
+        }
+        let primaryKey = declared.first ?? properties.first { $0.name == "id" }
+        let name = explicitName(node) ?? inferredTableName(shape.typeName)
+        let source = tableExtension(
+            shape: shape, type: type.trimmedDescription, tableName: name, primaryKey: primaryKey)
+        return [try ExtensionDeclSyntax(SyntaxNodeString(stringLiteral: source))]
+    }
+
+    static func explicitName(_ node: AttributeSyntax) -> String? {
+        guard let arguments = node.arguments?.as(LabeledExprListSyntax.self) else { return nil }
+        for argument in arguments where argument.label == nil {
+            if let literal = argument.expression.as(StringLiteralExprSyntax.self),
+               let text = literal.representedLiteralValue, !text.isEmpty {
+                return text
+            }
+        }
+        return nil
+    }
+
+    /// `RemindersList` → `remindersLists`, `Category` → `categories`, `Box` → `boxes`.
+    static func inferredTableName(_ typeName: String) -> String {
+        guard let first = typeName.first else { return typeName }
+        let base = first.lowercased() + typeName.dropFirst()
+        let lower = base.lowercased()
+        let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
+        if lower.hasSuffix("y"), lower.count > 1, !vowels.contains(lower[lower.index(lower.endIndex, offsetBy: -2)]) {
+            return base.dropLast() + "ies"
+        }
+        if ["s", "x", "z", "ch", "sh"].contains(where: { lower.hasSuffix($0) }) { return base + "es" }
+        return base + "s"
+    }
+
+    static func stringLiteral(_ text: String) -> String {
+        var escaped = "\""
+        for character in text {
+            if character == "\\" || character == "\"" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped + "\""
+    }
+
+    /// A type as an expression: `(T?)` for optionals, so `.decode` and `.init` parse.
+    static func typeExpression(_ type: String) -> String {
+        type.hasSuffix("?") ? "(\(type))" : type
+    }
+
+    static func tableExtension(shape: TableShape, type: String, tableName: String, primaryKey: TableProperty?) -> String {
+        let access = shape.access
+        let columns = shape.properties
+        let conformances = primaryKey == nil
+            ? "Cairn.Table, Cairn.InsertableRow" : "Cairn.Table, Cairn.PrimaryKeyedTable, Cairn.InsertableRow"
+        var lines: [String] = []
+        lines.append("extension \(type): \(conformances) {")
+        // Columns.
+        let definition = primaryKey == nil ? "Cairn.TableDefinition" : "Cairn.PrimaryKeyedTableDefinition"
+        lines.append("    \(access)struct TableColumns: \(definition), Sendable {")
+        lines.append("        \(access)typealias QueryValue = \(type)")
+        for column in columns {
+            lines.append("        \(access)let \(column.name) = Cairn.TableColumn<\(type), \(column.storedType)>(\(stringLiteral(column.columnName)), table: \(type).tableName)")
+        }
+        if let primaryKey {
+            lines.append("        \(access)var primaryKey: Cairn.TableColumn<\(type), \(primaryKey.storedType)> {")
+            lines.append("            \(primaryKey.name)")
+            lines.append("        }")
+        }
+        lines.append("        \(access)var allColumns: [any Cairn.TableColumnExpression] {")
+        lines.append("            [" + columns.map(\.name).joined(separator: ", ") + "]")
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("    \(access)static let columns = TableColumns()")
+        lines.append("    \(access)static let tableName = \(stringLiteral(tableName))")
+        lines.append("    \(access)static var columnWidth: Int {")
+        lines.append("        " + (columns.isEmpty ? "0" : columns.map { "\(typeExpression($0.storedType)).columnWidth" }.joined(separator: " + ")))
+        lines.append("    }")
+        lines.append(contentsOf: decoding(access: access, type: type, columns: columns))
+        lines.append("    \(access)typealias Into = \(type)")
+        lines.append(contentsOf: valuesFunction(access: access, columns: columns, indent: "    ", optionalKey: nil))
+        if let primaryKey {
+            lines.append(contentsOf: draft(access: access, type: type, columns: columns, primaryKey: primaryKey))
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    static func decoding(access: String, type: String, columns: [TableProperty]) -> [String] {
+        var lines = ["    \(access)init(decoder: inout Cairn.QueryDecoder) throws {"]
+        for column in columns {
+            lines.append("        self.\(column.name) = try \(typeExpression(column.storedType)).decode(from: &decoder)")
+        }
+        lines.append("    }")
+        lines.append("    \(access)static func decode(from decoder: inout Cairn.QueryDecoder) throws -> \(type) {")
+        lines.append("        try \(type)(decoder: &decoder)")
+        lines.append("    }")
+        return lines
+    }
+
+    /// `databaseValues()`: each property wrapped in its stored type and bound.
+    static func valuesFunction(access: String, columns: [TableProperty], indent: String, optionalKey: String?) -> [String] {
+        var lines = ["\(indent)\(access)func databaseValues() throws -> [Cairn.DatabaseValue] {", "\(indent)    ["]
+        for column in columns {
+            let stored = column.name == optionalKey ? "Optional<\(column.storedType)>" : typeExpression(column.storedType)
+            lines.append("\(indent)        try \(stored)(queryOutput: \(column.name)).databaseValueForBinding(),")
+        }
+        lines.append("\(indent)    ]")
+        lines.append("\(indent)}")
+        return lines
+    }
+
+    static func draft(access: String, type: String, columns: [TableProperty], primaryKey: TableProperty) -> [String] {
+        var lines = ["    \(access)struct Draft: Cairn.TableDraft {", "        \(access)typealias Into = \(type)"]
+        var parameters: [String] = []
+        for column in columns {
+            let isKey = column.name == primaryKey.name
+            let propertyType = isKey && !column.isOptional ? "\(column.type)?" : column.type
+            lines.append("        \(access)var \(column.name): \(propertyType)")
+            let defaultValue = isKey ? "nil" : column.initializer ?? (column.isOptional ? "nil" : nil)
+            parameters.append("\(column.name): \(propertyType)" + (defaultValue.map { " = \($0)" } ?? ""))
+        }
+        lines.append("        \(access)init(")
+        lines.append(parameters.map { "            \($0)" }.joined(separator: ",\n"))
+        lines.append("        ) {")
+        for column in columns {
+            lines.append("            self.\(column.name) = \(column.name)")
+        }
+        lines.append("        }")
+        let key = primaryKey.isOptional ? nil : primaryKey.name
+        lines.append(contentsOf: valuesFunction(access: access, columns: columns, indent: "        ", optionalKey: key))
+        lines.append("    }")
+        return lines
+    }
+}
+
+/// `@Column(…)` and `@Ephemeral`: markers read by `@Table` / `@Selection`. Expand to nothing.
+public struct ColumnMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        []
+    }
+}
+
+/// `@Ephemeral`: the property is not a column; it keeps its default value in decoded rows.
+public struct EphemeralMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        []
+    }
+}

@@ -1,0 +1,153 @@
+import SwiftSyntax
+
+/// A stored property of a `@Table` or `@Selection` struct, as its declaration spells it.
+struct TableProperty {
+    /// The Swift property name.
+    let name: String
+    /// The SQL column name (`@Column("name")`, or the property name).
+    let columnName: String
+    /// The property's Swift type (written, or inferred from a literal default).
+    let type: String
+    /// The type the column stores: the `@Column(as:)` representation, or `type`.
+    let storedType: String
+    /// The default value, if written.
+    let initializer: String?
+    /// Whether the property is `@Column(primaryKey: true)` (or later inferred as `id`).
+    let isPrimaryKeyAttribute: Bool
+    /// Whether the declaration is `let`.
+    let isLet: Bool
+
+    var isOptional: Bool { type.hasSuffix("?") || type.hasPrefix("Optional<") }
+}
+
+/// What a `@Table`/`@Selection` macro does with one member of the struct.
+enum TableMember {
+    case column(TableProperty)
+    case ignored
+    case invalid(TableDiagnostic, at: Syntax)
+
+    static func classify(_ decl: some DeclSyntaxProtocol, macro: String) -> TableMember {
+        guard let variable = decl.as(VariableDeclSyntax.self) else { return .ignored }
+        let modifiers = variable.modifiers.map(\.name.tokenKind)
+        if modifiers.contains(.keyword(.static)) || modifiers.contains(.keyword(.lazy)) { return .ignored }
+        let isEphemeral = variable.attributes.contains { attributeName($0) == "Ephemeral" }
+        guard variable.bindings.count == 1, let binding = variable.bindings.first else {
+            return isEphemeral ? .ignored : .invalid(.multipleBindings(), at: Syntax(variable))
+        }
+        guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { return .ignored }
+        let name = identifier.identifier.trimmedDescription.filter { $0 != "`" }
+        if let accessors = binding.accessorBlock {
+            if case .accessors(let list) = accessors.accessors,
+               list.allSatisfy({ [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) })
+            {
+                // Observers on a stored property: still a column.
+            } else {
+                return .ignored
+            }
+        }
+        if isEphemeral {
+            return binding.initializer == nil
+                ? .invalid(.ephemeralWithoutDefault(name), at: Syntax(binding)) : .ignored
+        }
+        let initializer = binding.initializer?.value.trimmedDescription
+        let type: String
+        if let written = binding.typeAnnotation?.type {
+            if let reason = MemberClassification.unsupportedReason(written) {
+                return .invalid(
+                    .unsupportedType(macro, name, type: written.trimmedDescription, reason: reason),
+                    at: Syntax(written))
+            }
+            type = written.trimmedDescription
+        } else if let value = binding.initializer?.value, let inferred = literalType(value) {
+            type = inferred
+        } else {
+            return .invalid(.missingType(macro, name), at: Syntax(binding.pattern))
+        }
+        var columnName = name
+        var storedType = type
+        var isPrimaryKey = false
+        for case .attribute(let attribute) in variable.attributes where attributeName(.attribute(attribute)) == "Column" {
+            for argument in attribute.arguments?.as(LabeledExprListSyntax.self) ?? [] {
+                switch argument.label?.text {
+                case nil:
+                    if let literal = argument.expression.as(StringLiteralExprSyntax.self),
+                       let text = literal.representedLiteralValue, !text.isEmpty {
+                        columnName = text
+                    }
+                case "as":
+                    var text = argument.expression.trimmedDescription
+                    if text.hasSuffix(".self") { text.removeLast(5) }
+                    storedType = text
+                case "primaryKey":
+                    isPrimaryKey = argument.expression.trimmedDescription == "true"
+                default:
+                    break
+                }
+            }
+        }
+        return .column(TableProperty(
+            name: name, columnName: columnName, type: type, storedType: storedType,
+            initializer: initializer, isPrimaryKeyAttribute: isPrimaryKey,
+            isLet: variable.bindingSpecifier.tokenKind == .keyword(.let)))
+    }
+
+    /// The type of a literal default value (`""` → String, `0` → Int, `0.5` → Double,
+    /// `false` → Bool); `nil` for anything else.
+    static func literalType(_ expression: ExprSyntax) -> String? {
+        if expression.is(StringLiteralExprSyntax.self) { return "String" }
+        if expression.is(IntegerLiteralExprSyntax.self) { return "Int" }
+        if expression.is(FloatLiteralExprSyntax.self) { return "Double" }
+        if expression.is(BooleanLiteralExprSyntax.self) { return "Bool" }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            return literalType(prefix.expression)
+        }
+        return nil
+    }
+
+    static func attributeName(_ element: AttributeListSyntax.Element) -> String? {
+        guard case .attribute(let attribute) = element else { return nil }
+        let name = attribute.attributeName.trimmedDescription
+        return name.hasPrefix("Cairn.") ? String(name.dropFirst(6)) : name
+    }
+}
+
+/// The collected columns of a struct, with diagnostics already reported.
+struct TableShape {
+    let typeName: String
+    let access: String
+    let properties: [TableProperty]
+
+    static func read(
+        _ declaration: some DeclGroupSyntax, macro: String, node: AttributeSyntax,
+        diagnose: (TableDiagnostic, Syntax) -> Void
+    ) -> TableShape? {
+        guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+            diagnose(.notAStruct(macro, kind: kindName(declaration)), Syntax(node))
+            return nil
+        }
+        var properties: [TableProperty] = []
+        var valid = true
+        for member in structDecl.memberBlock.members {
+            switch TableMember.classify(member.decl, macro: macro) {
+            case .column(let property): properties.append(property)
+            case .ignored: break
+            case .invalid(let message, let location):
+                diagnose(message, location)
+                valid = false
+            }
+        }
+        guard valid else { return nil }
+        let modifiers = structDecl.modifiers.map(\.name.text)
+        let access = modifiers.contains("public") || modifiers.contains("open") ? "public " : ""
+        return TableShape(typeName: structDecl.name.trimmedDescription, access: access, properties: properties)
+    }
+
+    static func kindName(_ declaration: some DeclGroupSyntax) -> String {
+        if declaration.is(ClassDeclSyntax.self) { return "a class" }
+        if declaration.is(EnumDeclSyntax.self) { return "an enum" }
+        if declaration.is(ActorDeclSyntax.self) { return "an actor" }
+        if declaration.is(ProtocolDeclSyntax.self) { return "a protocol" }
+        if declaration.is(ExtensionDeclSyntax.self) { return "an extension" }
+        return "this declaration"
+    }
+}

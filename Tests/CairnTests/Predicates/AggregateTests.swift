@@ -1,0 +1,89 @@
+@testable import Cairn
+import Foundation
+import Testing
+
+@Suite("Aggregates, sections and query plans")
+struct AggregateTests {
+    let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+    func context() throws -> (ModelContext, [Workout]) {
+        let context = ModelContext(try memoryContainer(for: Workout.self))
+        let titles = ["Run", "Swim", "Run", "Row", "e\u{301}cole", "école", "Swim"]
+        var made: [Workout] = []
+        for (index, title) in titles.enumerated() {
+            let workout = Workout(title: title, startedAt: start.addingTimeInterval(Double(index) * 60), minutes: 10 * index,
+                                  calories: Double(index) * 1.5)
+            workout.isFavorite = index.isMultiple(of: 2)
+            context.insert(workout)
+            made.append(workout)
+        }
+        try context.save()
+        return (context, made)
+    }
+
+    func lastStatement(_ context: ModelContext) throws -> String? {
+        try context.container.store(for: "Workout").executedStatements.last
+    }
+
+    @Test("sum, average, min and max run in SQL and equal Swift's answers")
+    func aggregates() throws {
+        let (context, all) = try context()
+        let favorites = FetchDescriptor<Workout>(predicate: #Predicate { $0.isFavorite })
+        let matching = all.filter(\.isFavorite)
+        #expect(try context.fetchSum(favorites, of: \.minutes) == matching.reduce(0) { $0 + $1.minutes })
+        #expect(try lastStatement(context) == "SELECT SUM(\"t0\".\"minutes\") FROM \"Workout\" AS \"t0\" WHERE \"t0\".\"isFavorite\"")
+        #expect(try context.fetchSum(favorites, of: \.calories) == matching.reduce(0) { $0 + $1.calories })
+        #expect(try lastStatement(context) == "SELECT TOTAL(\"t0\".\"calories\") FROM \"Workout\" AS \"t0\" WHERE \"t0\".\"isFavorite\"")
+        let average = try context.fetchAverage(favorites, of: \.minutes)
+        #expect(average == Double(matching.reduce(0) { $0 + $1.minutes }) / Double(matching.count))
+        #expect(try context.fetchMinimum(FetchDescriptor<Workout>(), of: \.startedAt) == all.map(\.startedAt).min())
+        #expect(try context.fetchMaximum(FetchDescriptor<Workout>(), of: \.title) == all.map(\.title).max())
+        #expect(try lastStatement(context) == "SELECT MAX(\"t0\".\"title\" COLLATE cairn_swift) FROM \"Workout\" AS \"t0\"")
+        let none = FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes > 1000 })
+        #expect(try context.fetchSum(none, of: \.minutes) == 0)
+        #expect(try context.fetchAverage(none, of: \.minutes) == nil)
+        #expect(try context.fetchMaximum(none, of: \.minutes) == nil)
+    }
+
+    @Test("aggregates include unsaved changes like fetch does")
+    func aggregatesWithPendingChanges() throws {
+        let (context, all) = try context()
+        all[0].minutes = 500
+        context.insert(Workout(title: "New", startedAt: start, minutes: 7, calories: 0))
+        #expect(try context.fetchSum(FetchDescriptor<Workout>(), of: \.minutes) == all.reduce(0) { $0 + $1.minutes } + 7)
+        #expect(try context.fetchMaximum(FetchDescriptor<Workout>(), of: \.minutes) == 500)
+    }
+
+    @Test("grouped counts in the key's order; Swift's string equality groups é and e\u{301}")
+    func groupedCounts() throws {
+        let (context, _) = try context()
+        let counts = try context.fetchCounts(FetchDescriptor<Workout>(), groupedBy: \.title)
+        #expect(counts.map(\.key) == ["Row", "Run", "Swim", "école"])
+        #expect(counts.map(\.count) == [1, 2, 2, 2])
+        let favorites = try context.fetchCounts(FetchDescriptor<Workout>(), groupedBy: \.isFavorite)
+        #expect(favorites.map(\.key) == [false, true])
+        #expect(favorites.map(\.count) == [3, 4])
+    }
+
+    @Test("sections by a key, in SQL order, with the seed's shape")
+    func sections() throws {
+        let (context, _) = try context()
+        let sections = try context.fetch(FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.startedAt, order: .reverse)]),
+                                         sectionBy: \.title)
+        #expect(sections.sectionTitles == ["Row", "Run", "Swim", "école"])
+        #expect(sections[sectionTitle: "Run"]?.map(\.minutes) == [20, 0])
+        #expect(sections.contains(sectionTitle: "Swim"))
+        #expect(sections.index(ofSectionTitled: "Swim") == 2)
+        #expect(try lastStatement(context)?.hasSuffix(
+            "ORDER BY \"t0\".\"title\" COLLATE cairn_swift ASC, \"t0\".\"startedAt\" DESC, \"t0\".\"id\" ASC") == true)
+    }
+
+    @Test("explain returns the SQL and SQLite's plan")
+    func explain() throws {
+        let (context, _) = try context()
+        let plan = try context.explain(FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes >= 30 }))
+        #expect(plan.sql.hasSuffix("FROM \"Workout\" AS \"t0\" WHERE \"t0\".\"minutes\" >= ?"))
+        #expect(plan.arguments == [.integer(30)])
+        #expect(plan.details.contains { $0.hasPrefix("SCAN t0") })
+    }
+}

@@ -1,0 +1,63 @@
+@testable import Cairn
+import Foundation
+import Testing
+
+@Suite("Batched fetches and enumerate")
+struct BatchFetchTests {
+    let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+    func context(rows: Int) throws -> ModelContext {
+        let context = ModelContext(try memoryContainer(for: Workout.self))
+        for index in 0..<rows {
+            context.insert(Workout(title: "W\(index)", startedAt: start.addingTimeInterval(Double(index % 7)), minutes: index % 90,
+                                   calories: Double(index)))
+        }
+        try context.save()
+        return ModelContext(context.container)
+    }
+
+    @Test("fetch(_:batchSize:) throws while includePendingChanges is true")
+    func pendingChangesThrow() throws {
+        let context = try context(rows: 3)
+        #expect(throws: SwiftDataError.includePendingChangesWithBatchSize) {
+            _ = try context.fetch(FetchDescriptor<Workout>(), batchSize: 2)
+        }
+    }
+
+    @Test("a batched collection has fetch's elements and reads one batch per SELECT")
+    func batchedCollection() throws {
+        let context = try context(rows: 250)
+        var descriptor = FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes >= 10 },
+                                                  sortBy: [SortDescriptor(\.startedAt, order: .reverse)])
+        descriptor.includePendingChanges = false
+        let expected = try context.fetch(descriptor).map(\.title)
+        let fresh = ModelContext(context.container)
+        let before = try fresh.container.store(for: "Workout").executedStatements.count
+        let batched = try fresh.fetch(descriptor, batchSize: 50)
+        #expect(batched.count == expected.count)
+        #expect(batched.map(\.title) == expected)
+        let executed = try fresh.container.store(for: "Workout").executedStatements.count - before
+        #expect(executed == 1 + (expected.count + 49) / 50)
+        let ids = try fresh.fetchIdentifiers(descriptor, batchSize: 10)
+        #expect(ids.count == expected.count)
+    }
+
+    @Test("enumerate visits every model once, releases unchanged ones, keeps changes for save()")
+    func enumerateReleases() throws {
+        let context = try context(rows: 1200)
+        var seen = 0
+        try context.enumerate(FetchDescriptor<Workout>(), batchSize: 100) { workout in
+            seen += 1
+            if workout.minutes == 0 { workout.calories = -1 }
+        }
+        #expect(seen == 1200)
+        let changed = 1200 / 90 + 1
+        #expect(context.tracked.count == changed)
+        try context.save()
+        let check = ModelContext(context.container)
+        #expect(try check.fetchCount(FetchDescriptor<Workout>(predicate: #Predicate { $0.calories == -1 })) == changed)
+        var kept = 0
+        try check.enumerate(FetchDescriptor<Workout>(), batchSize: 100, allowEscapingMutations: true) { _ in kept += 1 }
+        #expect(check.tracked.count == kept)
+    }
+}
