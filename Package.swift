@@ -70,6 +70,7 @@ let package = Package(
         // Linux only: `import CoreData` for code written against Apple's Core Data.
         .library(name: "CoreData", targets: ["CoreData"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
+        .executable(name: "workouts", targets: ["workouts"]),
         .executable(name: "cairn-fuzz-format", targets: ["cairn-fuzz-format"]),
     ],
     targets: [
@@ -113,6 +114,9 @@ let package = Package(
 
         // libFuzzer target for the format-predicate parser (see its source for the command).
         .executableTarget(name: "cairn-fuzz-format", dependencies: ["Cairn"], swiftSettings: strict),
+
+        // The demo: `swift run workouts`.
+        .executableTarget(name: "workouts", dependencies: ["Cairn"], swiftSettings: strict),
 
         .testTarget(name: "CairnSQLiteTests", dependencies: ["CairnSQLite"], swiftSettings: strict),
         .testTarget(name: "CairnQueryTests", dependencies: ["CairnQuery"], swiftSettings: strict),

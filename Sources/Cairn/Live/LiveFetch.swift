@@ -147,9 +147,16 @@ final class RefetchFlag: @unchecked Sendable {
 }
 
 extension ModelContext {
-    /// The tables a fetch of `descriptor` reads: the entity's table, and the tables its
-    /// predicate and sort reach through relationships.
+    /// The tables a fetch of `descriptor` reads, as SQLite's authorizer reports them for the
+    /// fetch's SELECT: the entity's table and whatever the predicate and sort reach through
+    /// relationships (subqueries, joins, join tables).
     func tablesRead<T: PersistentModel>(by descriptor: FetchDescriptor<T>) -> Set<String> {
-        [Schema.entityName(for: T.self)]
+        let entityName = Schema.entityName(for: T.self)
+        guard let store = try? container.store(for: entityName), let layout = try? store.layout(for: entityName),
+            let rendered = try? QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name))),
+            let tables = try? store.access({ try $0.database.cachedStatement(sql: rendered.sql).readTables }),
+            !tables.isEmpty
+        else { return [entityName] }
+        return tables
     }
 }
