@@ -35,7 +35,7 @@ struct Demo {
         // 1. Import on a @ModelActor, saving every 500 rows, with a progress bar.
         let store = WorkoutStore(modelContainer: container)
         let rows = generateSessions(options.count, now: now)
-        fflush(stdout)
+        fflush(nil)  // the store path first, then the progress bar (standard error)
         let bar = ProgressBar(total: rows.count)
         let started = Date()
         try await store.importSessions(rows) { bar.report($0) }
