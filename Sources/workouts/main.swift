@@ -39,7 +39,8 @@ struct Demo {
         let bar = ProgressBar(total: rows.count)
         let started = Date()
         try await store.importSessions(rows) { bar.report($0) }
-        print("  imported \(formatted(rows.count)) sessions in \(formatted(Date().timeIntervalSince(started), digits: 2)) s")
+        print("  imported \(formatted(rows.count)) sessions in \(formatted(Date().timeIntervalSince(started), digits: 2)) s"
+            + (peakMemory().map { ", peak memory \($0)" } ?? ""))
 
         // Sessions that ended: a raw SQL write through the container (every context sees it).
         let finished = try container.write(for: Workout.self) { db in
@@ -195,4 +196,13 @@ final class FiredFlag: @unchecked Sendable {
     private var storage = false
     func set() { lock.withLock { storage = true } }
     var value: Bool { lock.withLock { storage } }
+}
+
+/// The process's peak resident memory (`VmHWM` in /proc/self/status), on Linux.
+func peakMemory() -> String? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return nil }
+    return "\(formatted(kilobytes / 1024)) MB"
 }

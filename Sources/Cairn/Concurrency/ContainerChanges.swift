@@ -34,8 +34,10 @@ final class ContainerChanges: @unchecked Sendable {
             center.addObserver(forName: ModelContext.willSave, object: nil, queue: nil) { note in
                 SavingContext.begin((note.object as AnyObject?).map(ObjectIdentifier.init))
             },
-            center.addObserver(forName: ModelContext.didSave, object: nil, queue: nil) { _ in
+            center.addObserver(forName: ModelContext.didSave, object: nil, queue: nil) { note in
                 SavingContext.clear()
+                // Posted synchronously by the saving context, on its own thread.
+                (note.object as? ModelContext)?.releaseUnreferencedModels()
             },
         ]
     }

@@ -134,3 +134,31 @@ extension ModelContext {
         return (try? fetchStored(T.self, primaryKey: key)) ?? nil
     }
 }
+
+extension ModelContext {
+    /// After a save: lets go of saved, unchanged models that nothing outside the context holds,
+    /// as Core Data's contexts hold registered objects weakly. A long import that saves every
+    /// 500 rows then keeps only its unsaved rows in memory. A model dropped here is fetched
+    /// again as a new instance when asked for; no one can tell, since no one held it.
+    func releaseUnreferencedModels() {
+        guard tracked.count > 1_000 else { return }
+        for key in Array(tracked.keys) {
+            guard let storage = cleanSavedStorage(key) else { continue }
+            // An optional AnyObject: binding a non-optional from the removed existential keeps a
+            // second reference alive and the check would always fail.
+            var object: AnyObject? = tracked.removeValue(forKey: key)
+            if isKnownUniquelyReferenced(&object) {
+                byIdentifier[storage.identifier] = nil
+            } else if let model = object as? any PersistentModel {
+                tracked[key] = model
+            }
+        }
+    }
+
+    /// The storage of a tracked model that is saved and unchanged (in its own function, so no
+    /// temporary reference to the model outlives the check).
+    private func cleanSavedStorage(_ key: ObjectIdentifier) -> ModelStorage? {
+        guard let storage = trackedStorage(key), storage.state == .persisted, storage.changed.isEmpty else { return nil }
+        return storage
+    }
+}
