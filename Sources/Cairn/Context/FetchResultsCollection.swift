@@ -77,8 +77,8 @@ extension ModelContext {
         let keys = try primaryKeys(descriptor)
         let storeIdentifier = store.identifier
         let holder = BatchHolder<T>()
-        return FetchResultsCollection(count: keys.count, batchSize: batchSize) { [weak self] range in
-            guard let self else { return [] }
+        // The collection keeps the context alive: every position must be able to load its model.
+        return FetchResultsCollection(count: keys.count, batchSize: batchSize) { range in
             self.release(holder.models)
             let identifiers = keys[range].map {
                 PersistentIdentifier.permanent(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: $0)
