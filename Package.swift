@@ -67,7 +67,10 @@ let package = Package(
     products: [
         .library(name: "Cairn", targets: ["Cairn"]),
         .library(name: "CairnCoreData", targets: ["CairnCoreData"]),
+        // Linux only: `import CoreData` for code written against Apple's Core Data.
+        .library(name: "CoreData", targets: ["CoreData"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
+        .executable(name: "cairn-fuzz-format", targets: ["cairn-fuzz-format"]),
     ],
     targets: [
         // The system SQLite (Debian: libsqlite3-dev).
@@ -94,6 +97,7 @@ let package = Package(
         ),
         // Core Data's query language under Core Data's names.
         .target(name: "CairnCoreData", dependencies: ["Cairn"], swiftSettings: strict),
+        .target(name: "CoreData", dependencies: ["CairnCoreData"], swiftSettings: strict),
 
         // The raw-C baseline of the benchmark, compiled into cairn-bench.
         .target(
@@ -107,6 +111,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // libFuzzer target for the format-predicate parser (see its source for the command).
+        .executableTarget(name: "cairn-fuzz-format", dependencies: ["Cairn"], swiftSettings: strict),
+
         .testTarget(name: "CairnSQLiteTests", dependencies: ["CairnSQLite"], swiftSettings: strict),
         .testTarget(name: "CairnQueryTests", dependencies: ["CairnQuery"], swiftSettings: strict),
         .testTarget(
@@ -119,7 +126,7 @@ let package = Package(
         // Typed SQL (@Table, the query builder): its own target, as its reminders schema
         // declares a `Tag` table beside the SwiftData fixtures' `Tag` model.
         .testTarget(name: "CairnTypedSQLTests", dependencies: ["Cairn"], swiftSettings: strict),
-        .testTarget(name: "CairnCoreDataTests", dependencies: ["CairnCoreData"], swiftSettings: strict),
+        .testTarget(name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,5 @@
 @_exported import Cairn
-// Re-exported so that a file can write `import CairnCoreData` in place of `import Foundation`
-// and `import CoreData`: Swift lets this module's `NSPredicate`, `NSCompoundPredicate` and
-// `NSSortDescriptor` shadow Foundation's only when the file reaches Foundation through this
-// module. A file that also imports Foundation directly finds both classes, and type
-// annotations become ambiguous; such a file adds `import class CairnCoreData.NSPredicate`
-// (and the same for the other classes it names).
+// Re-exported so that `import CairnCoreData` (or `import CoreData`, the module that re-exports
+// this one on Linux) is enough for `NSPredicate(format:)` and `NSSortDescriptor(key:ascending:)`:
+// both are Foundation's own classes, which this module extends.
 @_exported import Foundation

@@ -51,3 +51,16 @@ func matchingIDs(_ predicate: FormatPredicate, variables: [String: Any?] = [:]) 
 }
 
 let allIDs = Array(1...10)
+
+/// Foundation's `predicateFormat` (which Cairn's predicates override), read through a protocol:
+/// Foundation on Linux marks the property deprecated, and calling it directly would warn.
+protocol PredicateFormatReadable {
+    var predicateFormat: String { get }
+}
+
+extension NSPredicate: PredicateFormatReadable {}
+
+/// `predicate.predicateFormat`, without the deprecation warning.
+func printed(_ predicate: NSPredicate) -> String {
+    (predicate as any PredicateFormatReadable).predicateFormat
+}

@@ -98,7 +98,7 @@ struct FormatPredicateErrorTests {
         let predicate = NSPredicate(format: testCase.format, argumentArray: testCase.arguments)
         #expect(predicate.formatError?.offset == testCase.offset)
         #expect(expenses().filter { predicate.evaluate(with: $0) }.isEmpty)
-        #expect(predicate.predicateFormat == testCase.format)
+        #expect(printed(predicate) == testCase.format)
         #expect(throws: FormatPredicateError.self) { try predicate.checkedEvaluate(with: expenses()[0]) }
     }
 
@@ -154,7 +154,7 @@ struct FormatPredicateErrorTests {
         #expect(missing.formatError?.code == .missingVariable)
         #expect(!missing.evaluate(with: ["amount": 100]))
         let filled = nsTemplate.withSubstitutionVariables(["LIMIT": 50])
-        #expect(filled.predicateFormat == "amount > 50")
+        #expect(printed(filled) == "amount > 50")
         #expect(filled.evaluate(with: ["amount": 100]))
         #expect(!filled.evaluate(with: ["amount": 10]))
     }

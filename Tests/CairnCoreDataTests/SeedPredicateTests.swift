@@ -13,7 +13,7 @@ struct SeedPredicateTests {
     @Test func simplePredicate() {
         // A simple predicate to find expenses over $50
         let predicate = NSPredicate(format: "amount > %f", 50.0)
-        #expect(predicate.predicateFormat == "amount > 50.0")
+        #expect(printed(predicate) == "amount > 50.0")
         #expect(evaluate(predicate, ["amount": 50.01]))
         #expect(!evaluate(predicate, ["amount": 50.0]))
         #expect(!evaluate(predicate, ["amount": 12]))
@@ -26,7 +26,7 @@ struct SeedPredicateTests {
         // "The [c] modifier ignores case. "Coffee" matches "coffee"."
         let caseInsensitive = NSPredicate(format: "name [c] == %@", "coffee")
         #expect(evaluate(caseInsensitive, ["name": "Coffee"]))
-        #expect(caseInsensitive.predicateFormat == "name ==[c] \"coffee\"")
+        #expect(printed(caseInsensitive) == "name ==[c] \"coffee\"")
 
         // "The [d] modifier ignores diacritics (accents). "café" matches "cafe"."
         let diacriticInsensitive = NSPredicate(format: "name [d] == %@", "cafe")
@@ -77,7 +77,7 @@ struct SeedPredicateTests {
         // `'\(searchString)'` (no interpolation), which Cairn parses as the string
         // "(searchString)": it compiles, it just never finds "Trader Joe's".
         let badPredicate = NSPredicate(format: "name CONTAINS '\\(searchString)'")
-        #expect(badPredicate.predicateFormat == "name CONTAINS \"(searchString)\"")
+        #expect(printed(badPredicate) == "name CONTAINS \"(searchString)\"")
         #expect(!evaluate(badPredicate, ["name": "Trader Joe's"]))
         // Interpolating for real is what breaks: the quote in Joe's ends the literal.
         let interpolated = NSPredicate(format: "name CONTAINS '\(searchString)'")
@@ -98,12 +98,12 @@ struct SeedPredicateTests {
 
         // "%@ puts quotes around the property name, treating it as a string literal"
         let bad = NSPredicate(format: "%@ CONTAINS %@", selectedProperty, searchString)
-        #expect(bad.predicateFormat == "\"notes\" CONTAINS \"Coffee\"")
+        #expect(printed(bad) == "\"notes\" CONTAINS \"Coffee\"")
         #expect(!evaluate(bad, ["notes": "Coffee with Sam"]))
 
         // "%K tells the parser to treat the argument as a key path."
         let good = NSPredicate(format: "%K CONTAINS %@", selectedProperty, searchString)
-        #expect(good.predicateFormat == "notes CONTAINS \"Coffee\"")
+        #expect(printed(good) == "notes CONTAINS \"Coffee\"")
         #expect(evaluate(good, ["notes": "Coffee with Sam"]))
         #expect(!evaluate(good, ["name": "Coffee"]))
     }

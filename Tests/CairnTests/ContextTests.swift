@@ -239,4 +239,19 @@ struct ContextBasicsTests {
         }
         #expect(row == [[.real(800_000_000), .integer(0), .null]])
     }
+
+    @Test("a model inserted into a context that went away can be inserted into another")
+    func reinsertAfterContextGone() throws {
+        let container = try memoryContainer(for: Workout.self)
+        let run = workout("Run")
+        do {
+            let gone = ModelContext(container)
+            gone.insert(run)
+        }
+        #expect(run.modelContext == nil)
+        let context = ModelContext(container)
+        context.insert(run)
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Workout>()).map(\.title) == ["Run"])
+    }
 }

@@ -93,17 +93,17 @@ struct RelationshipTests {
         }
         let store = try container.store(for: "Item")
         let context = ModelContext(container)
-        let before = store.executedStatements.count
+        let before = store.statementCount
         let items = try context.fetch(FetchDescriptor<Item>())
         #expect(items.count == 12)
-        #expect(store.executedStatements.count == before + 1)
+        #expect(store.statementCount == before + 1)
         let names = Set(items.compactMap { $0.trip?.name })
         #expect(names == ["Trip 0", "Trip 1", "Trip 2"])
-        #expect(store.executedStatements.count == before + 2, "every trip came in one query")
+        #expect(store.statementCount == before + 2, "every trip came in one query")
         #expect(store.executedStatements.last?.contains(#""id" IN ("#) == true)
         let trip = try #require(items.first?.trip)
         #expect(trip.items.count == 4)
-        #expect(store.executedStatements.count == before + 3, "a to-many relationship is one query")
+        #expect(store.statementCount == before + 3, "a to-many relationship is one query")
         #expect(store.executedStatements.last == #"SELECT "id", "title", "trip" FROM "Item" WHERE "trip" = ?"#)
     }
 

@@ -145,3 +145,8 @@ private final class MainContextBox: @unchecked Sendable {
     // which is @MainActor, so every access happens on the main actor.
     var context: ModelContext?
 }
+
+extension ModelContainer: Equatable {
+    /// Two containers are equal when they are the same container.
+    public static func == (lhs: ModelContainer, rhs: ModelContainer) -> Bool { lhs === rhs }
+}

@@ -137,6 +137,9 @@ struct StoreWriter {
     let store: ModelStore
     let insertedKeys: Set<ObjectIdentifier>
     var assigned: [ObjectIdentifier: PersistentIdentifier]
+    /// Rendered INSERT statements with parameters, by table and column list: rendered once per
+    /// save and bound for each row.
+    private var insertTemplates: [String: RenderedSQL] = [:]
     /// Foreign keys to rows inserted later in the save: (table, row key, column, related storage).
     private var pendingForeignKeys: [(layout: TableLayout, row: Int64, column: String, target: ModelStorage)] = []
 
@@ -167,28 +170,35 @@ struct StoreWriter {
     mutating func insert(_ storage: ModelStorage) throws {
         let layout = try store.layout(for: storage.entity.name)
         var columns: [String] = []
-        var values: [SQLExpression] = []
+        var values: [DatabaseValue] = []
         var deferred: [(String, ModelStorage)] = []
         for column in layout.columns {
             let value = try columnValue(column, of: storage, layout: layout)
             switch value {
             case .value(let value):
                 columns.append(column.name)
-                values.append(.value(value))
+                values.append(value)
             case .pending(let target):
                 deferred.append((column.name, target))
             }
         }
-        var insert = columns.isEmpty
-            ? SQLInsert(into: layout.tableName, source: .defaultValues)
-            : SQLInsert(into: layout.tableName, columns: columns, values: [values])
-        if let target = upsertTarget(layout), target.allSatisfy(columns.contains) {
-            let others = columns.filter { !target.contains($0) }
-            let assignments = (others.isEmpty ? [target[0]] : others).map { SQLAssignment($0, .excluded($0)) }
-            insert = insert.onConflict(target, doUpdate: assignments)
+        let templateKey = layout.tableName + "\u{0}" + columns.joined(separator: "\u{0}")
+        let template: RenderedSQL
+        if let cached = insertTemplates[templateKey] {
+            template = cached
+        } else {
+            var insert = columns.isEmpty
+                ? SQLInsert(into: layout.tableName, source: .defaultValues)
+                : SQLInsert(into: layout.tableName, columns: columns, values: [columns.indices.map { SQLExpression.parameter($0) }])
+            if let target = upsertTarget(layout), target.allSatisfy(columns.contains) {
+                let others = columns.filter { !target.contains($0) }
+                let assignments = (others.isEmpty ? [target[0]] : others).map { SQLAssignment($0, .excluded($0)) }
+                insert = insert.onConflict(target, doUpdate: assignments)
+            }
+            template = try insert.returning([SQLSelectColumn(.column(layout.primaryKey))]).render()
+            insertTemplates[templateKey] = template
         }
-        insert = insert.returning([SQLSelectColumn(.column(layout.primaryKey))])
-        let rows = try rows(insert, storage, layout)
+        let rows = try rows(template.binding(values), storage, layout)
         guard case .integer(let key)? = rows.first?.first else {
             throw ModelError(.storeFailure, entityName: layout.tableName, message: "The insert returned no primary key")
         }
@@ -263,13 +273,13 @@ struct StoreWriter {
     }
 
     func columnValue(_ column: TableLayout.Column, of storage: ModelStorage, layout: TableLayout) throws -> ColumnValue {
-        let place = SQLText.identifier(layout.tableName) + "." + SQLText.identifier(column.name)
         switch column.kind {
         case .attribute(let attribute):
             guard let value = storage.loadedValue(at: column.slot) ?? attribute.defaultValue else { return .value(.null) }
             do {
                 return .value(try attribute.databaseValue(for: value))
             } catch {
+                let place = SQLText.identifier(layout.tableName) + "." + SQLText.identifier(column.name)
                 throw ModelError(
                     .valueEncodingFailed, entityName: layout.tableName, propertyName: attribute.name, column: place,
                     value: "\(value)", message: "Cannot save \(layout.tableName): \(error)")
@@ -294,9 +304,9 @@ struct StoreWriter {
         }
     }
 
-    private func rows(_ statement: some SQLRenderable, _ storage: ModelStorage, _ layout: TableLayout) throws -> [[DatabaseValue]] {
+    private func rows(_ rendered: RenderedSQL, _ storage: ModelStorage, _ layout: TableLayout) throws -> [[DatabaseValue]] {
         do {
-            return try connection.rows(statement)
+            return try connection.rows(rendered)
         } catch {
             throw SaveWriter.describe(error, storage: storage, layout: layout)
         }

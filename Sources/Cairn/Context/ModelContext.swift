@@ -65,6 +65,9 @@ public final class ModelContext {
             }
             return
         }
+        // A model whose context went away before saving its insert or delete starts over here.
+        if storage.state == .inserted { storage.state = .new }
+        if storage.state == .deleted { storage.state = .persisted }
         switch storage.state {
         case .new:
             storage.state = .inserted

@@ -16,7 +16,9 @@ final class ModelStore: @unchecked Sendable {
 
     private let database: Database
     private let lock = NSLock()
-    private var executed: [String] = []
+    /// How many statements contexts ran on this store, and the SQL of the latest ones.
+    private var executedCount = 0
+    private var recent: [String] = []
 
     init(configuration: ModelConfiguration, entities: [Schema.Entity], version: Schema.Version) throws {
         self.configuration = configuration
@@ -24,6 +26,10 @@ final class ModelStore: @unchecked Sendable {
         var engineConfiguration = Configuration()
         engineConfiguration.addCairnPredicateSupport()
         engineConfiguration.foreignKeysEnabled = false
+        // Format predicates and sort descriptors (NSPredicate, NSSortDescriptor) compile to
+        // these functions and collations.
+        engineConfiguration.functions += FormatSQLFunctions.functions
+        engineConfiguration.collations += FormatSQLFunctions.collations
         engineConfiguration.readonly = !configuration.allowsSave && !configuration.isStoredInMemoryOnly
         let path: String
         if configuration.isStoredInMemoryOnly {
@@ -56,13 +62,29 @@ final class ModelStore: @unchecked Sendable {
         return try body(StoreConnection(database: database, store: self))
     }
 
-    fileprivate func record(_ sql: String) { executed.append(sql) }
+    /// The most statements ``executedStatements`` keeps.
+    static let statementLogLimit = 4096
 
-    /// The SQL of every statement run through ``StoreConnection`` so far (for tests).
+    /// Called with `lock` held.
+    fileprivate func record(_ sql: String) {
+        executedCount += 1
+        if recent.count >= Self.statementLogLimit { recent.removeFirst(Self.statementLogLimit / 4) }
+        recent.append(sql)
+    }
+
+    /// How many statements contexts ran on this store (tests count queries with it).
+    var statementCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return executedCount
+    }
+
+    /// The SQL of the latest statements contexts ran on this store, oldest first (at most
+    /// ``statementLogLimit``; tests read it to check the SQL and count queries).
     var executedStatements: [String] {
         lock.lock()
         defer { lock.unlock() }
-        return executed
+        return recent
     }
 
     func layout(for entityName: String) throws -> TableLayout {
@@ -87,14 +109,22 @@ struct StoreConnection {
 
     /// Executes a statement built with the query IR.
     func execute(_ statement: some SQLRenderable) throws {
-        let rendered = try statement.render()
+        try execute(try statement.render())
+    }
+
+    /// Executes rendered SQL (a template rendered once and bound per row, for instance).
+    func execute(_ rendered: RenderedSQL) throws {
         store.record(rendered.sql)
         try database.execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
     }
 
     /// The rows of a statement, each as its column values.
     func rows(_ statement: some SQLRenderable) throws -> [[DatabaseValue]] {
-        let rendered = try statement.render()
+        try rows(try statement.render())
+    }
+
+    /// The rows of rendered SQL, each as its column values.
+    func rows(_ rendered: RenderedSQL) throws -> [[DatabaseValue]] {
         store.record(rendered.sql)
         return try database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) { row in
             (0..<row.count).map { row.databaseValue(at: $0) }

@@ -28,14 +28,21 @@ public protocol BackingData<Model>: AnyObject {
 /// Cairn's backing data: one slot per persisted property, loaded from the row lazily, with the
 /// set of properties changed since the last save.
 public final class DefaultBackingData<Model: PersistentModel>: BackingData {
-    let storage: ModelStorage
+    private var made: ModelStorage?
 
-    public init(for modelType: Model.Type) {
-        storage = ModelStorage(entity: Schema.Entity.of(modelType))
+    /// The storage, made on first use: the backing data `@Model`'s property initializer makes
+    /// for every instance is thrown away unused when a context makes the model from a row.
+    var storage: ModelStorage {
+        if let made { return made }
+        let storage = ModelStorage(entity: Schema.Entity.of(Model.self))
+        made = storage
+        return storage
     }
 
+    public init(for modelType: Model.Type) {}
+
     init(storage: ModelStorage) {
-        self.storage = storage
+        made = storage
     }
 
     public var persistentModelID: PersistentIdentifier? { storage.identifier }

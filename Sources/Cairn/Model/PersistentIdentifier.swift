@@ -21,7 +21,8 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
     public struct ID: Hashable, Codable, Sendable {
         /// `.permanent(rowid)` once saved, `.temporary(UUID)` before.
         enum Key: Hashable, Codable, Sendable {
-            case temporary(UUID)
+            /// A number unique in this process (temporary identifiers never outlive it).
+            case temporary(UInt64)
             case permanent(Int64)
         }
 
@@ -59,7 +60,7 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
 
     /// A fresh temporary identifier for an unsaved model of `entityName`.
     static func temporary(entityName: String) -> PersistentIdentifier {
-        PersistentIdentifier(entityName: entityName, storeIdentifier: nil, key: .temporary(UUID()))
+        PersistentIdentifier(entityName: entityName, storeIdentifier: nil, key: .temporary(TemporaryKeys.shared.next()))
     }
 
     /// The permanent identifier of row `primaryKey` of `entityName` in a store.
@@ -100,18 +101,33 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
         case (.permanent(let a), .permanent(let b)): return a < b
         case (.permanent, .temporary): return true
         case (.temporary, .permanent): return false
-        case (.temporary(let a), .temporary(let b)): return a.uuidString < b.uuidString
+        case (.temporary(let a), .temporary(let b)): return a < b
         }
     }
 }
 
 extension PersistentIdentifier: CustomStringConvertible {
-    /// `Workout/42` (saved, with its store as `default:Workout/42`) or `Workout/t-<uuid>` (unsaved).
+    /// `Workout/42` (saved, with its store as `default:Workout/42`) or `Workout/t7` (unsaved).
     public var description: String {
         let store = storeIdentifier.map { $0 + ":" } ?? ""
         switch id.key {
         case .permanent(let key): return "\(store)\(entityName)/\(key)"
-        case .temporary(let uuid): return "\(store)\(entityName)/t-\(uuid.uuidString)"
+        case .temporary(let number): return "\(store)\(entityName)/t\(number)"
         }
+    }
+}
+
+/// Hands out the numbers of temporary identifiers.
+final class TemporaryKeys: @unchecked Sendable {
+    // @unchecked Sendable: `last` is only touched while holding `lock`.
+    static let shared = TemporaryKeys()
+    private let lock = NSLock()
+    private var last: UInt64 = 0
+
+    func next() -> UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        last &+= 1
+        return last
     }
 }

@@ -55,6 +55,7 @@ extension PredicateCompiler {
         var leftSQL = try sql(left)
         let rightSQL = try sql(right)
         if kind.isText { leftSQL = leftSQL.collate(swiftStringCollation) }
+        if kind == .decimal { leftSQL = leftSQL.collate(PredicateFunctions.decimalCollationName) }
         return (leftSQL, rightSQL, left.mayRaise || right.mayRaise)
     }
 }

@@ -15,8 +15,15 @@ extension NSFetchRequest {
     /// - Throws: the predicate's ``NSPredicate/formatError``, a sort descriptor's
     ///   ``NSSortDescriptor/selectorError``, or a ``FormatPredicateError`` for an unknown key,
     ///   an entity name that is not `entity`'s, or an option Cairn does not compile yet
-    ///   (`havingPredicate`, non-string `propertiesToFetch`).
+    ///   (non-string `propertiesToFetch`).
     public func sqlSelect(for entity: FormatSQLEntity) throws(FormatPredicateError) -> SQLSelect {
+        try sqlSelect(for: entity, as: resultType)
+    }
+
+    /// The `SELECT` of this request as if its result type were `resultType`.
+    func sqlSelect(for entity: FormatSQLEntity, as resultType: NSFetchRequestResultType)
+        throws(FormatPredicateError) -> SQLSelect
+    {
         if let entityName, entityName != entity.name {
             throw FormatPredicateError(.unknownKey, "the request is for \(entityName), not \(entity.name)")
         }
@@ -24,17 +31,13 @@ extension NSFetchRequest {
         let primaryKey = SQLExpression.column(entity.primaryKey, table: table)
         var select = SQLSelect([SQLSelectColumn](), from: .table(table))
         if let predicate {
-            if let error = predicate.formatError { throw error }
-            select.condition = try predicate.formatPredicate.sqlCondition(for: entity)
+            select.condition = try predicate.tree().sqlCondition(for: entity)
         }
         var ordering: [SQLOrderingTerm] = []
         for descriptor in sortDescriptors ?? [] {
             ordering.append(try descriptor.formatSortDescriptor().sqlOrderingTerm(for: entity))
         }
         ordering.append(primaryKey.ascending())
-        if havingPredicate != nil {
-            throw FormatPredicateError(.unsupported, "havingPredicate is not compiled to SQL yet")
-        }
 
         switch resultType {
         case .countResultType:
@@ -51,7 +54,9 @@ extension NSFetchRequest {
         case .dictionaryResultType:
             var columns: [SQLSelectColumn] = []
             var groupBy: [SQLExpression] = []
-            for (list, isGroup) in [(propertiesToFetch ?? [], false), (propertiesToGroupBy ?? [], true)] {
+            // No properties named: every attribute, as Core Data returns.
+            let fetched = propertiesToFetch.flatMap { $0.isEmpty ? nil : $0 } ?? entity.attributes.keys.sorted()
+            for (list, isGroup) in [(fetched, false), (propertiesToGroupBy ?? [], true)] {
                 for property in list {
                     guard let name = property as? String else {
                         throw FormatPredicateError(
@@ -63,6 +68,12 @@ extension NSFetchRequest {
             }
             select.columns = columns
             select.groupBy = groupBy
+            if let havingPredicate {
+                guard !groupBy.isEmpty else {
+                    throw FormatPredicateError(.unsupported, "havingPredicate needs propertiesToGroupBy")
+                }
+                select.having = try havingPredicate.tree().sqlCondition(for: entity)
+            }
             select.isDistinct = returnsDistinctResults
             if !groupBy.isEmpty { ordering.removeLast() }
         default:

@@ -85,7 +85,7 @@ open class NSFetchRequest<ResultType>: CustomStringConvertible {
     }
 
     public var description: String {
-        "<NSFetchRequest entity: \(entityName ?? "nil"); predicate: (\(predicate?.predicateFormat ?? "nil")); "
+        "<NSFetchRequest entity: \(entityName ?? "nil"); predicate: (\(predicate?.formatPredicate.predicateFormat ?? "nil")); "
             + "sortDescriptors: (\((sortDescriptors ?? []).map(\.description).joined(separator: ", "))); "
             + "limit: \(fetchLimit); offset: \(fetchOffset); type: \(resultType.rawValue)>"
     }

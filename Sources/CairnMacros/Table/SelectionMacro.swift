@@ -61,7 +61,8 @@ public struct SelectionMacro: ExtensionMacro {
 
 /// `#sql("…", as: T.self)`: SQL written by hand, with interpolations bound or quoted
 /// (see `QueryFragment`). Expands to `Cairn.SQLQueryExpression("…", as: T.self)` after a light
-/// check of the literal text: parentheses balance and quotes close.
+/// check of the literal text: parentheses balance and quotes close. The literal is typed as
+/// `QueryFragment`, so its interpolations bind values and render expressions.
 public struct SQLMacro: ExpressionMacro {
     public static func expansion(
         of node: some FreestandingMacroExpansionSyntax,
@@ -76,9 +77,9 @@ public struct SQLMacro: ExpressionMacro {
             context.diagnose(Diagnostic(node: literal, message: TableDiagnostic.unbalancedSQL(problem)))
         }
         if let type = arguments.dropFirst().first(where: { $0.label?.text == "as" }) {
-            return "Cairn.SQLQueryExpression(\(fragment.expression.trimmed), as: \(type.expression.trimmed))"
+            return "Cairn.SQLQueryExpression(\(fragment.expression.trimmed) as Cairn.QueryFragment, as: \(type.expression.trimmed))"
         }
-        return "Cairn.SQLQueryExpression(\(fragment.expression.trimmed))"
+        return "Cairn.SQLQueryExpression(\(fragment.expression.trimmed) as Cairn.QueryFragment)"
     }
 
     /// A problem in the literal SQL text (interpolations are opaque), or `nil`.

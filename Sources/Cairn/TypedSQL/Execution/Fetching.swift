@@ -155,14 +155,23 @@ extension Select {
         return decodeSelection
     }
 
-    /// The number of rows the statement returns: `SELECT COUNT(*) FROM (statement)`.
+    /// The number of rows the statement returns: `SELECT COUNT(*) FROM … WHERE …`, or
+    /// `SELECT COUNT(*) FROM (statement)` when it groups, is distinct, limited or compound.
     ///
     /// ```swift
     /// let incomplete = try Reminder.where { !$0.isCompleted }.fetchCount(db)
-    /// // SELECT COUNT(*) FROM (SELECT … FROM "reminders" WHERE NOT "reminders"."isCompleted")
+    /// // SELECT COUNT(*) FROM "reminders" WHERE NOT "reminders"."isCompleted"
     /// ```
     public func fetchCount(_ db: Database) throws -> Int {
-        let counting = SQLSelect([SQLSelectColumn(.countAll)], from: .subquery(query))
+        var counting: SQLSelect
+        if query.groupBy.isEmpty, query.having == nil, !query.isDistinct, query.compounds.isEmpty,
+           query.limit == nil, query.offset == nil {
+            // The same rows counted directly: SELECT COUNT(*) FROM … WHERE …
+            counting = query.select([SQLSelectColumn(.countAll)])
+            counting.ordering = []
+        } else {
+            counting = SQLSelect([SQLSelectColumn(.countAll)], from: .subquery(query))
+        }
         return try fetchFirst(db, counting.render()) { try $0.decode(Int.self) } ?? 0
     }
 }
@@ -203,7 +212,7 @@ extension SQLQueryExpression {
     /// try #sql("DELETE FROM \(Reminder.self) WHERE \(Reminder.columns.id) = \(42)").execute(db)
     /// // DELETE FROM "reminders" WHERE "reminders"."id" = ?
     /// ```
-    public func execute(_ db: Database) throws {
+    public func execute(_ db: Database) throws where QueryValue == () {
         try executeRendered(db, render())
     }
 

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Creates the database an app's live queries use by default: a ``DatabasePool`` (one
+/// writer, concurrent readers, WAL) at `path`, or, without a path, at `cairn.sqlite` in a
+/// fresh temporary folder (for previews and tests).
+///
+/// ```swift
+/// try prepareDependencies {
+///     $0.defaultDatabase = try defaultDatabase(path: "/var/lib/app/db.sqlite")
+/// }
+/// ```
+///
+/// The pool uses the engine's default `Configuration` (foreign keys on, WAL, a busy timeout)
+/// unless you pass another.
+public func defaultDatabase(
+    path: String? = nil, configuration: Configuration = Configuration()
+) throws -> any DatabaseWriter {
+    if let path { return try DatabasePool(path: path, configuration: configuration) }
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("cairn-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return try DatabasePool(path: folder.appendingPathComponent("cairn.sqlite").path, configuration: configuration)
+}
+
+/// The values live queries read when they are not given a database, set once at launch with
+/// ``prepareDependencies(_:)`` (SQLiteData's spelling, without the Dependencies library).
+public struct DependencyValues: Sendable {
+    /// The database `@FetchAll`, `@FetchOne` and `@Fetch` read when none is given.
+    public var defaultDatabase: (any DatabaseWriter)?
+
+    static let lock = NSLock()
+    // `nonisolated(unsafe)`: only read and written under `lock`.
+    nonisolated(unsafe) static var shared = DependencyValues()
+
+    static var current: DependencyValues {
+        lock.lock()
+        defer { lock.unlock() }
+        return shared
+    }
+}
+
+/// Sets the process-wide dependencies, typically once when the app starts.
+///
+/// ```swift
+/// try prepareDependencies { $0.defaultDatabase = try defaultDatabase() }
+/// ```
+public func prepareDependencies(_ body: (inout DependencyValues) throws -> Void) rethrows {
+    DependencyValues.lock.lock()
+    defer { DependencyValues.lock.unlock() }
+    try body(&DependencyValues.shared)
+}
+
+#if !canImport(SwiftUI)
+/// Accepted by the live wrappers' `animation:` parameter so code written for SwiftUI
+/// compiles unchanged; without SwiftUI there is nothing to animate and it is ignored.
+public struct Animation: Sendable, Hashable {
+    let name: String
+    /// SwiftUI's default animation (ignored here).
+    public static let `default` = Animation(name: "default")
+    /// A linear animation (ignored here).
+    public static let linear = Animation(name: "linear")
+    /// An ease-in-out animation (ignored here).
+    public static let easeInOut = Animation(name: "easeInOut")
+}
+#endif

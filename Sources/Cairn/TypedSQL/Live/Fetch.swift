@@ -1,0 +1,61 @@
+/// A request for `@Fetch`: several queries in one read transaction, with the result
+/// transformed into any value.
+///
+/// ```swift
+/// struct Counts: FetchKeyRequest {
+///     struct Value: Sendable { var lists = 0; var reminders = 0 }
+///     func fetch(_ db: Database) throws -> Value {
+///         Value(lists: try RemindersList.fetchCount(db), reminders: try Reminder.fetchCount(db))
+///     }
+/// }
+/// @Fetch(Counts()) var counts = Counts.Value()
+/// ```
+public protocol FetchKeyRequest<Value>: Hashable, Sendable {
+    /// The result type.
+    associatedtype Value
+    /// Runs the queries; called in one read transaction.
+    func fetch(_ db: Database) throws -> Value
+}
+
+/// A live value computed by a ``FetchKeyRequest``, fetched again after every commit that
+/// touches a table the request read.
+@propertyWrapper
+public struct Fetch<Value: Sendable>: Sendable {
+    let query: LiveQuery<Value>
+
+    /// The value.
+    public var wrappedValue: Value { query.value }
+
+    /// The wrapper itself: `$counts.load(…)`, `$counts.loadError`.
+    public var projectedValue: Self { self }
+
+    /// The error of the last fetch, if it failed.
+    public var loadError: (any Error)? { query.loadError }
+
+    /// Whether a fetch is running.
+    public var isLoading: Bool { query.isLoading }
+
+    /// Fetches `request` now and whenever a table it read changes.
+    public init<Request: FetchKeyRequest>(
+        wrappedValue: Value, _ request: Request, database: (any DatabaseReader)? = nil
+    ) where Request.Value == Value {
+        query = LiveQuery(initial: wrappedValue, database: database) { try request.fetch($0) }
+    }
+
+    /// Replaces the request at run time and loads it.
+    public func load<Request: FetchKeyRequest>(_ request: Request, database: (any DatabaseReader)? = nil)
+    where Request.Value == Value {
+        query.replace(fetch: { try request.fetch($0) }, database: database)
+    }
+}
+
+#if !canImport(SwiftUI)
+extension Fetch {
+    /// `init(wrappedValue:_:database:)`; `animation` is ignored without SwiftUI.
+    public init<Request: FetchKeyRequest>(
+        wrappedValue: Value, _ request: Request, database: (any DatabaseReader)? = nil, animation: Animation
+    ) where Request.Value == Value {
+        self.init(wrappedValue: wrappedValue, request, database: database)
+    }
+}
+#endif

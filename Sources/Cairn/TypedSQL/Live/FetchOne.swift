@@ -1,0 +1,70 @@
+/// A live single value: the first row of a statement, or an aggregate, with a default for
+/// when there is no row. Fetched when created and again after every commit that touches a
+/// table the statement reads.
+///
+/// ```swift
+/// @FetchOne(Fact.count()) var factsCount = 0
+/// // SELECT COUNT(*) FROM "facts"
+/// @FetchOne(Reminder.select { Stats.Columns(allCount: $0.count(filter: !$0.isCompleted)) })
+/// var stats = Stats()
+/// ```
+@propertyWrapper
+public struct FetchOne<Value: Sendable>: Sendable {
+    let query: LiveQuery<Value>
+
+    /// The value (the default when the statement returns no row).
+    public var wrappedValue: Value { query.value }
+
+    /// The wrapper itself: `$stats.load(…)`, `$stats.loadError`.
+    public var projectedValue: Self { self }
+
+    /// The error of the last fetch, if it failed.
+    public var loadError: (any Error)? { query.loadError }
+
+    /// Whether a fetch is running.
+    public var isLoading: Bool { query.isLoading }
+
+    /// The first row of a statement with selected columns (an aggregate, a `@Selection`…).
+    public init<From, Joins>(
+        wrappedValue: Value, _ statement: Select<Value, From, Joins>, database: (any DatabaseReader)? = nil
+    ) {
+        query = LiveQuery(initial: wrappedValue, database: database) { try Self.fetch(statement, default: wrappedValue, $0) }
+    }
+
+    /// The first row of a one-table statement, `nil` when there is none.
+    public init<Row: Table>(
+        wrappedValue: Value = nil, _ statement: SelectOf<Row>, database: (any DatabaseReader)? = nil
+    ) where Value == Row?, Row.QueryOutput == Row {
+        query = LiveQuery(initial: wrappedValue, database: database) { db in
+            try fetchFirst(db, statement.render()) { try Row.decode(from: &$0) }
+        }
+    }
+
+    /// Replaces the statement at run time and loads it.
+    public func load<From, Joins>(
+        _ statement: Select<Value, From, Joins>, default value: Value, database: (any DatabaseReader)? = nil
+    ) {
+        query.replace(fetch: { try Self.fetch(statement, default: value, $0) }, database: database)
+    }
+
+    private static func fetch<From, Joins>(
+        _ statement: Select<Value, From, Joins>, default value: Value, _ db: Database
+    ) throws -> Value {
+        guard let decode = statement.decodeSelection else {
+            throw TypedSQLError(message: "the statement has no `select` to decode rows with", sql: "")
+        }
+        return try fetchFirst(db, statement.render(), decode) ?? value
+    }
+}
+
+#if !canImport(SwiftUI)
+extension FetchOne {
+    /// `init(wrappedValue:_:database:)`; `animation` is ignored without SwiftUI.
+    public init<From, Joins>(
+        wrappedValue: Value, _ statement: Select<Value, From, Joins>, database: (any DatabaseReader)? = nil,
+        animation: Animation
+    ) {
+        self.init(wrappedValue: wrappedValue, statement, database: database)
+    }
+}
+#endif

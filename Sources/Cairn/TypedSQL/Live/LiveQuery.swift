@@ -1,0 +1,128 @@
+import Foundation
+import Observation
+
+/// The shared state behind `@FetchAll`, `@FetchOne` and `@Fetch`: the current value, the
+/// last error, whether a load is running, and the observation of the tables the query read.
+///
+/// It refetches after every commit (from any connection of the database) that touched a table
+/// the last fetch read, and publishes each change through Observation.
+///
+/// `@unchecked Sendable`: `value`, `loadError`, `isLoading`, `generation`, `fetch` and
+/// `observation` are only read and written under `lock`; the database and the registrar
+/// are Sendable.
+final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
+    private let lock = NSLock()
+    private let registrar = ObservationRegistrar()
+    private var storedValue: Value
+    private var storedError: (any Error)?
+    private var storedIsLoading = false
+    private var generation = 0
+    private var fetch: @Sendable (Database) throws -> Value
+    private var database: (any DatabaseReader)?
+    private var observation: CommitObservation?
+
+    init(initial: Value, database: (any DatabaseReader)?, fetch: @escaping @Sendable (Database) throws -> Value) {
+        self.storedValue = initial
+        self.fetch = fetch
+        self.database = database ?? DependencyValues.current.defaultDatabase
+        reload()
+    }
+
+    var value: Value {
+        registrar.access(self, keyPath: \.value)
+        return locked { storedValue }
+    }
+
+    var loadError: (any Error)? {
+        registrar.access(self, keyPath: \.loadError)
+        return locked { storedError }
+    }
+
+    var isLoading: Bool {
+        registrar.access(self, keyPath: \.isLoading)
+        return locked { storedIsLoading }
+    }
+
+    /// Replaces the query and loads it now.
+    func replace(fetch: @escaping @Sendable (Database) throws -> Value, database: (any DatabaseReader)?) {
+        locked {
+            self.fetch = fetch
+            if let database { self.database = database }
+        }
+        reload()
+    }
+
+    /// Runs the query now, on the calling thread, and starts watching the tables it read.
+    func reload() {
+        let (database, fetch, generation) = locked { () -> ((any DatabaseReader)?, @Sendable (Database) throws -> Value, Int) in
+            self.generation += 1
+            return (self.database, self.fetch, self.generation)
+        }
+        guard let database else {
+            publish(generation: generation, result: .failure(LiveQueryError.noDatabase))
+            return
+        }
+        setLoading(true)
+        let result = Result { try database.read { db in try db.recordingReadTables { try fetch(db) } } }
+        publish(generation: generation, result: result.map(\.result))
+        if case .success(let (_, tables)) = result { watch(tables, database: database, generation: generation) }
+    }
+
+    private func watch(_ tables: Set<String>, database: any DatabaseReader, generation: Int) {
+        let observation = database.observeCommits { [weak self] changed in
+            guard let self, !changed.isDisjoint(with: tables) else { return }
+            // The observer runs on the writer's queue, which must not read synchronously.
+            Task.detached { await self.refetch(generation: generation) }
+        }
+        locked {
+            if self.generation == generation { self.observation = observation }
+        }
+    }
+
+    private func refetch(generation: Int) async {
+        let (database, fetch, current) = locked { (self.database, self.fetch, self.generation) }
+        guard current == generation, let database else { return }
+        setLoading(true)
+        let result = await Result { try await database.read { db in try fetch(db) } }
+        publish(generation: generation, result: result)
+    }
+
+    private func publish(generation: Int, result: Result<Value, any Error>) {
+        guard locked({ self.generation == generation }) else { return }
+        switch result {
+        case .success(let value):
+            registrar.withMutation(of: self, keyPath: \.value) { locked { storedValue = value } }
+            if locked({ storedError != nil }) {
+                registrar.withMutation(of: self, keyPath: \.loadError) { locked { storedError = nil } }
+            }
+        case .failure(let error):
+            registrar.withMutation(of: self, keyPath: \.loadError) { locked { storedError = error } }
+        }
+        setLoading(false)
+    }
+
+    private func setLoading(_ loading: Bool) {
+        guard locked({ storedIsLoading != loading }) else { return }
+        registrar.withMutation(of: self, keyPath: \.isLoading) { locked { storedIsLoading = loading } }
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
+
+/// Why a live query has no value.
+public struct LiveQueryError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    static let noDatabase = LiveQueryError(
+        description: "no database: pass `database:` or set `prepareDependencies { $0.defaultDatabase = … }`")
+}

@@ -1,0 +1,174 @@
+import Cairn
+import Foundation
+
+/// The vehicle for the format initializers of `NSPredicate` and the key initializers of
+/// `NSSortDescriptor`: an initializer declared in a protocol extension may assign `self`, so
+/// `NSPredicate(format:)` can return the subclass that carries the parsed tree (as Apple's
+/// does). Only `NSPredicate` and `NSSortDescriptor` adopt it; it has no requirements.
+public protocol CoreDataFactoryInitializable {}
+
+extension NSPredicate: CoreDataFactoryInitializable {}
+
+// Foundation on Linux declares `init(format:…)` and `withSubstitutionVariables(_:)` but marks
+// them unavailable; Swift prefers an available declaration, so these are the ones called.
+extension CoreDataFactoryInitializable where Self == NSPredicate {
+    /// `NSPredicate(format: "amount > %f", 50.0)`: parses the format, substituting the
+    /// arguments in order (`%@`, `%K`, `%d`, `%f`, `%s`, … and positional `%1$@`).
+    ///
+    /// ```swift
+    /// let predicate = NSPredicate(format: "name CONTAINS[cd] %@ AND amount > %f", "bucks", 50.0)
+    /// predicate.evaluate(with: ["name": "Starbucks", "amount": 72.0])   // true
+    /// try predicate.formatPredicate.sqlCondition(for: expenseEntity).render().sql
+    /// // cairn_fold("Expense"."name", ?) GLOB ? AND "Expense"."amount" > ?   (3, "*bucks*", 50.0)
+    /// ```
+    ///
+    /// Arguments are substituted into the parsed tree, never into the text, so
+    /// `"Trader Joe's"` or `"'; TRUEPREDICATE; --"` passed for `%@` stays one string.
+    ///
+    /// - Warning: Apple's initializer raises an exception for a malformed format; this one
+    ///   cannot throw (its signature is Apple's), so it records the error in
+    ///   ``Foundation/NSPredicate/formatError``, evaluates to `false`, and fetches that use it
+    ///   throw the error. Use ``init(validatingFormat:_:)`` to get the error where the
+    ///   predicate is made.
+    public init(format predicateFormat: String, _ args: Any?...) {
+        self = Self.parsing(predicateFormat, args)
+    }
+
+    /// `NSPredicate(format: "name IN %@", argumentArray: [names])`.
+    public init(format predicateFormat: String, argumentArray arguments: [Any]?) {
+        self = Self.parsing(predicateFormat, (arguments ?? []).map { Optional($0) })
+    }
+
+    /// Parses the format and throws a ``FormatPredicateError`` (with the offset and a caret)
+    /// if it is malformed or an argument is missing or unusable.
+    ///
+    /// ```swift
+    /// let predicate = try NSPredicate(validatingFormat: "name == %@", searchText)
+    /// ```
+    public init(validatingFormat predicateFormat: String, _ args: Any?...) throws(FormatPredicateError) {
+        self = FormatBackedPredicate(tree: try FormatPredicateParser.parse(predicateFormat, arguments: args))
+    }
+
+    /// A predicate over a tree built by Cairn (``FormatPredicate``).
+    ///
+    /// ```swift
+    /// NSPredicate(formatPredicate: try FormatPredicate("amount > 5"))
+    /// ```
+    public init(formatPredicate: FormatPredicate) {
+        self = FormatBackedPredicate(tree: formatPredicate)
+    }
+
+    private static func parsing(_ format: String, _ arguments: [Any?]) -> NSPredicate {
+        do {
+            return FormatBackedPredicate(tree: try FormatPredicateParser.parse(format, arguments: arguments))
+        } catch {
+            return FormatBackedPredicate(tree: .constant(false), error: error)
+        }
+    }
+}
+
+extension NSPredicate {
+    /// Cairn's tree for this predicate: the parsed format, the AND/OR/NOT of an
+    /// `NSCompoundPredicate`'s subpredicates, or `TRUEPREDICATE`/`FALSEPREDICATE` for
+    /// `NSPredicate(value:)`. `FALSEPREDICATE` when ``formatError`` is set.
+    ///
+    /// Foundation on Linux prints `NSCompoundPredicate.predicateFormat` as `FALSEPREDICATE`
+    /// (and marks `predicateFormat` deprecated): `predicate.formatPredicate.predicateFormat`
+    /// is the canonical format of any predicate.
+    public var formatPredicate: FormatPredicate {
+        (try? tree()) ?? .constant(false)
+    }
+
+    /// Why this predicate cannot be used as a format predicate: the malformed format or
+    /// missing argument it was made with (also inside a compound), or a block predicate
+    /// (`NSPredicate(block:)`), which evaluates in memory but cannot become SQL.
+    public var formatError: FormatPredicateError? {
+        do {
+            _ = try tree()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The tree, or why there is none.
+    func tree() throws(FormatPredicateError) -> FormatPredicate {
+        if let backed = self as? FormatBackedPredicate {
+            if let error = backed.error { throw error }
+            return backed.tree
+        }
+        if let compound = self as? NSCompoundPredicate {
+            var trees: [FormatPredicate] = []
+            for predicate in compound.subpredicates { trees.append(try predicate.tree()) }
+            switch compound.compoundPredicateType {
+            case .and: return .and(trees)
+            case .or: return .or(trees)
+            case .not: return .not(trees.count == 1 ? trees[0] : .and(trees))
+            @unknown default:
+                throw FormatPredicateError(.unsupported, "an NSCompoundPredicate of an unknown type")
+            }
+        }
+        // Foundation's `isEqual` compares the values of two `init(value:)` predicates and
+        // answers false for a block predicate.
+        if type(of: self) == NSPredicate.self {
+            if isEqual(NSPredicate(value: true)) { return .constant(true) }
+            if isEqual(NSPredicate(value: false)) { return .constant(false) }
+        }
+        throw FormatPredicateError(
+            .unsupported,
+            "a block predicate (NSPredicate(block:)) evaluates in memory only; write it as NSPredicate(format:) to fetch with it")
+    }
+
+    /// Evaluates, throwing instead of answering `false` when the predicate is malformed, a
+    /// variable has no value, or a value cannot take an operation. A block predicate (also
+    /// inside a compound) runs its block.
+    public func checkedEvaluate(with object: Any?, substitutionVariables bindings: [String: Any] = [:])
+        throws(FormatPredicateError) -> Bool
+    {
+        if let backed = self as? FormatBackedPredicate {
+            if let error = backed.error { throw error }
+            return try backed.tree.evaluate(with: object, substitutionVariables: bindings.mapValues { Optional($0) })
+        }
+        if let compound = self as? NSCompoundPredicate {
+            let parts = compound.subpredicates
+            switch compound.compoundPredicateType {
+            case .or:
+                for part in parts where try part.checkedEvaluate(with: object, substitutionVariables: bindings) {
+                    return true
+                }
+                return false
+            case .not:
+                for part in parts where try !part.checkedEvaluate(with: object, substitutionVariables: bindings) {
+                    return true
+                }
+                return false
+            default:
+                for part in parts where try !part.checkedEvaluate(with: object, substitutionVariables: bindings) {
+                    return false
+                }
+                return true
+            }
+        }
+        // `NSPredicate(value:)` or `NSPredicate(block:)`.
+        return evaluate(with: object, substitutionVariables: bindings)
+    }
+
+    /// A copy with every `$VARIABLE` replaced by its value (use `NSNull()` for nil).
+    ///
+    /// ```swift
+    /// let template = NSPredicate(format: "amount > $LIMIT")
+    /// template.withSubstitutionVariables(["LIMIT": 50])   // amount > 50
+    /// ```
+    ///
+    /// A variable missing from `variables` makes the copy invalid: its ``formatError`` names
+    /// the variable and it evaluates to `false`. The copy is always a format predicate (Apple
+    /// keeps the class of a compound; Cairn returns the compound's tree as one predicate).
+    public func withSubstitutionVariables(_ variables: [String: Any]) -> NSPredicate {
+        do {
+            let substituted = try tree().substituting(variables.mapValues { Optional($0) })
+            return FormatBackedPredicate(tree: substituted)
+        } catch {
+            return FormatBackedPredicate(tree: .constant(false), error: error)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Cairn
+import Foundation
+
+/// A `workout` row as a `@Table` value.
+@Table("workout")
+struct BenchWorkout: Sendable {
+    var id: Int64
+    var title: String
+    var startedAt: Double
+    var finishedAt: Double?
+    var minutes: Int64
+    var calories: Double
+    var isFavorite: Bool
+}
+
+/// An `orders` row as a `@Table` value, with the Northwind column names.
+@Table("orders")
+struct BenchOrder: Sendable {
+    @Column("OrderID", primaryKey: true) var id: Int64
+    @Column("CustomerID") var customerID: String?
+    @Column("EmployeeID") var employeeID: Int64
+    @Column("OrderDate") var orderDate: String?
+    @Column("RequiredDate") var requiredDate: String?
+    @Column("ShippedDate") var shippedDate: String?
+    @Column("ShipVia") var shipVia: Int64
+    @Column("Freight") var freight: Double
+    @Column("ShipName") var shipName: String?
+    @Column("ShipAddress") var shipAddress: String?
+    @Column("ShipCity") var shipCity: String?
+    @Column("ShipRegion") var shipRegion: String?
+    @Column("ShipPostalCode") var shipPostalCode: String?
+    @Column("ShipCountry") var shipCountry: String?
+}
+
+/// W1–W6 through the typed SQL builder: `@Table` values, statements built with `insert`,
+/// `where`, `order`, `limit`, `find`, `count`, run on a `DatabasePool`.
+struct TypedSQLSurface: BenchSurface {
+    /// Rows per INSERT statement in W1 (7 bound values each, under SQLite's 32766 limit).
+    static let insertBatch = 500
+
+    func run(directory: String) throws -> Measurements {
+        let path = directory + "/typedsql.sqlite"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let pool = try DatabasePool(path: path)
+        defer { try? pool.close() }
+        try pool.write { db in
+            try db.execute(sql: Workload.createWorkout)
+            try db.execute(sql: Workload.createWorkoutIndex)
+        }
+        var m = Measurements(name: "typed SQL (@Table)")
+        let input = Workload.makeRows().map {
+            BenchWorkout(id: $0.id, title: $0.title, startedAt: $0.startedAt, finishedAt: $0.finishedAt,
+                         minutes: $0.minutes, calories: $0.calories, isFavorite: $0.isFavorite)
+        }
+
+        try m.measure(1) {
+            try pool.write { db in
+                var start = 0
+                while start < input.count {
+                    let batch = input[start..<min(start + Self.insertBatch, input.count)]
+                    try BenchWorkout.insert { Array(batch) }.execute(db)
+                    start += Self.insertBatch
+                }
+            }
+            return nil
+        }
+
+        try m.measure(2) {
+            let rows = try pool.read { db in try BenchWorkout.all.fetchAll(db) }
+            return rows.reduce(0) { sum, w in
+                sum + w.id + w.minutes + (w.isFavorite ? 1 : 0) + Int64(w.title.utf8.count) + (w.finishedAt == nil ? 1 : 0)
+            }
+        }
+        m.peakRSSKiB = peakResidentKiB()
+
+        try m.measure(3) {
+            try pool.read { db in
+                var sum: Int64 = 0
+                for _ in 0..<Workload.repeats {
+                    let rows = try BenchWorkout
+                        .where { $0.minutes.gte(30) }
+                        .order { $0.startedAt.desc() }
+                        .limit(100)
+                        .fetchAll(db)
+                    sum += rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
+                }
+                return sum
+            }
+        }
+
+        try m.measure(4) {
+            try pool.read { db in
+                var sum: Int64 = 0
+                for _ in 0..<Workload.repeats {
+                    sum += Int64(try BenchWorkout.where { $0.isFavorite.eq(true) }.fetchCount(db))
+                }
+                return sum
+            }
+        }
+
+        try m.measure(5) {
+            try pool.read { db in
+                var sum: Int64 = 0
+                for k in 0..<Workload.lookups {
+                    let id = Int64((k * 7919) % Workload.rowCount + 1)
+                    if let w = try BenchWorkout.find(id).fetchOne(db) { sum += w.id + w.minutes }
+                }
+                return sum
+            }
+        }
+
+        try pool.write { db in try db.execute(sql: Workload.createOrders) }
+        let orders = Workload.makeOrders().map {
+            BenchOrder(id: $0.id, customerID: $0.customerID, employeeID: $0.employeeID, orderDate: $0.orderDate,
+                       requiredDate: $0.requiredDate, shippedDate: $0.shippedDate, shipVia: $0.shipVia,
+                       freight: $0.freight, shipName: $0.shipName, shipAddress: $0.shipAddress, shipCity: $0.shipCity,
+                       shipRegion: $0.shipRegion, shipPostalCode: $0.shipPostalCode, shipCountry: $0.shipCountry)
+        }
+        try pool.write { db in
+            var start = 0
+            while start < orders.count {
+                try BenchOrder.insert { Array(orders[start..<min(start + 1_000, orders.count)]) }.execute(db)
+                start += 1_000
+            }
+        }
+        try m.measure(6) {
+            try pool.read { db in
+                var sum: Int64 = 0
+                for _ in 0..<Workload.orderRepeats {
+                    let rows = try BenchOrder.all.fetchAll(db)
+                    sum += rows.reduce(0) { $0 + $1.id + ($1.shippedDate == nil ? 0 : 1) }
+                }
+                return sum
+            }
+        }
+        return m
+    }
+}

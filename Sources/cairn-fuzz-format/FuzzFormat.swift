@@ -1,0 +1,55 @@
+import Cairn
+import Foundation
+
+// A libFuzzer target for the format-predicate parser: every input, as UTF-8 text, is parsed,
+// printed, re-parsed and evaluated; any crash, hang or sanitizer report is a bug (bad input
+// must be an error, never a crash).
+//
+//   swift build -v -c debug --product cairn-fuzz-format --scratch-path .build-fuzz \
+//       -Xswiftc -sanitize=address \
+//       -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table -Xswiftc -DCAIRN_FUZZ
+//   then re-run the printed `swiftc … -o …/cairn-fuzz-format` link line with
+//   `-sanitize=fuzzer,address` and without `-Xlinker --defsym -Xlinker main=cairn_fuzz_format_main`
+//   (`-Xswiftc -sanitize=fuzzer` on the whole build also links libFuzzer's `main` into the
+//   macro plugin, which then fails to link), and run
+//   .build-fuzz/debug/cairn-fuzz-format -max_total_time=300 -max_len=256 CORPUS_DIR
+//
+// Without `CAIRN_FUZZ` (a normal `swift build`) this is a plain executable that runs the same
+// check on each argument, so the target always builds.
+
+/// Parses `text`, prints it canonically and checks that the printed form parses back to the
+/// same tree; evaluates both on a small object. Returns whether `text` parsed.
+@discardableResult
+func exercise(_ text: String) -> Bool {
+    let arguments: [Any?] = ["name", 42, 4.5, "x'y\"z", nil, [1, 2, 3]]
+    guard let predicate = try? FormatPredicate(text, arguments: arguments) else { return false }
+    let printed = predicate.predicateFormat
+    guard let reparsed = try? FormatPredicate(printed) else {
+        // A canonical form that does not parse back: report through a trap the fuzzer sees.
+        preconditionFailure("printed form does not parse: \(printed) (from \(text))")
+    }
+    if reparsed != predicate { preconditionFailure("round trip changed the tree: \(text) -> \(printed)") }
+    let object: [String: Any] = ["name": "Coffee", "amount": 4.5, "tags": ["a", "b"], "n": 3]
+    _ = try? predicate.evaluate(with: object)
+    return true
+}
+
+#if CAIRN_FUZZ
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzFormatPredicate(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    exercise(text)
+    return 0
+}
+#else
+@main
+struct FuzzFormat {
+    static func main() {
+        let inputs = CommandLine.arguments.dropFirst()
+        for input in inputs {
+            print(exercise(input) ? "parsed: \(input)" : "rejected: \(input)")
+        }
+        if inputs.isEmpty { print("usage: cairn-fuzz-format FORMAT… (build with -sanitize=fuzzer for libFuzzer)") }
+    }
+}
+#endif

@@ -1,0 +1,212 @@
+@testable import CairnMacros
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacros
+import Testing
+
+@Suite("@Table, @Selection and #sql expansions")
+struct TableMacroTests {
+    @Test func tableWithIDAndLiteralDefaults() {
+        assertMacroExpansion(
+            """
+            @Table
+            struct Tag {
+                let id: Int
+                var title = ""
+            }
+            """,
+            expandedSource: """
+            struct Tag {
+                let id: Int
+                var title = ""
+            }
+
+            extension Tag: Cairn.Table, Cairn.PrimaryKeyedTable, Cairn.InsertableRow {
+                struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {
+                    typealias QueryValue = Tag
+                    let id = Cairn.TableColumn<Tag, Int>("id", table: Tag.tableName)
+                    let title = Cairn.TableColumn<Tag, String>("title", table: Tag.tableName)
+                    var primaryKey: Cairn.TableColumn<Tag, Int> {
+                        id
+                    }
+                    var allColumns: [any Cairn.TableColumnExpression] {
+                        [id, title]
+                    }
+                }
+                static let columns = TableColumns()
+                static let tableName = "tags"
+                static var columnWidth: Int {
+                    Int.columnWidth + String.columnWidth
+                }
+                init(decoder: inout Cairn.QueryDecoder) throws {
+                    self.id = try Int.decode(from: &decoder)
+                    self.title = try String.decode(from: &decoder)
+                }
+                static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Tag {
+                    try Tag(decoder: &decoder)
+                }
+                typealias Into = Tag
+                func databaseValues() throws -> [Cairn.DatabaseValue] {
+                    [
+                        try Int(queryOutput: id).databaseValueForBinding(),
+                        try String(queryOutput: title).databaseValueForBinding(),
+                    ]
+                }
+                struct Draft: Cairn.TableDraft {
+                    typealias Into = Tag
+                    var id: Int?
+                    var title: String
+                    init(
+                        id: Int? = nil,
+                        title: String = ""
+                    ) {
+                        self.id = id
+                        self.title = title
+                    }
+                    func databaseValues() throws -> [Cairn.DatabaseValue] {
+                        [
+                            try Optional<Int>(queryOutput: id).databaseValueForBinding(),
+                            try String(queryOutput: title).databaseValueForBinding(),
+                        ]
+                    }
+                }
+            }
+            """)
+    }
+
+    @Test func selectionColumnsInitializer() {
+        assertMacroExpansion(
+            """
+            @Selection
+            struct Stats {
+                var list: RemindersList
+                var count = 0
+            }
+            """,
+            expandedSource: """
+            struct Stats {
+                var list: RemindersList
+                var count = 0
+            }
+
+            extension Stats: Cairn.SelectionRow {
+                struct Columns: Cairn.QueryExpression {
+                    typealias QueryValue = Stats
+                    let selectedExpressions: [Cairn.SQLExpression]
+                    var sqlExpression: Cairn.SQLExpression {
+                        Cairn.SQLExpression.selectionList(selectedExpressions)
+                    }
+                    init(
+                        list: some Cairn.QueryExpression<RemindersList>,
+                        count: some Cairn.QueryExpression<Int> = 0
+                    ) {
+                        var selectedExpressions: [Cairn.SQLExpression] = []
+                        selectedExpressions += list.selectedExpressions
+                        selectedExpressions += count.selectedExpressions
+                        self.selectedExpressions = selectedExpressions
+                    }
+                }
+                static var columnWidth: Int {
+                    RemindersList.columnWidth + Int.columnWidth
+                }
+                init(decoder: inout Cairn.QueryDecoder) throws {
+                    self.list = try RemindersList.decode(from: &decoder)
+                    self.count = try Int.decode(from: &decoder)
+                }
+                static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Stats {
+                    try Stats(decoder: &decoder)
+                }
+            }
+            """)
+    }
+
+    @Test func tableNameGivenOrInferred() {
+        assertExpansionContains("@Table(\"lists\") struct RemindersList { let id: Int }", [#"static let tableName = "lists""#])
+        #expect(TableMacro.inferredTableName("RemindersList") == "remindersLists")
+        #expect(TableMacro.inferredTableName("Category") == "categories")
+        #expect(TableMacro.inferredTableName("Day") == "days")
+        #expect(TableMacro.inferredTableName("Box") == "boxes")
+        #expect(TableMacro.inferredTableName("Match") == "matches")
+        #expect(TableMacro.inferredTableName("ReminderTag") == "reminderTags")
+    }
+
+    @Test func columnRepresentationsNamesAndPrimaryKey() {
+        assertExpansionContains(
+            """
+            @Table
+            struct Attachment {
+                @Column(primaryKey: true) var key: Int
+                @Column("created_at", as: Date.UnixTimeRepresentation.self) var createdAt: Date
+                @Column(as: Date.ISO8601Representation?.self) var editedAt: Date?
+                @Ephemeral var isSelected = false
+                var size: Int { 0 }
+                static var sample = 0
+            }
+            """,
+            [
+                #"let createdAt = Cairn.TableColumn<Attachment, Date.UnixTimeRepresentation>("created_at", table: Attachment.tableName)"#,
+                #"let editedAt = Cairn.TableColumn<Attachment, Date.ISO8601Representation?>("editedAt", table: Attachment.tableName)"#,
+                "var primaryKey: Cairn.TableColumn<Attachment, Int> { key }",
+                "[key, createdAt, editedAt]",
+                "self.editedAt = try (Date.ISO8601Representation?).decode(from: &decoder)",
+                "try Date.UnixTimeRepresentation(queryOutput: createdAt).databaseValueForBinding(),",
+                "init( key: Int? = nil, createdAt: Date, editedAt: Date? = nil ) {",
+            ])
+        assertExpansionLacks(
+            "@Table struct Attachment { let id: Int; @Ephemeral var isSelected = false; var size: Int { 0 } }",
+            ["isSelected = Cairn", "let size"])
+    }
+
+    @Test func tableWithoutPrimaryKeyHasNoDraft() {
+        assertExpansionContains(
+            "@Table struct ReminderTag { var reminderID: Int; var tagID: Int }",
+            ["extension ReminderTag: Cairn.Table, Cairn.InsertableRow {", "struct TableColumns: Cairn.TableDefinition, Sendable {"])
+        assertExpansionLacks("@Table struct ReminderTag { var reminderID: Int; var tagID: Int }", ["struct Draft", "primaryKey"])
+    }
+
+    @Test(arguments: [
+        ("@Table class Reminder { let id: Int }", "1:1: @Table can only be applied to a struct, not to a class"),
+        ("@Table enum Reminder { case a }", "1:1: @Table can only be applied to a struct, not to an enum"),
+        ("@Table struct R {\n    var due = Date()\n}", "2:9: @Table cannot infer the column type of 'due' from its default value; write the type (for example 'var due: Int = 0'), or mark it @Ephemeral"),
+        ("@Table struct R {\n    var pair: (Int, Int)\n}", "2:15: @Table cannot store 'pair' of type '(Int, Int)': a tuple cannot be a column; mark it @Ephemeral, or store it through @Column(as:) (for example a JSONRepresentation)"),
+        ("@Table struct R {\n    var run: () -> Void\n}", "2:14: @Table cannot store 'run' of type '() -> Void': a function cannot be a column; mark it @Ephemeral, or store it through @Column(as:) (for example a JSONRepresentation)"),
+        ("@Table struct R {\n    @Ephemeral var cache: [Int]\n}", "2:20: @Ephemeral property 'cache' needs a default value: rows read from the database do not set it"),
+        ("@Table struct R {\n    @Column(primaryKey: true) var a: Int\n    @Column(primaryKey: true) var b: Int\n}", "1:1: @Table supports one primary-key column; found 'a', 'b'"),
+        ("@Selection struct S {\n    var value: any Error\n}", "2:16: @Selection cannot store 'value' of type 'any Error': an existential ('any' or 'some') cannot be a column; mark it @Ephemeral, or store it through @Column(as:) (for example a JSONRepresentation)"),
+    ])
+    func diagnostics(source: String, diagnostic: String) {
+        #expect(MacroExpansion.expand(source).diagnostics == [diagnostic])
+    }
+
+    @Test func sqlMacroTypesItsLiteralAsAFragment() {
+        let expanded = expandSQL(#"let e = #sql("\(a) + \(b)", as: Int.self)"#)
+        #expect(expanded.text.contains(#"Cairn.SQLQueryExpression("\(a) + \(b)" as Cairn.QueryFragment, as: Int.self)"#))
+        #expect(expanded.diagnostics.isEmpty)
+        #expect(expandSQL(#"let e = #sql("SELECT 1")"#).text.contains(#"Cairn.SQLQueryExpression("SELECT 1" as Cairn.QueryFragment)"#))
+    }
+
+    @Test(arguments: [
+        (#"#sql("count(*")"#, "#sql: 1 unclosed '('"),
+        (#"#sql("a) + (b")"#, "#sql: ')' without a matching '('"),
+        (#"#sql("title = 'x")"#, "#sql: unterminated ' quote; bind values with \\(value) instead of quoting them"),
+    ])
+    func sqlMacroLints(source: String, message: String) {
+        #expect(expandSQL("let e = " + source).diagnostics == [message])
+    }
+
+    @Test func sqlMacroAcceptsQuotedParentheses() {
+        #expect(expandSQL(#"let e = #sql("title = ')' AND \(x)")"#).diagnostics.isEmpty)
+    }
+
+    /// Expands `#sql` (whose macro name differs from its type name in the registry).
+    func expandSQL(_ source: String) -> (text: String, diagnostics: [String]) {
+        let file = Parser.parse(source: source)
+        let context = BasicMacroExpansionContext(
+            sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "Test.swift")])
+        let expanded = file.expand(
+            macroSpecs: ["sql": MacroSpec(type: SQLMacro.self)], contextGenerator: { _ in context },
+            indentationWidth: .spaces(4))
+        return (expanded.description, context.diagnostics.map { $0.message })
+    }
+}
