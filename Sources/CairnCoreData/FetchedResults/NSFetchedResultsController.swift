@@ -20,7 +20,7 @@ import Foundation
 /// ```
 ///
 /// Built on the context's save notifications (``ModelContext/didSave``): after a save (from any
-/// context of the process) whose inserted, updated or deleted objects include the request's
+/// context of the same container) whose inserted, updated or deleted objects include the request's
 /// entity, the controller fetches again in its own context and reports the difference
 /// (`difference(from:)` on the objects' identifiers, with moves inferred) to its delegate, on the
 /// main actor. Like Core Data, sections follow the fetch order, so the first sort descriptor
@@ -155,8 +155,11 @@ open class NSFetchedResultsController<ResultType: PersistentModel> {
         // Sendable and the controller (main actor) holds it. Such saves are reported before
         // `save()` returns, as Core Data does; saves of other contexts hop to the main actor.
         let ownContext = managedObjectContext.modelContext.map { ObjectIdentifier($0) }
+        let ownContainer = managedObjectContext.modelContext.map { ObjectIdentifier($0.container) }
         observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: nil, queue: nil) {
             [weak self] note in
+            // Only saves to the same container's stores.
+            guard let saver = note.object as? ModelContext, ObjectIdentifier(saver.container) == ownContainer else { return }
             let keys = [ModelContext.NotificationKey.insertedIdentifiers, .updatedIdentifiers, .deletedIdentifiers]
             var touched: [ModelContext.NotificationKey: Set<PersistentIdentifier>] = [:]
             for key in keys {
@@ -165,7 +168,7 @@ open class NSFetchedResultsController<ResultType: PersistentModel> {
             }
             guard touched.values.contains(where: { !$0.isEmpty }) else { return }
             let updated = touched[.updatedIdentifiers] ?? []
-            if let ownContext, let saver = note.object as? ModelContext, ObjectIdentifier(saver) == ownContext {
+            if ObjectIdentifier(saver) == ownContext {
                 MainActor.assumeIsolated { self?.refresh(updated: updated) }
             } else {
                 Task { @MainActor in self?.refresh(updated: updated) }
