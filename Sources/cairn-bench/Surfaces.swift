@@ -4,4 +4,4 @@ protocol BenchSurface: Sendable {
 }
 
 /// Every surface measured, in report order.
-let surfaces: [any BenchSurface] = [EngineSurface()]
+let surfaces: [any BenchSurface] = [EngineSurface(), CoreDataSurface()]
