@@ -13,22 +13,22 @@ struct SectionTests {
     @Test func fetchAllSectionBy() throws {
         let db = try RemindersDatabase.make()
         let sections = try Reminder.order(by: \.id).fetchAll(db, sectionBy: \.priorityName)
-        #expect(sections.sectionNames == [nil, "high", "low", "medium"])
-        #expect(sections[sectionName: "high"]?.map(\.id) == [1, 5])
-        #expect(sections[sectionName: "low"]?.map(\.id) == [2, 6])
-        #expect(sections.contains(sectionName: "medium"))
-        #expect(!sections.contains(sectionName: "urgent"))
-        #expect(sections.index(ofSectionNamed: nil) == 0)
+        #expect(sections.sectionTitles == [nil, "high", "low", "medium"])
+        #expect(sections[sectionTitle: "high"]?.map(\.id) == [1, 5])
+        #expect(sections[sectionTitle: "low"]?.map(\.id) == [2, 6])
+        #expect(sections.contains(sectionTitle: "medium"))
+        #expect(!sections.contains(sectionTitle: "urgent"))
+        #expect(sections.index(ofSectionTitled: nil) == 0)
         #expect(sections.first?.map(\.title) == ["Take a walk"])
     }
 
     @Test func fetchAllWrapperSections() async throws {
         let pool = try makeReminderPool()
         let reminders = FetchAll(Reminder.order(by: \.id), sectionBy: \.priorityName, database: pool)
-        #expect(reminders.sections.sectionNames == [nil, "high", "low", "medium"])
+        #expect(reminders.sections.sectionTitles == [nil, "high", "low", "medium"])
         #expect(reminders.wrappedValue.map(\.id) == [4, 1, 5, 2, 6, 3])
         try await pool.write { db in try Reminder.find(4).update { $0.priority = Optional(Priority.high) }.execute(db) }
-        await waitUntil { reminders.sections.sectionNames == ["high", "low", "medium"] }
-        #expect(reminders.sections[sectionName: "high"]?.map(\.id) == [1, 4, 5])
+        await waitUntil { reminders.sections.sectionTitles == ["high", "low", "medium"] }
+        #expect(reminders.sections[sectionTitle: "high"]?.map(\.id) == [1, 4, 5])
     }
 }

@@ -13,6 +13,7 @@ import Foundation
 /// | `x COLLATE cairn_localized` | `localizedCompare(_:)` |
 /// | `x COLLATE cairn_localized_standard` | `localizedStandardCompare(_:)` (Finder-like) |
 /// | `x COLLATE cairn_case_insensitive` | `caseInsensitiveCompare(_:)` |
+/// | `x COLLATE cairn_decimal` | `Decimal`'s `<` and `==` on the exact text Cairn stores |
 /// | `cairn_fold(x)` | `x.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)` |
 /// | `cairn_localized_standard_contains(a, b)` | `a.localizedStandardContains(b)` |
 /// | `cairn_localized_compare(a, b)` | `a.localizedCompare(b).rawValue` |
@@ -50,6 +51,21 @@ public enum PredicateFunctions {
     public static let localizedStandardCollationName = "cairn_localized_standard"
     /// The collation ordering text as `caseInsensitiveCompare(_:)`.
     public static let caseInsensitiveCollationName = "cairn_case_insensitive"
+    /// The collation ordering `Decimal` values, which are stored as exact text ("10" < "9"
+    /// in text order), by their numeric value.
+    public static let decimalCollationName = "cairn_decimal"
+
+    /// `Decimal` ordering of two stored decimal texts; text that is not a number sorts
+    /// after every number, by its characters.
+    public static func decimalCompare(_ lhs: String, _ rhs: String) -> ComparisonResult {
+        let locale = Locale(identifier: "en_US_POSIX")
+        switch (Decimal(string: lhs, locale: locale), Decimal(string: rhs, locale: locale)) {
+        case let (l?, r?): return l < r ? .orderedAscending : (l == r ? .orderedSame : .orderedDescending)
+        case (nil, _?): return .orderedDescending
+        case (_?, nil): return .orderedAscending
+        case (nil, nil): return lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)
+        }
+    }
 
     // MARK: - Semantics shared by SQL and memory
 
@@ -117,6 +133,7 @@ public enum PredicateFunctions {
             DatabaseCollation(localizedCollationName) { $0.localizedCompare($1) },
             DatabaseCollation(localizedStandardCollationName) { $0.localizedStandardCompare($1) },
             DatabaseCollation(caseInsensitiveCollationName) { $0.caseInsensitiveCompare($1) },
+            DatabaseCollation(decimalCollationName) { decimalCompare($0, $1) },
         ]
     }
 

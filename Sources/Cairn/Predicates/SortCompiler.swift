@@ -62,6 +62,7 @@ enum SortCompiler {
                     + "Date, UUID and Decimal as Swift does, not a custom Comparable type")
         }
         var collation: String?
+        if kind == .decimal { collation = PredicateFunctions.decimalCollationName }
         if kind.isText {
             switch descriptor.stringComparator {
             case nil: collation = swiftStringCollation

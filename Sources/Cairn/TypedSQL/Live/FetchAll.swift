@@ -16,7 +16,7 @@ public struct FetchAll<Element: Sendable>: Sendable {
     /// The live rows, or, with `sectionBy:`, the live sections.
     enum Live: Sendable {
         case rows(LiveQuery<[Element]>)
-        case sections(LiveQuery<ResultsSectionCollection<Element, String?>>)
+        case sections(LiveQuery<SectionedResults<Element, String?>>)
     }
 
     let live: Live
@@ -30,9 +30,9 @@ public struct FetchAll<Element: Sendable>: Sendable {
     }
 
     /// The rows grouped by the `sectionBy:` expression (one unnamed section without it).
-    public var sections: ResultsSectionCollection<Element, String?> {
+    public var sections: SectionedResults<Element, String?> {
         switch live {
-        case .rows(let query): ResultsSectionCollection(query.value.map { (nil, $0) })
+        case .rows(let query): SectionedResults(grouping: query.value.map { (nil, $0) })
         case .sections(let query): query.value
         }
     }
@@ -80,7 +80,7 @@ public struct FetchAll<Element: Sendable>: Sendable {
     ) where Element.QueryOutput == Element, Section.QueryValue: QueryRepresentable,
         Section.QueryValue.QueryOutput == String? {
         let expression = Element.columns[keyPath: section].sqlExpression
-        live = .sections(LiveQuery(initial: ResultsSectionCollection(wrappedValue.map { (nil, $0) }), database: database) {
+        live = .sections(LiveQuery(initial: SectionedResults(grouping: wrappedValue.map { (nil, $0) }), database: database) {
             try statement.fetchSections($0, by: expression, as: Section.QueryValue.self)
         })
     }

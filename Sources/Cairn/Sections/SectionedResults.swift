@@ -1,7 +1,8 @@
 import Foundation
 
-/// Fetched models grouped into sections by a key, in the fetch's order (the shape of iOS 27's
-/// `SectionedResults`).
+/// Results grouped into sections by a key, in the query's order (the shape of iOS 27's
+/// `SectionedResults`). SwiftData fetches (`context.fetch(_:sectionBy:)`) and typed SQL
+/// (`fetchAll(db, sectionBy:)`, `@FetchAll(…, sectionBy:)`) both return it.
 ///
 /// ```swift
 /// let byTitle = try context.fetch(
@@ -19,6 +20,23 @@ public struct SectionedResults<Element, SectionTitle: Hashable>: RandomAccessCol
     init(sections: [ResultsSection<Element, SectionTitle>]) {
         self.sections = sections
         positions = Dictionary(sections.enumerated().map { ($0.element.title, $0.offset) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Groups `(title, element)` pairs that arrive ordered by title: consecutive equal titles
+    /// form one section (a query puts the section key first in `ORDER BY` so they are).
+    public init(grouping pairs: [(SectionTitle, Element)]) {
+        var sections: [ResultsSection<Element, SectionTitle>] = []
+        var current: (title: SectionTitle, elements: [Element])?
+        for (title, element) in pairs {
+            if current?.title == title {
+                current?.elements.append(element)
+            } else {
+                if let open = current { sections.append(ResultsSection(title: open.title, elements: open.elements)) }
+                current = (title, [element])
+            }
+        }
+        if let open = current { sections.append(ResultsSection(title: open.title, elements: open.elements)) }
+        self.init(sections: sections)
     }
 
     public var startIndex: Int { 0 }
@@ -54,43 +72,5 @@ public struct ResultsSection<Element, SectionTitle: Hashable>: RandomAccessColle
     public subscript(position: Int) -> Element { elements[position] }
 }
 
-extension ModelContext {
-    /// The models a descriptor describes, in sections by a `String` attribute: ordered by the
-    /// section key first (SQL `ORDER BY`), then by the descriptor's own sort.
-    public func fetch<T: PersistentModel>(
-        _ descriptor: FetchDescriptor<T>, sectionBy sectionKeyPath: any KeyPath<T, String> & Sendable
-    ) throws -> SectionedResults<T, String> {
-        var sectioned = descriptor
-        if descriptor.sortBy.first?.keyPath != sectionKeyPath as PartialKeyPath<T> {
-            sectioned.sortBy.insert(SortDescriptor(sectionKeyPath), at: 0)
-        }
-        return group(try fetch(sectioned)) { $0[keyPath: sectionKeyPath] }
-    }
-
-    /// The same with an optional key: `nil` values share the empty-string section.
-    public func fetch<T: PersistentModel>(
-        _ descriptor: FetchDescriptor<T>, sectionBy sectionKeyPath: any KeyPath<T, String?> & Sendable
-    ) throws -> SectionedResults<T, String> {
-        var sectioned = descriptor
-        if descriptor.sortBy.first?.keyPath != sectionKeyPath as PartialKeyPath<T> {
-            sectioned.sortBy.insert(SortDescriptor(sectionKeyPath), at: 0)
-        }
-        return group(try fetch(sectioned)) { $0[keyPath: sectionKeyPath] ?? "" }
-    }
-
-    private func group<T>(_ models: [T], by title: (T) -> String) -> SectionedResults<T, String> {
-        var sections: [ResultsSection<T, String>] = []
-        var current: (title: String, elements: [T])?
-        for model in models {
-            let key = title(model)
-            if let open = current, open.title == key {
-                current?.elements.append(model)
-            } else {
-                if let open = current { sections.append(ResultsSection(title: open.title, elements: open.elements)) }
-                current = (key, [model])
-            }
-        }
-        if let open = current { sections.append(ResultsSection(title: open.title, elements: open.elements)) }
-        return SectionedResults(sections: sections)
-    }
-}
+extension ResultsSection: Sendable where Element: Sendable, SectionTitle: Sendable {}
+extension SectionedResults: Sendable where Element: Sendable, SectionTitle: Sendable {}
