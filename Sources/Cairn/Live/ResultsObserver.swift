@@ -69,9 +69,9 @@ public final class ResultsObserver<Element: PersistentModel, SectionTitle: Hasha
     /// The context the observer fetches from.
     public var modelContext: ModelContext { live.modelContext }
 
-    /// The results grouped by ``sectionBy``, sections in order of their first result; `nil`
-    /// when the observer is not sectioned.
-    public var sectionGroups: [(title: SectionTitle, elements: [Element])]? {
+    /// The results grouped by ``sectionBy``: sections in the order of their first result, each
+    /// in the descriptor's order; `nil` when the observer is not sectioned.
+    public var sections: SectionedResults<Element, SectionTitle>? {
         guard let sectionBy else { return nil }
         var order: [SectionTitle] = []
         var groups: [SectionTitle: [Element]] = [:]
@@ -80,14 +80,14 @@ public final class ResultsObserver<Element: PersistentModel, SectionTitle: Hasha
             if groups[title] == nil { order.append(title) }
             groups[title, default: []].append(element)
         }
-        return order.map { ($0, groups[$0] ?? []) }
+        return SectionedResults(sections: order.map { ResultsSection(title: $0, elements: groups[$0] ?? []) })
     }
 
     /// The result at a position: `section` (0 when not sectioned) and `item`.
     public func element(at indexPath: IndexPath) -> Element? {
         guard indexPath.count == 2 else { return nil }
         let section = indexPath[0], item = indexPath[1]
-        if let groups = sectionGroups {
+        if let groups = sections {
             guard groups.indices.contains(section), groups[section].elements.indices.contains(item) else { return nil }
             return groups[section].elements[item]
         }
@@ -97,7 +97,7 @@ public final class ResultsObserver<Element: PersistentModel, SectionTitle: Hasha
 
     /// The position of a result, or `nil` when it is not among the results.
     public func indexPath(for element: Element) -> IndexPath? {
-        if let groups = sectionGroups {
+        if let groups = sections {
             for (section, group) in groups.enumerated() {
                 if let item = group.elements.firstIndex(where: { $0 === element }) { return IndexPath(indexes: [section, item]) }
             }

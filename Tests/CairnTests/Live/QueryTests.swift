@@ -138,8 +138,10 @@ struct QueryTests {
             fetchDescriptor: FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.title)]),
             sectionBy: \Workout.isFavoriteLabel, modelContainer: container)
         #expect(observer.results.count == 6)
-        let groups = try #require(observer.sectionGroups)
+        let groups = try #require(observer.sections)
         #expect(groups.map(\.elements.count).reduce(0, +) == 6)
+        #expect(Set(groups.sectionTitles).isSubset(of: ["Favorites", "Others"]))
+        for section in groups { #expect(section.elements.allSatisfy { $0.isFavoriteLabel == section.title }) }
         let element = try #require(observer.results.last)
         let path = try #require(observer.indexPath(for: element))
         #expect(observer.element(at: path) === element)
