@@ -17,7 +17,6 @@ final class ContainerChanges: @unchecked Sendable {
     private var inboxes: [ObjectIdentifier: ContextInbox] = [:]
     private var observers: [Int: @Sendable (Set<String>) -> Void] = [:]
     private var nextObserverID = 0
-    private var saveObservers: [any NSObjectProtocol] = []
 
     init() {}
 
@@ -29,22 +28,29 @@ final class ContainerChanges: @unchecked Sendable {
                 connection.database.addCommitHandler { [weak self] tables in self?.storeDidCommit(tables) }
             }
         }
+        ContainerChanges.followSaves()
+    }
+
+    /// One pair of observers for the whole process (installed once): a save's commits are
+    /// attributed to the saving context, and after a save the context lets go of the models
+    /// nothing else holds. Both notifications are posted synchronously on the saving thread.
+    private static let followingSaves: Bool = {
         let center = NotificationCenter.default
-        saveObservers = [
+        // The center keeps block observers until they are removed; these live as long as the
+        // process.
+        _ = [
             center.addObserver(forName: ModelContext.willSave, object: nil, queue: nil) { note in
                 SavingContext.begin((note.object as AnyObject?).map(ObjectIdentifier.init))
             },
             center.addObserver(forName: ModelContext.didSave, object: nil, queue: nil) { note in
                 SavingContext.clear()
-                // Posted synchronously by the saving context, on its own thread.
                 (note.object as? ModelContext)?.releaseUnreferencedModels()
             },
         ]
-    }
+        return true
+    }()
 
-    deinit {
-        for observer in saveObservers { NotificationCenter.default.removeObserver(observer) }
-    }
+    private static func followSaves() { _ = followingSaves }
 
     // MARK: - Commits
 
