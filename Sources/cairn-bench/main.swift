@@ -13,6 +13,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
           and the ratio of each surface to C. Build with -c release for meaningful numbers.
           --runs N repeats everything N times (C and each surface interleaved) and keeps
           each workload's fastest time: on a shared machine, the least disturbed run.
+          --format-only prints only the parse (+ compile) time of a typical format predicate.
         """)
     exit(0)
 }
