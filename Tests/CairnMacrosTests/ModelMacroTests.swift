@@ -151,7 +151,7 @@ struct ModelMacroTests {
             """#)
     }
 
-    @Test("a model's table columns are its attributes: relationships, transient and ephemeral ones excepted")
+    @Test("a model's table columns are its attributes, as visible as each property: relationships, transient, ephemeral and private ones excepted")
     func tableColumns() {
         let source = """
             @Model public final class Trip {
@@ -160,18 +160,19 @@ struct ModelMacroTests {
                 @Relationship(deleteRule: .cascade) var items: [Item] = []
                 @Attribute(.ephemeral) var draft: String = ""
                 @Transient var isExpanded = false
-                var budget: Decimal?
+                public var budget: Decimal?
+                private var secret: Secret = Secret()
             }
             """
         assertExpansionContains(source, [
             "extension Trip: Cairn.Table {",
             "public struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {",
             #"public let title = Cairn.TableColumn<Trip, String>("title", table: Trip.tableName)"#,
-            #"public let kind = Cairn.TableColumn<Trip, Kind>("kind", table: Trip.tableName)"#,
+            #"    let kind = Cairn.TableColumn<Trip, Kind>("kind", table: Trip.tableName)"#,
             #"public let budget = Cairn.TableColumn<Trip, Decimal?>("budget", table: Trip.tableName)"#,
             "public static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Trip {",
         ])
-        assertExpansionLacks(source, ["let items = Cairn.TableColumn", "let draft = Cairn.TableColumn", "let isExpanded = Cairn.TableColumn"])
+        assertExpansionLacks(source, ["let items = Cairn.TableColumn", "let draft = Cairn.TableColumn", "let isExpanded = Cairn.TableColumn", "public let kind", "let secret = Cairn.TableColumn"])
     }
 
     @Test("@Attribute and @Relationship options go into the metadata verbatim")

@@ -137,3 +137,35 @@ struct ModelAsTableTests {
         #expect(Trip.columns.allColumns.map(\.name) == ["name"])
     }
 }
+
+enum Intensity: String, Codable { case easy, hard }
+
+/// A public model with an internal-typed and a private property: the generated columns must
+/// stay as visible as their properties for this to compile.
+@Model
+public final class PublicSession {
+    public var title: String = ""
+    var intensity: Intensity = Intensity.easy
+    private var note: String = ""
+
+    init(title: String, intensity: Intensity) {
+        self.title = title
+        self.intensity = intensity
+    }
+}
+
+@Suite("@Model tables: access levels")
+struct ModelTableAccessTests {
+    @Test("a public model's table lists every stored column; private properties have no typed column")
+    func publicModel() throws {
+        #expect(PublicSession.columns.allColumns.map(\.name) == ["title", "intensity", "note"])
+        let container = try memoryContainer(for: PublicSession.self)
+        let context = ModelContext(container)
+        context.insert(PublicSession(title: "Intervals", intensity: .hard))
+        context.insert(PublicSession(title: "Stretch", intensity: .easy))
+        try context.save()
+        let query = PublicSession.where { $0.title.hasPrefix("Int") }.select { $0.title }
+        let titles = try container.read(for: PublicSession.self) { db in try query.fetchAll(db) }
+        #expect(titles == ["Intervals"])
+    }
+}

@@ -160,27 +160,34 @@ extension ModelMacro: ExtensionMacro {
     }
 
     /// The typed-SQL `Cairn.Table` conformance: one column per stored attribute (relationships
-    /// declared with `@Relationship`, `@Transient` and `.ephemeral` properties excepted), the
+    /// declared with `@Relationship`, `@Transient`, `.ephemeral` and private properties excepted), the
     /// integer primary key (`$0.count()` counts rows), the column list and table name read from the schema at run time, and a `decode(from:)` that
     /// throws (typed SQL selects a model's values and aggregates, not whole models).
     static func tableExtension(_ classDecl: ClassDeclSyntax, type: String) -> String {
-        var columns: [TableProperty] = []
+        let modifiers = classDecl.modifiers.map(\.name.text)
+        let access = modifiers.contains("public") || modifiers.contains("open") ? "public " : ""
+        var columnLines: [String] = []
         for member in classDecl.memberBlock.members {
             guard case .persisted(let property) = MemberClassification.classify(member.decl),
                   property.relationshipArguments == nil,
-                  !(property.attributeArguments?.contains { $0.label == nil && $0.expression.trimmedDescription == ".ephemeral" } ?? false)
+                  !(property.attributeArguments?.contains { $0.label == nil && $0.expression.trimmedDescription == ".ephemeral" } ?? false),
+                  let variable = member.decl.as(VariableDeclSyntax.self)
             else { continue }
+            // A column is as visible as its property (so a public model's internal property,
+            // whose type may be internal, keeps compiling); private properties get none.
+            let propertyModifiers = variable.modifiers.filter { $0.detail == nil }.map(\.name.text)
+            if propertyModifiers.contains("private") || propertyModifiers.contains("fileprivate") { continue }
+            let isPublic = propertyModifiers.contains("public") || propertyModifiers.contains("open")
             let written = property.type.trimmedDescription
-            columns.append(TableProperty(
+            let column = TableProperty(
                 name: property.name, columnName: property.name, type: written, storedType: written,
-                initializer: nil, isPrimaryKeyAttribute: false, isLet: false))
+                initializer: nil, isPrimaryKeyAttribute: false, isLet: false)
+            columnLines += TableMacro.columnDeclarations(access: isPublic ? access : "", type: type, columns: [column])
         }
-        let modifiers = classDecl.modifiers.map(\.name.text)
-        let access = modifiers.contains("public") || modifiers.contains("open") ? "public " : ""
         var lines = ["extension \(type): Cairn.Table {"]
         lines.append("    \(access)struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {")
         lines.append("        \(access)typealias QueryValue = \(type)")
-        lines.append(contentsOf: TableMacro.columnDeclarations(access: access, type: type, columns: columns))
+        lines.append(contentsOf: columnLines)
         lines.append("        \(access)var primaryKey: Cairn.TableColumn<\(type), Int> {")
         lines.append("            Cairn._ModelTable.primaryKey(\(type).self)")
         lines.append("        }")
