@@ -90,6 +90,23 @@ struct ModelAsTableTests {
         }
     }
 
+    @Test("having filters groups by an aggregate")
+    func having() throws {
+        let query = Workout
+            .group(by: \.isFavorite)
+            .having { $0.calories.sum().gt(1000) && $0.count().gte(2) }
+            .select { $0.isFavorite }
+        #expect(try query.render().sql == #"SELECT "Workout"."isFavorite" FROM "Workout" "#
+            + #"GROUP BY "Workout"."isFavorite" HAVING SUM("Workout"."calories") > ? AND COUNT("Workout"."id") >= ?"#)
+        let flags = try container.read(for: Workout.self) { db in try query.fetchAll(db) }
+        let expected = [false, true].filter { flag in
+            let group = workouts.filter { $0.isFavorite == flag }
+            return group.map(\.calories).reduce(0, +) > 1000 && group.count >= 2
+        }
+        #expect(flags == expected)
+        #expect(flags == [true])
+    }
+
     @Test("rows changed through a context are what the next typed query sees")
     func seesContextChanges() throws {
         let context = ModelContext(container)
