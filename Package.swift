@@ -107,7 +107,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "cairn-bench",
-            dependencies: ["Cairn", "CairnBenchBaseline"],
+            dependencies: ["Cairn", "CairnCoreData", "CairnBenchBaseline"],
             swiftSettings: strict
         ),
 

@@ -22,6 +22,21 @@ struct Measurements {
 }
 
 extension Measurements {
+    /// Each workload's faster time of two runs of the same surface; checksums must agree (a
+    /// differing one is kept as nil, so the report flags it), peak memory is the larger.
+    func fastest(with other: Measurements) -> Measurements {
+        var m = self
+        for i in 0..<6 {
+            switch (milliseconds[i], other.milliseconds[i]) {
+            case let (a?, b?): m.milliseconds[i] = min(a, b)
+            case let (a, b): m.milliseconds[i] = a ?? b
+            }
+            if checksums[i] != other.checksums[i] { m.checksums[i] = -1 }
+        }
+        if let a = peakRSSKiB, let b = other.peakRSSKiB { m.peakRSSKiB = max(a, b) }
+        return m
+    }
+
     /// Runs the C program of ../shared/bench/baseline.c on a fresh file.
     static func baseline(path: String, autocommit: Bool) throws -> (Measurements, String) {
         var result = CairnBaselineResult()

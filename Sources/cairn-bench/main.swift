@@ -1,16 +1,18 @@
 // cairn-bench: the workloads of BENCHMARKS.md through Cairn's public API, beside the same
 // workloads in plain C over the same SQLite, with the ratio per workload.
 //
-//   swift run -c release cairn-bench [--dir DIR] [--autocommit]
+//   swift run -c release cairn-bench [--dir DIR] [--autocommit] [--runs N]
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        usage: cairn-bench [--dir DIR] [--autocommit]
+        usage: cairn-bench [--dir DIR] [--autocommit] [--runs N]
           Runs W1-W6 (../shared/BENCHMARKS.md) in C and through each Cairn surface on fresh
           SQLite files in DIR (default: a temporary folder), prints NAME_ms lines, checksums
           and the ratio of each surface to C. Build with -c release for meaningful numbers.
+          --runs N repeats everything N times (C and each surface interleaved) and keeps
+          each workload's fastest time: on a shared machine, the least disturbed run.
         """)
     exit(0)
 }
@@ -19,16 +21,27 @@ if let i = arguments.firstIndex(of: "--dir"), arguments.index(after: i) < argume
     directory = arguments[arguments.index(after: i)]
 }
 let autocommit = arguments.contains("--autocommit")
+var runCount = 1
+if let i = arguments.firstIndex(of: "--runs"), arguments.index(after: i) < arguments.endIndex,
+   let n = Int(arguments[arguments.index(after: i)]), n > 0 {
+    runCount = n
+}
 
 do {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let (c, settings) = try Measurements.baseline(path: directory + "/c.sqlite", autocommit: autocommit)
-    print("impl=c \(settings)")
-    var runs: [Measurements] = []
-    for surface in surfaces {
-        let m = try surface.run(directory: directory)
-        runs.append(m)
+    var c: Measurements?
+    var fastest: [Measurements?] = Array(repeating: nil, count: surfaces.count)
+    for round in 1...runCount {
+        let (baseline, settings) = try Measurements.baseline(path: directory + "/c.sqlite", autocommit: autocommit)
+        if round == 1 { print("impl=c \(settings)") }
+        c = c.map { $0.fastest(with: baseline) } ?? baseline
+        for (i, surface) in surfaces.enumerated() {
+            let m = try surface.run(directory: directory)
+            fastest[i] = fastest[i].map { $0.fastest(with: m) } ?? m
+        }
     }
+    guard let c else { throw BenchError("no run") }
+    let runs = fastest.compactMap { $0 }
     Report(baseline: c, runs: runs).print()
     try? FileManager.default.removeItem(atPath: directory)
     if !Report(baseline: c, runs: runs).checksumsAgree {

@@ -5,9 +5,12 @@
 // - `#selector(...)` becomes `Selector("...")` (no Objective-C runtime).
 // - A bare `NSFetchRequest` becomes `NSFetchRequest<Expense>`: Swift cannot write a generic
 //   class without its argument (Objective-C's lightweight generics can).
-// - The SwiftUI views and the `@Observable` view model are left out (no SwiftUI on Linux).
+// - The SwiftUI views and the list view model are left out (no SwiftUI on Linux).
+// - `ExpenseFRCViewModel` is `@MainActor` (Cairn's NSFetchedResultsController is main-actor
+//   bound) and gets an initializer (the seed never shows where its controller comes from).
 import Foundation
 import CoreData
+import Observation
 import Testing
 
 @Model
@@ -166,6 +169,23 @@ enum ExpenseSortOption: String, CaseIterable {
     }
 }
 
+@MainActor  // Linux: Cairn's NSFetchedResultsController is main-actor bound
+@Observable class ExpenseFRCViewModel: NSObject {
+    private var fetchedResultsController: NSFetchedResultsController<Expense>!  // Linux: <Expense>
+    init(controller: NSFetchedResultsController<Expense>) { fetchedResultsController = controller }  // added
+    var names: [String] { fetchedResultsController.fetchedObjects?.compactMap(\.name) ?? [] }  // added
+    func applyFilters(predicate: NSPredicate?, sortDescriptors: [NSSortDescriptor]) {
+        NSFetchedResultsController<Expense>.deleteCache(withName: "ExpenseCache")  // Linux: <Expense>
+        fetchedResultsController.fetchRequest.predicate = predicate
+        fetchedResultsController.fetchRequest.sortDescriptors = sortDescriptors
+        do {
+            try fetchedResultsController.performFetch()
+        } catch {
+            print("Failed to re-fetch FRC: \\(error)")
+        }
+    }
+}
+
 @Suite("Seed 002 compiled with `import Foundation` + `import CoreData`, run on a container")
 struct SeedChapterTests {
     /// Seven expenses over the last ten days, saved.
@@ -257,5 +277,20 @@ struct SeedChapterTests {
         await #expect(throws: FormatPredicateError.self) {
             _ = try await repository.fetchExpenses(predicate: malformed, sortDescriptors: nil)
         }
+    }
+
+    @MainActor
+    @Test func fetchedResultsViewModelAppliesFilters() throws {
+        let container = try container()
+        let controller = NSFetchedResultsController(
+            fetchRequest: Expense.fetchRequest(), managedObjectContext: ModelContext(container),
+            sectionNameKeyPath: nil, cacheName: "ExpenseCache")
+        let viewModel = ExpenseFRCViewModel(controller: controller)
+        viewModel.applyFilters(predicate: NSPredicate(format: "categoryName == %@", "Food"),
+                               sortDescriptors: ExpenseSortOption.amountHighest.sortDescriptors)
+        #expect(viewModel.names == ["Café Reserve", "Trader Joe's", "Coffee"])
+        viewModel.applyFilters(predicate: nil, sortDescriptors: ExpenseSortOption.dateOldest.sortDescriptors)
+        #expect(viewModel.names.first == "Receipt 10")
+        #expect(viewModel.names.count == 7)
     }
 }

@@ -17,41 +17,46 @@ import Foundation
 /// at a time. A model whose row was deleted after the fetch reads as an empty placeholder, as
 /// `ModelContext.model(for:)` gives.
 public struct FetchResultsCollection<Element>: RandomAccessCollection {
-    let identifiers: [PersistentIdentifier]
+    private let total: Int
     let batchSize: Int
     private let loader: Loader
 
     /// Loads one batch and remembers it (a class, so reading through the collection can cache).
     final class Loader {
-        let load: ([PersistentIdentifier]) -> [Element]
+        let load: (Range<Int>) -> [Element]
         var batch: Int?
         var elements: [Element] = []
 
-        init(load: @escaping ([PersistentIdentifier]) -> [Element]) {
+        init(load: @escaping (Range<Int>) -> [Element]) {
             self.load = load
         }
     }
 
-    init(identifiers: [PersistentIdentifier], batchSize: Int, load: @escaping ([PersistentIdentifier]) -> [Element]) {
-        self.identifiers = identifiers
+    init(count: Int, batchSize: Int, load: @escaping (Range<Int>) -> [Element]) {
+        total = count
         self.batchSize = Swift.max(1, batchSize)
         loader = Loader(load: load)
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { identifiers.count }
+    public var endIndex: Int { total }
 
     public subscript(position: Int) -> Element {
         let batch = position / batchSize
         if loader.batch != batch {
             let start = batch * batchSize
-            let end = Swift.min(identifiers.count, start + batchSize)
+            let end = Swift.min(total, start + batchSize)
             loader.elements = []  // release the previous batch before loading the next
-            loader.elements = loader.load(Array(identifiers[start..<end]))
+            loader.elements = loader.load(start..<end)
             loader.batch = batch
         }
         return loader.elements[position - batch * batchSize]
     }
+}
+
+/// The models of the batch read last, so they can be released when the next one is read.
+private final class BatchHolder<T> {
+    var models: [T] = []
 }
 
 extension ModelContext {
@@ -67,10 +72,19 @@ extension ModelContext {
                 reason: "A batched fetch reads only saved rows: set includePendingChanges = false on the FetchDescriptor")
         }
         mergeExternalChanges()
-        let identifiers = try fetchIdentifiersThroughSQL(descriptor)
-        return FetchResultsCollection(identifiers: identifiers, batchSize: batchSize) { [weak self] batch in
-            guard let self else { return [] }
-            return self.models(T.self, for: batch)
+        let entityName = Schema.entityName(for: T.self)
+        let store = try container.store(for: entityName)
+        let keys = try primaryKeys(descriptor)
+        let storeIdentifier = store.identifier
+        let holder = BatchHolder<T>()
+        // The collection keeps the context alive: every position must be able to load its model.
+        return FetchResultsCollection(count: keys.count, batchSize: batchSize) { range in
+            self.release(holder.models)
+            let identifiers = keys[range].map {
+                PersistentIdentifier.permanent(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: $0)
+            }
+            holder.models = self.models(T.self, for: identifiers)
+            return holder.models
         }
     }
 
@@ -80,7 +94,7 @@ extension ModelContext {
         -> FetchResultsCollection<PersistentIdentifier>
     {
         let identifiers = try fetchIdentifiers(descriptor)
-        return FetchResultsCollection(identifiers: identifiers, batchSize: batchSize) { $0 }
+        return FetchResultsCollection(count: identifiers.count, batchSize: batchSize) { Array(identifiers[$0]) }
     }
 
     /// Calls `block` with every model a descriptor describes, reading `batchSize` rows at a
@@ -101,22 +115,36 @@ extension ModelContext {
         block: (T) throws -> Void
     ) throws {
         mergeExternalChanges()
-        var descriptor = fetch
-        let identifiers: [PersistentIdentifier]
-        if descriptor.includePendingChanges, !pendingChanges(of: T.self).isEmpty {
-            identifiers = try fetchThroughSQL(descriptor).map(\.persistentModelID)
-        } else {
-            descriptor.includePendingChanges = false
-            identifiers = try fetchIdentifiersThroughSQL(descriptor)
+        let size = Swift.max(1, batchSize)
+        if fetch.includePendingChanges, !pendingChanges(of: T.self).isEmpty {
+            // Unsaved changes are merged in memory, so the models are at hand already.
+            for model in try fetchThroughSQL(fetch) { try block(model) }
+            return
         }
-        let size = max(1, batchSize)
+        let entityName = Schema.entityName(for: T.self)
+        let storeIdentifier = try container.store(for: entityName).identifier
+        let keys = try primaryKeys(fetch)
         var start = 0
-        while start < identifiers.count {
-            let end = min(identifiers.count, start + size)
-            let batch = models(T.self, for: Array(identifiers[start..<end]))
+        while start < keys.count {
+            let end = Swift.min(keys.count, start + size)
+            let identifiers = keys[start..<end].map {
+                PersistentIdentifier.permanent(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: $0)
+            }
+            let batch = models(T.self, for: identifiers)
             for model in batch { try block(model) }
             if !allowEscapingMutations { release(batch) }
             start = end
+        }
+    }
+
+    /// The primary keys of the saved rows a descriptor selects, in its order (8 bytes each).
+    func primaryKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [Int64] {
+        let store = try container.store(for: Schema.entityName(for: T.self))
+        let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers)
+        return try store.access { connection in
+            try connection.database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) {
+                try $0.decode(Int64.self, at: 0)
+            }
         }
     }
 

@@ -20,7 +20,7 @@ extension ModelContext {
         }
         let attribute = try aggregateAttribute(T.self, keyPath)
         let function = SQLValueKind.of(Value.self) == .real ? "TOTAL" : "SUM"
-        let value = try aggregateValue(descriptor, .aggregate(function: function, column: attribute.columnName, isText: false))
+        let value = try aggregateValue(descriptor, .aggregate(function: function, column: attribute.columnName, collation: nil))
         if value.isNull { return .zero }
         return try decode(value, as: Value.self, attribute: attribute)
     }
@@ -39,7 +39,7 @@ extension ModelContext {
             return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
         }
         let attribute = try aggregateAttribute(T.self, keyPath)
-        switch try aggregateValue(descriptor, .aggregate(function: "AVG", column: attribute.columnName, isText: false)) {
+        switch try aggregateValue(descriptor, .aggregate(function: "AVG", column: attribute.columnName, collation: nil)) {
         case .real(let value): return value
         case .integer(let value): return Double(value)
         default: return nil
@@ -96,7 +96,7 @@ extension ModelContext {
         var plain = descriptor
         plain.sortBy = []
         let rendered = try QueryCompiler.render(
-            plain, selecting: .grouped(key: attribute.columnName, keyIsText: kind.isText, function: "COUNT", column: nil))
+            plain, selecting: .grouped(key: attribute.columnName, keyCollation: kind.collation, function: "COUNT", column: nil))
         let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { row in
             guard row.count == 2, case .integer(let count) = row[1] else {
@@ -122,7 +122,7 @@ extension ModelContext {
             return memory(try fetch(descriptor).map { $0[keyPath: keyPath] })
         }
         let attribute = try aggregateAttribute(T.self, keyPath)
-        let value = try aggregateValue(descriptor, .aggregate(function: function, column: attribute.columnName, isText: kind.isText))
+        let value = try aggregateValue(descriptor, .aggregate(function: function, column: attribute.columnName, collation: kind.collation))
         if value.isNull { return nil }
         return try decode(value, as: Value.self, attribute: attribute)
     }

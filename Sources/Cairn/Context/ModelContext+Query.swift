@@ -106,9 +106,58 @@ extension ModelContext {
         let entityName = Schema.entityName(for: T.self)
         let store = try container.store(for: entityName)
         let layout = try store.layout(for: entityName)
+        if !descriptor.propertiesToFetch.isEmpty {
+            return try partialModels(descriptor, layout: layout, store: store)
+        }
         let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name)))
         let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { try materialize(T.self, row: $0, layout: layout, store: store) }
+    }
+
+    /// `propertiesToFetch`: only the listed columns are read; the model's other columns load
+    /// together on the first access to one of them.
+    private func partialModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, layout: TableLayout, store: ModelStore)
+        throws -> [T]
+    {
+        let wanted = Set(descriptor.propertiesToFetch.compactMap { layout.entity.property(for: $0)?.name })
+        let columns = layout.columns.filter { wanted.contains($0.propertyName) }
+        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(columns.map(\.name)))
+        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        return try rows.map { row in
+            guard case .integer(let primaryKey)? = row.first, row.count == columns.count + 1 else {
+                throw ModelError(.valueDecodingFailed, entityName: layout.tableName, message: "A row has no integer primary key")
+            }
+            let identifier = PersistentIdentifier.permanent(
+                entityName: layout.tableName, storeIdentifier: store.identifier, primaryKey: primaryKey)
+            if let key = byIdentifier[identifier], let existing = tracked[key] as? T { return existing }
+            var slots = Array(repeating: ModelStorage.Slot.unloaded, count: layout.entity.properties.count)
+            for (offset, column) in columns.enumerated() {
+                let value = row[offset + 1]
+                switch column.kind {
+                case .attribute(let attribute):
+                    do {
+                        slots[column.slot] = .value(try attribute.value(from: value))
+                    } catch {
+                        throw ModelError(
+                            .valueDecodingFailed, entityName: layout.tableName, propertyName: attribute.name,
+                            value: value.description, message: "A stored value cannot be read as \(attribute.valueType): \(error)")
+                    }
+                case .toOne:
+                    slots[column.slot] = .raw(value)
+                }
+            }
+            for (index, property) in layout.entity.properties.enumerated() {
+                if let attribute = property as? Schema.Attribute, attribute.isTransient, let value = attribute.defaultValue {
+                    slots[index] = .value(value)
+                }
+            }
+            let storage = ModelStorage(entity: layout.entity, identifier: identifier, slots: slots)
+            storage.context = self
+            let model = T(backingData: DefaultBackingData<T>(storage: storage))
+            storage.owner = model
+            register(model, storage)
+            return model
+        }
     }
 
     /// `fetchCount(_:)`: `SELECT COUNT(*)` unless unsaved changes of `T` must be merged.

@@ -236,6 +236,16 @@ enum SQLValueKind: Equatable {
 
     /// Whether comparisons need Cairn's Swift string collation.
     var isText: Bool { self == .text }
+
+    /// The collation that makes SQL compare stored values as Swift does (`cairn_swift` for
+    /// text, `cairn_decimal` for Decimal's exact text), or `nil` when the stored order is.
+    var collation: String? {
+        switch self {
+        case .text: swiftStringCollation
+        case .decimal: PredicateFunctions.decimalCollationName
+        default: nil
+        }
+    }
 }
 
 extension RawRepresentable {

@@ -54,8 +54,7 @@ extension PredicateCompiler {
         let right = try compile(rhs)
         var leftSQL = try sql(left)
         let rightSQL = try sql(right)
-        if kind.isText { leftSQL = leftSQL.collate(swiftStringCollation) }
-        if kind == .decimal { leftSQL = leftSQL.collate(PredicateFunctions.decimalCollationName) }
+        if let collation = kind.collation { leftSQL = leftSQL.collate(collation) }
         return (leftSQL, rightSQL, left.mayRaise || right.mayRaise)
     }
 }

@@ -116,7 +116,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
                 throw PredicateSQLError.unsupported("contains on a captured sequence of \(typeName(RHS.Output.self))")
             }
             var elementSQL = try compiler.sql(value)
-            if kind.isText { elementSQL = elementSQL.collate(swiftStringCollation) }
+            if let collation = kind.collation { elementSQL = elementSQL.collate(collation) }
             let elements = compiler.bind(.constantElements(index))
             var sql = SQLExpression.raw("\(elementSQL) IN (SELECT value FROM json_each(\(elements)))")
             if isOptional {
@@ -138,7 +138,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
             }
             let alias = compiler.makeAlias()
             var item = SQLExpression.column("value", table: alias)
-            if kind.isText { item = item.collate(swiftStringCollation) }
+            if let collation = kind.collation { item = item.collate(collation) }
             let test = isOptional ? item.is(try compiler.sql(value)) : item.equals(try compiler.sql(value))
             return .scalar(compiler.exists(.json(elements: sql, alias: alias), where: test), Bool.self, mayRaise: mayRaise)
         default:
@@ -158,7 +158,7 @@ extension PredicateCompiler {
             throw PredicateSQLError.unsupported("a range of \(typeName(element.type))")
         }
         var value = try sql(element)
-        if kind.isText { value = value.collate(swiftStringCollation) }
+        if let collation = kind.collation { value = value.collate(collation) }
         let lower = shape.hasLower ? bind(.constantLowerBound(index)) : nil
         let upper = shape.hasUpper ? bind(.constantUpperBound(index)) : nil
         return rangeCondition(value, lower: lower, upper: upper, closed: shape.closed)
@@ -234,7 +234,7 @@ where RangeExpression: SQLPredicateExpression, Element: SQLPredicateExpression {
                 throw PredicateSQLError.unsupported("a range of \(typeName(Element.Output.self))")
             }
             var sql = try compiler.sql(value)
-            if kind.isText { sql = sql.collate(swiftStringCollation) }
+            if let collation = kind.collation { sql = sql.collate(collation) }
             return .scalar(
                 compiler.rangeCondition(sql, lower: lower, upper: upper, closed: closed), Bool.self,
                 mayRaise: bounds.mayRaise || value.mayRaise)

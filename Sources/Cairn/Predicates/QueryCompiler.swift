@@ -9,10 +9,10 @@ enum QuerySelection: Hashable, Sendable {
     /// The primary key only.
     case identifiers
     /// One aggregate of one column: `SUM("t0"."calories")` (text compared as Swift does).
-    case aggregate(function: String, column: String, isText: Bool)
+    case aggregate(function: String, column: String, collation: String?)
     /// The distinct values of a column with an aggregate per group, in the column's order:
     /// `SELECT "t0"."key", COUNT(*) … GROUP BY "t0"."key" ORDER BY "t0"."key"`.
-    case grouped(key: String, keyIsText: Bool, function: String, column: String?)
+    case grouped(key: String, keyCollation: String?, function: String, column: String?)
 }
 
 /// A fetch compiled once per shape: its SQL text and where each bound argument comes from.
@@ -113,14 +113,14 @@ enum QueryCompiler {
             select = SQLSelect([SQLExpression.countAll], from: .table(entity.tableName, as: alias))
         case .identifiers:
             select = SQLSelect([primaryKey], from: .table(entity.tableName, as: alias))
-        case let .aggregate(function, column, isText):
+        case let .aggregate(function, column, collation):
             var value = SQLExpression.column(column, table: alias)
-            if isText { value = value.collate(swiftStringCollation) }
+            if let collation { value = value.collate(collation) }
             select = SQLSelect([SQLExpression.aggregate(SQLAggregate(name: function, arguments: [value]))],
                                from: .table(entity.tableName, as: alias))
-        case let .grouped(key, keyIsText, function, column):
+        case let .grouped(key, keyCollation, function, column):
             var keySQL = SQLExpression.column(key, table: alias)
-            if keyIsText { keySQL = keySQL.collate(swiftStringCollation) }
+            if let keyCollation { keySQL = keySQL.collate(keyCollation) }
             let argument = column.map { SQLExpression.column($0, table: alias) } ?? .star
             select = SQLSelect([keySQL, SQLExpression.aggregate(SQLAggregate(name: function, arguments: [argument]))],
                                from: .table(entity.tableName, as: alias))

@@ -278,3 +278,31 @@ struct PrefetchTests {
         #expect(store.executedStatements.count - before == 2)
     }
 }
+
+@Suite("propertiesToFetch")
+struct PropertiesToFetchTests {
+    @Test("only the listed columns are read; another attribute loads on first access")
+    func partial() throws {
+        let container = try memoryContainer(for: Workout.self)
+        let setup = ModelContext(container)
+        for index in 0..<3 {
+            setup.insert(Workout(title: "W\(index)", startedAt: .init(timeIntervalSinceReferenceDate: 0), minutes: index,
+                                 calories: Double(index) * 2))
+        }
+        try setup.save()
+        let context = ModelContext(container)
+        let store = try container.store(for: "Workout")
+        var descriptor = FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.minutes)])
+        descriptor.propertiesToFetch = [\.calories]
+        let before = store.executedStatements.count
+        let workouts = try context.fetch(descriptor)
+        #expect(store.executedStatements.last
+            == "SELECT \"t0\".\"id\", \"t0\".\"calories\" FROM \"Workout\" AS \"t0\" ORDER BY \"t0\".\"minutes\" ASC, \"t0\".\"id\" ASC")
+        #expect(workouts.map(\.calories) == [0, 2, 4])
+        #expect(store.executedStatements.count == before + 1)
+        #expect(workouts[1].title == "W1")
+        #expect(store.executedStatements.count == before + 2)
+        #expect(workouts[1].minutes == 1)
+        #expect(store.executedStatements.count == before + 2)
+    }
+}

@@ -1,0 +1,91 @@
+import CairnCoreData
+import Foundation
+
+/// A workout as a Core Data-style entity (the `workout` row of BENCHMARKS.md).
+@Model
+final class CoreDataWorkout {
+    var id: Int64
+    var title: String
+    var startedAt: Double
+    var finishedAt: Double?
+    var minutes: Int64
+    var calories: Double
+    var isFavorite: Bool
+
+    init(_ row: WorkoutRow) {
+        id = row.id
+        title = row.title
+        startedAt = row.startedAt
+        finishedAt = row.finishedAt
+        minutes = row.minutes
+        calories = row.calories
+        isFavorite = row.isFavorite
+    }
+}
+
+/// W1–W3 as Core Data code writes them: objects inserted into a context and saved once, then
+/// `NSFetchRequest`s with a format predicate, sort descriptors and a fetch limit. Also prints
+/// how long parsing a typical format predicate and compiling it to SQL takes.
+struct CoreDataSurface: BenchSurface {
+    func run(directory: String) throws -> Measurements {
+        let url = URL(fileURLWithPath: directory + "/coredata.store")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        let container = try ModelContainer(
+            for: Schema([CoreDataWorkout.self]), configurations: [ModelConfiguration(url: url)])
+        var m = Measurements(name: "Core Data (NSFetchRequest)")
+        let input = Workload.makeRows()
+
+        try m.measure(1) {
+            let context = ModelContext(container)
+            for row in input { context.insert(CoreDataWorkout(row)) }
+            try context.save()
+            return nil
+        }
+
+        try m.measure(2) {
+            let context = ModelContext(container)
+            let workouts = try context.fetch(NSFetchRequest<CoreDataWorkout>(entityName: "CoreDataWorkout"))
+            let rows = workouts.map {
+                WorkoutRow(id: $0.id, title: $0.title, startedAt: $0.startedAt, finishedAt: $0.finishedAt,
+                           minutes: $0.minutes, calories: $0.calories, isFavorite: $0.isFavorite)
+            }
+            return Workload.checksumW2(rows)
+        }
+
+        try m.measure(3) {
+            let context = ModelContext(container)
+            var sum: Int64 = 0
+            for _ in 0..<Workload.repeats {
+                let request = NSFetchRequest<CoreDataWorkout>(entityName: "CoreDataWorkout")
+                request.predicate = NSPredicate(format: "minutes >= %d", 30)
+                request.sortDescriptors = [NSSortDescriptor(key: "startedAt", ascending: false)]
+                request.fetchLimit = 100
+                let rows = try context.fetch(request)
+                sum += rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
+            }
+            return sum
+        }
+
+        print("format_parse_compile_us=" + String(format: "%.2f", try Self.parseAndCompileMicroseconds()))
+        return m
+    }
+
+    /// Microseconds to parse `name CONTAINS[cd] %@ AND amount > %f OR category IN %@` and
+    /// compile it to SQL text with bound arguments, averaged over many runs.
+    static func parseAndCompileMicroseconds() throws -> Double {
+        let entity = FormatSQLEntity(
+            name: "Expense", table: "Expense", primaryKey: "id",
+            attributes: ["name": "name", "amount": "amount", "category": "category"], relationships: [:])
+        let runs = 20_000
+        var length = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for i in 0..<runs {
+            let predicate = NSPredicate(
+                format: "name CONTAINS[cd] %@ AND amount > %f OR category IN %@", "coffee", Double(i), ["Food", "Travel"])
+            length += try predicate.formatPredicate.sqlCondition(for: entity).render().sql.utf8.count
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        guard length > 0 else { throw BenchError("the format predicate compiled to nothing") }
+        return Double(elapsed) / 1_000 / Double(runs)
+    }
+}
