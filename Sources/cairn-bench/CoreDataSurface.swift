@@ -4,6 +4,8 @@ import Foundation
 /// A workout as a Core Data-style entity (the `workout` row of BENCHMARKS.md).
 @Model
 final class CoreDataWorkout {
+    #Index<CoreDataWorkout>([\.startedAt])  // as the C baseline's workout_startedAt
+
     var id: Int64
     var title: String
     var startedAt: Double
@@ -67,7 +69,22 @@ struct CoreDataSurface: BenchSurface {
         }
 
         print("format_parse_compile_us=" + String(format: "%.2f", try Self.parseAndCompileMicroseconds()))
+        print("format_parse_only_us=" + String(format: "%.2f", Self.parseOnlyMicroseconds()))
         return m
+    }
+
+    /// Microseconds to parse the same predicate into `NSPredicate` without compiling it.
+    static func parseOnlyMicroseconds() -> Double {
+        let runs = 20_000
+        var matches = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for i in 0..<runs {
+            let predicate = NSPredicate(
+                format: "name CONTAINS[cd] %@ AND amount > %f OR category IN %@", "coffee", Double(i), ["Food", "Travel"])
+            if predicate.formatError == nil { matches += 1 }
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        return matches == runs ? Double(elapsed) / 1_000 / Double(runs) : -1
     }
 
     /// Microseconds to parse `name CONTAINS[cd] %@ AND amount > %f OR category IN %@` and

@@ -4,4 +4,4 @@ protocol BenchSurface: Sendable {
 }
 
 /// Every surface measured, in report order.
-let surfaces: [any BenchSurface] = [EngineSurface(), TypedSQLSurface(), CoreDataSurface()]
+let surfaces: [any BenchSurface] = [EngineSurface(), TypedSQLSurface(), SwiftDataSurface(), CoreDataSurface()]

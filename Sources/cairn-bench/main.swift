@@ -7,13 +7,20 @@ import Foundation
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        usage: cairn-bench [--dir DIR] [--autocommit] [--runs N]
+        usage: cairn-bench [--dir DIR] [--autocommit] [--runs N] [--format-only]
           Runs W1-W6 (../shared/BENCHMARKS.md) in C and through each Cairn surface on fresh
           SQLite files in DIR (default: a temporary folder), prints NAME_ms lines, checksums
           and the ratio of each surface to C. Build with -c release for meaningful numbers.
           --runs N repeats everything N times (C and each surface interleaved) and keeps
           each workload's fastest time: on a shared machine, the least disturbed run.
+          --format-only prints only the parse (+ compile) time of a typical format predicate.
         """)
+    exit(0)
+}
+if arguments.contains("--format-only") {
+    // Only the format-predicate figures (for profiling the parser and compiler).
+    print("format_parse_only_us=" + String(format: "%.2f", CoreDataSurface.parseOnlyMicroseconds()))
+    print("format_parse_compile_us=" + String(format: "%.2f", (try? CoreDataSurface.parseAndCompileMicroseconds()) ?? -1))
     exit(0)
 }
 var directory = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-bench-\(getpid())").path

@@ -123,7 +123,56 @@ struct ModelMacroTests {
 
             extension Workout: Observation.Observable {
             }
+
+            extension Workout: Cairn.Table {
+                struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {
+                    typealias QueryValue = Workout
+                    let title = Cairn.TableColumn<Workout, String>("title", table: Workout.tableName)
+                    let finishedAt = Cairn.TableColumn<Workout, Date?>("finishedAt", table: Workout.tableName)
+                    let isFavorite = Cairn.TableColumn<Workout, Bool>("isFavorite", table: Workout.tableName)
+                    var primaryKey: Cairn.TableColumn<Workout, Int> {
+                        Cairn._ModelTable.primaryKey(Workout.self)
+                    }
+                    var allColumns: [any Cairn.TableColumnExpression] {
+                        Cairn._ModelTable.allColumns(Workout.self)
+                    }
+                }
+                static let columns = TableColumns()
+                static var tableName: String {
+                    Cairn._ModelTable.tableName(Workout.self)
+                }
+                static var columnWidth: Int {
+                    columns.allColumns.count
+                }
+                static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Workout {
+                    throw Cairn._ModelTable.rowDecodingUnsupported(Workout.self)
+                }
+            }
             """#)
+    }
+
+    @Test("a model's table columns are its attributes, as visible as each property: relationships, transient, ephemeral and private ones excepted")
+    func tableColumns() {
+        let source = """
+            @Model public final class Trip {
+                public var title: String = ""
+                var kind: Kind = .leisure
+                @Relationship(deleteRule: .cascade) var items: [Item] = []
+                @Attribute(.ephemeral) var draft: String = ""
+                @Transient var isExpanded = false
+                public var budget: Decimal?
+                private var secret: Secret = Secret()
+            }
+            """
+        assertExpansionContains(source, [
+            "extension Trip: Cairn.Table {",
+            "public struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {",
+            #"public let title = Cairn.TableColumn<Trip, String>("title", table: Trip.tableName)"#,
+            #"    let kind = Cairn.TableColumn<Trip, Kind>("kind", table: Trip.tableName)"#,
+            #"public let budget = Cairn.TableColumn<Trip, Decimal?>("budget", table: Trip.tableName)"#,
+            "public static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Trip {",
+        ])
+        assertExpansionLacks(source, ["let items = Cairn.TableColumn", "let draft = Cairn.TableColumn", "let isExpanded = Cairn.TableColumn", "public let kind", "let secret = Cairn.TableColumn"])
     }
 
     @Test("@Attribute and @Relationship options go into the metadata verbatim")
@@ -194,6 +243,7 @@ struct ModelMacroTests {
                 "public static var schemaMetadata: [Cairn.Schema.PropertyMetadata]",
                 "extension Tag: Cairn.PersistentModel {\n}",
                 "extension Tag: Observation.Observable {\n}",
+                "extension Tag: Cairn.Table {",
             ])
     }
 

@@ -39,22 +39,8 @@ extension ModelContext {
     /// edits and deletes merged in memory in the same order SQL would give.
     func fetchThroughSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let models = try fetchMergingPendingChanges(descriptor)
-        prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, of: models)
+        try prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, of: models)
         return models
-    }
-
-    /// Loads the to-one relationships named for prefetching for every fetched model at once:
-    /// reading one model's relationship resolves the keys of all registered models of the
-    /// type in one SELECT, so later reads run no query.
-    private func prefetchRelationships<T: PersistentModel>(_ keyPaths: [PartialKeyPath<T>], of models: [T]) {
-        guard let first = models.first else { return }
-        let entity = Schema.Entity.of(T.self)
-        for keyPath in keyPaths {
-            guard let relationship = entity.property(for: keyPath) as? Schema.Relationship,
-                relationship.isToOneRelationship
-            else { continue }
-            _ = first[keyPath: keyPath]
-        }
     }
 
     private func fetchMergingPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {

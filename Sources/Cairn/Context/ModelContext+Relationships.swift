@@ -131,20 +131,32 @@ extension ModelContext {
             select = select.where(.column(destination.primaryKey).in(keys))
         }
         let rows = try destinationStore.access { try $0.rows(select) }
-        var models: [any PersistentModel] = try rows.map {
+        let models: [any PersistentModel] = try rows.map {
             try materializeAny(destinationType, row: $0, layout: destination, store: destinationStore)
         }
+        return adjustedToMany(models, relationship, of: storage, storageKind: storageKind, destination: destination)
+    }
+
+    /// The stored models of an owner's to-many relationship as the typed array its slot holds:
+    /// unsaved changes of the inverse to-one relationship win over the store, deleted models
+    /// are left out.
+    func adjustedToMany(
+        _ stored: [any PersistentModel], _ relationship: Schema.Relationship, of storage: ModelStorage,
+        storageKind: TableLayout.ToManyStorage, destination: TableLayout, loadedInverses: [any PersistentModel]? = nil
+    ) -> Any {
+        var models = stored
         if case .inverseForeignKey(let column) = storageKind, let owner = storage.owner,
             let inverseIndex = destination.columns.first(where: { $0.name == column })?.slot
         {
+            let candidates = loadedInverses ?? self.loadedInverses(of: destination, slot: inverseIndex)
             // Unsaved changes of the inverse win over what the store says.
             models.removeAll { model in
                 guard let other = model._storage, case .value(let value) = other.slots[inverseIndex] else { return false }
                 return !relatedModels(value).contains { $0 === owner }
             }
-            for (_, candidate) in tracked {
-                guard let other = candidate._storage, other.entity === destination.entity,
-                    case .value(let value) = other.slots[inverseIndex], relatedModels(value).contains(where: { $0 === owner }),
+            for candidate in candidates {
+                guard let other = candidate._storage, case .value(let value) = other.slots[inverseIndex],
+                    relatedModels(value).contains(where: { $0 === owner }),
                     !models.contains(where: { $0 === candidate })
                 else { continue }
                 models.append(candidate)
@@ -153,7 +165,17 @@ extension ModelContext {
         return RelationshipSync.typedArray(models.filter { $0._storage?.isDeleted == false }, of: relationship)
     }
 
-    private func materializeAny<M: PersistentModel>(
+    /// The registered models of a destination whose inverse to-one slot holds a model (not a
+    /// stored key): the ones whose unsaved value can differ from the store.
+    func loadedInverses(of destination: TableLayout, slot inverseIndex: Int) -> [any PersistentModel] {
+        tracked.values.filter { candidate in
+            guard let other = candidate._storage, other.entity === destination.entity, case .value = other.slots[inverseIndex]
+            else { return false }
+            return true
+        }
+    }
+
+    func materializeAny<M: PersistentModel>(
         _ type: M.Type, row: [DatabaseValue], layout: TableLayout, store: ModelStore
     ) throws -> any PersistentModel {
         try materialize(M.self, row: row, layout: layout, store: store)

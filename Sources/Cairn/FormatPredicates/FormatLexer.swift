@@ -74,7 +74,7 @@ struct FormatLexer {
     ]
 
     mutating func next() throws(FormatPredicateError) -> FormatToken {
-        while let character = peek(), character.isWhitespace { position += 1 }
+        while let character = peek(), character == " " || character.isWhitespace { position += 1 }
         let start = position
         guard let character = peek() else { return FormatToken(kind: .end, offset: start) }
 
@@ -120,12 +120,22 @@ struct FormatLexer {
     }
 
     private func isIdentifierStart(_ character: Character) -> Bool {
-        character == "_" || character.isLetter
+        // ASCII without Unicode property lookups (the common case, and most of lexing time).
+        if let ascii = character.asciiValue {
+            return ascii == 0x5F || (0x41...0x5A).contains(ascii) || (0x61...0x7A).contains(ascii)
+        }
+        return character.isLetter
+    }
+
+    /// A letter, digit or `_`.
+    private func isIdentifierCharacter(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue { return (0x30...0x39).contains(ascii) || isIdentifierStart(character) }
+        return character.isLetter || character.isNumber
     }
 
     private mutating func lexIdentifier() -> String {
         var name = ""
-        while let character = peek(), character == "_" || character.isLetter || character.isNumber {
+        while let character = peek(), isIdentifierCharacter(character) {
             name.append(character)
             position += 1
         }
@@ -196,7 +206,7 @@ struct FormatLexer {
         if peek() == "0", let prefix = peek(1), let radix = ["x": 16, "X": 16, "o": 8, "O": 8, "b": 2, "B": 2][prefix] {
             position += 2
             var digits = ""
-            while let character = peek(), character.isLetter || character.isNumber || character == "_" {
+            while let character = peek(), isIdentifierCharacter(character) {
                 digits.append(character)
                 position += 1
             }

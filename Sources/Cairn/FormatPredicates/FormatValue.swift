@@ -49,11 +49,21 @@ extension FormatValue {
         case let formatValue as FormatValue: self = formatValue
         case let convertible as any FormatValueConvertible: self = convertible.formatValue
         case is NSNull: self = .null
+        // Strings and arrays before NSNumber: casting them to a class bridges them to NSString
+        // or NSArray first, which costs more than the whole parse.
+        case let string as String: self = .string(string)
+        case let array as [Any]:
+            var values: [FormatValue] = []
+            values.reserveCapacity(array.count)
+            for element in array {
+                guard let converted = FormatValue(converting: element) else { return nil }
+                values.append(converted)
+            }
+            self = .array(values)
         case let bool as Bool: self = .bool(bool)
         case let int as Int: self = .int(Int64(int))
         case let double as Double: self = .double(double)
         case let number as NSNumber: self = FormatValue(number: number)
-        case let string as String: self = .string(string)
         case let substring as Substring: self = .string(String(substring))
         case let character as Character: self = .string(String(character))
         case let identifier as PersistentIdentifier: self = .identifier(identifier)

@@ -23,12 +23,24 @@
 /// A property whose type cannot be stored (a function, a tuple, `Any`, a type that is neither
 /// `Codable` nor a model) is a compile-time error on that property. The code the macro
 /// writes, which a model may also write by hand, is shown on ``PersistentModel``.
+///
+/// The model is also a typed-SQL ``Table`` whose columns are its stored attributes, for
+/// queries and aggregates SwiftData lacks (values and aggregates only; see `Docs/TypedSQL.md`):
+///
+/// ```swift
+/// try container.read(for: Workout.self) { db in
+///     try Workout.where { $0.minutes.gte(30) }.select { $0.calories.sum() }.fetchOne(db)
+/// }
+/// // SELECT sum("Workout"."calories") FROM "Workout" WHERE ("Workout"."minutes" >= ?)
+/// ```
 @attached(
     member,
     names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init),
     named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation))
 @attached(memberAttribute)
-@attached(extension, conformances: PersistentModel, Observable)
+@attached(
+    extension, conformances: PersistentModel, Observable, Table,
+    names: named(TableColumns), named(columns), named(tableName), named(columnWidth), named(decode(from:)))
 public macro Model() = #externalMacro(module: "CairnMacros", type: "ModelMacro")
 
 /// Written by `@Model` on each persisted property: accessors through the backing data.

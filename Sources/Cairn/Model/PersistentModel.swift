@@ -61,7 +61,25 @@ import Observation
 /// }
 /// extension Workout: Cairn.PersistentModel {}
 /// extension Workout: Observation.Observable {}
+/// extension Workout: Cairn.Table {   // Cairn: the model in typed SQL (values and aggregates)
+///     struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {
+///         typealias QueryValue = Workout
+///         let title = Cairn.TableColumn<Workout, String>("title", table: Workout.tableName)
+///         let isFavorite = Cairn.TableColumn<Workout, Bool>("isFavorite", table: Workout.tableName)
+///         var primaryKey: Cairn.TableColumn<Workout, Int> { Cairn._ModelTable.primaryKey(Workout.self) }
+///         var allColumns: [any Cairn.TableColumnExpression] { Cairn._ModelTable.allColumns(Workout.self) }
+///     }
+///     static let columns = TableColumns()
+///     static var tableName: String { Cairn._ModelTable.tableName(Workout.self) }
+///     static var columnWidth: Int { columns.allColumns.count }
+///     static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Workout {
+///         throw Cairn._ModelTable.rowDecodingUnsupported(Workout.self)
+///     }
+/// }
 /// ```
+///
+/// A model written by hand may leave out the `Table` extension; it then has no typed-SQL
+/// surface.
 ///
 /// `#Unique<Workout>([\.title])` adds `static var _$uniquenessConstraints: [[AnyKeyPath]]` and
 /// `#Index<Workout>([\.minutes])` adds `static var _$indices: [[AnyKeyPath]]`.

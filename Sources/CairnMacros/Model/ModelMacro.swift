@@ -142,13 +142,70 @@ extension ModelMacro: ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        guard declaration.is(ClassDeclSyntax.self) else { return [] }
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else { return [] }
         let requested = Set(protocols.map { $0.trimmedDescription })
+        func wants(_ short: String, _ full: String) -> Bool {
+            requested.isEmpty || requested.contains(short) || requested.contains(full)
+        }
         var extensions: [ExtensionDeclSyntax] = []
         for (short, full) in [("PersistentModel", "Cairn.PersistentModel"), ("Observable", "Observation.Observable")]
-        where requested.isEmpty || requested.contains(short) || requested.contains(full) {
+        where wants(short, full) {
             extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: full) {}"))
         }
+        if wants("Table", "Cairn.Table") {
+            let source = tableExtension(classDecl, type: type.trimmedDescription)
+            extensions.append(try ExtensionDeclSyntax(SyntaxNodeString(stringLiteral: source)))
+        }
         return extensions
+    }
+
+    /// The typed-SQL `Cairn.Table` conformance: one column per stored attribute (relationships
+    /// declared with `@Relationship`, `@Transient`, `.ephemeral` and private properties excepted), the
+    /// integer primary key (`$0.count()` counts rows), the column list and table name read from the schema at run time, and a `decode(from:)` that
+    /// throws (typed SQL selects a model's values and aggregates, not whole models).
+    static func tableExtension(_ classDecl: ClassDeclSyntax, type: String) -> String {
+        let modifiers = classDecl.modifiers.map(\.name.text)
+        let access = modifiers.contains("public") || modifiers.contains("open") ? "public " : ""
+        var columnLines: [String] = []
+        for member in classDecl.memberBlock.members {
+            guard case .persisted(let property) = MemberClassification.classify(member.decl),
+                  property.relationshipArguments == nil,
+                  !(property.attributeArguments?.contains { $0.label == nil && $0.expression.trimmedDescription == ".ephemeral" } ?? false),
+                  let variable = member.decl.as(VariableDeclSyntax.self)
+            else { continue }
+            // A column is as visible as its property (so a public model's internal property,
+            // whose type may be internal, keeps compiling); private properties get none.
+            let propertyModifiers = variable.modifiers.filter { $0.detail == nil }.map(\.name.text)
+            if propertyModifiers.contains("private") || propertyModifiers.contains("fileprivate") { continue }
+            let isPublic = propertyModifiers.contains("public") || propertyModifiers.contains("open")
+            let written = property.type.trimmedDescription
+            let column = TableProperty(
+                name: property.name, columnName: property.name, type: written, storedType: written,
+                initializer: nil, isPrimaryKeyAttribute: false, isLet: false)
+            columnLines += TableMacro.columnDeclarations(access: isPublic ? access : "", type: type, columns: [column])
+        }
+        var lines = ["extension \(type): Cairn.Table {"]
+        lines.append("    \(access)struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {")
+        lines.append("        \(access)typealias QueryValue = \(type)")
+        lines.append(contentsOf: columnLines)
+        lines.append("        \(access)var primaryKey: Cairn.TableColumn<\(type), Int> {")
+        lines.append("            Cairn._ModelTable.primaryKey(\(type).self)")
+        lines.append("        }")
+        lines.append("        \(access)var allColumns: [any Cairn.TableColumnExpression] {")
+        lines.append("            Cairn._ModelTable.allColumns(\(type).self)")
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("    \(access)static let columns = TableColumns()")
+        lines.append("    \(access)static var tableName: String {")
+        lines.append("        Cairn._ModelTable.tableName(\(type).self)")
+        lines.append("    }")
+        lines.append("    \(access)static var columnWidth: Int {")
+        lines.append("        columns.allColumns.count")
+        lines.append("    }")
+        lines.append("    \(access)static func decode(from decoder: inout Cairn.QueryDecoder) throws -> \(type) {")
+        lines.append("        throw Cairn._ModelTable.rowDecodingUnsupported(\(type).self)")
+        lines.append("    }")
+        lines.append("}")
+        return lines.joined(separator: "\n")
     }
 }

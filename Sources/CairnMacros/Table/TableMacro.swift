@@ -86,9 +86,7 @@ public struct TableMacro: ExtensionMacro {
         let definition = primaryKey == nil ? "Cairn.TableDefinition" : "Cairn.PrimaryKeyedTableDefinition"
         lines.append("    \(access)struct TableColumns: \(definition), Sendable {")
         lines.append("        \(access)typealias QueryValue = \(type)")
-        for column in columns {
-            lines.append("        \(access)let \(column.name) = Cairn.TableColumn<\(type), \(column.storedType)>(\(stringLiteral(column.columnName)), table: \(type).tableName)")
-        }
+        lines.append(contentsOf: columnDeclarations(access: access, type: type, columns: columns))
         if let primaryKey {
             lines.append("        \(access)var primaryKey: Cairn.TableColumn<\(type), \(primaryKey.storedType)> {")
             lines.append("            \(primaryKey.name)")
@@ -111,6 +109,15 @@ public struct TableMacro: ExtensionMacro {
         }
         lines.append("}")
         return lines.joined(separator: "\n")
+    }
+
+    /// One typed column per property, as members of a `TableColumns` struct: shared by
+    /// `@Table` and `@Model` (whose models are tables too).
+    static func columnDeclarations(access: String, type: String, columns: [TableProperty]) -> [String] {
+        columns.map { column in
+            "        \(access)let \(column.name) = Cairn.TableColumn<\(type), \(column.storedType)>("
+                + "\(stringLiteral(column.columnName)), table: \(type).tableName)"
+        }
     }
 
     static func decoding(access: String, type: String, columns: [TableProperty]) -> [String] {

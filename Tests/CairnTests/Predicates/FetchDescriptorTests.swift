@@ -256,29 +256,6 @@ struct RelationshipPredicateTests {
     }
 }
 
-@Suite("Prefetching")
-struct PrefetchTests {
-    @Test("relationshipKeyPathsForPrefetching loads to-one relationships in one extra query, not one per row")
-    func toOne() throws {
-        let container = try memoryContainer(for: Trip.self, Item.self, Tag.self)
-        let setup = ModelContext(container)
-        let trips = (0..<5).map { Trip(name: "T\($0)") }
-        for trip in trips { setup.insert(trip) }
-        for index in 0..<20 { setup.insert(Item(title: "I\(index)", trip: trips[index % 5])) }
-        try setup.save()
-        let context = ModelContext(container)
-        let store = try container.store(for: "Item")
-        var descriptor = FetchDescriptor<Item>(sortBy: [SortDescriptor(\.title)])
-        descriptor.relationshipKeyPathsForPrefetching = [\.trip]
-        let before = store.executedStatements.count
-        let items = try context.fetch(descriptor)
-        #expect(store.executedStatements.count - before == 2)
-        let names = items.compactMap { $0.trip?.name }
-        #expect(names.count == 20)
-        #expect(store.executedStatements.count - before == 2)
-    }
-}
-
 @Suite("propertiesToFetch")
 struct PropertiesToFetchTests {
     @Test("only the listed columns are read; another attribute loads on first access")

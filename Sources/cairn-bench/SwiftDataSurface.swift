@@ -1,0 +1,144 @@
+import Cairn
+import Foundation
+
+/// The `workout` row of BENCHMARKS.md as a SwiftData model. It keeps its own `id` so the
+/// checksums can use C's ids; the index on it is what a primary-key lookup needs.
+@Model
+final class ModelWorkout {
+    #Index<ModelWorkout>([\.id], [\.startedAt])
+    var id: Int64
+    var title: String
+    var startedAt: Double
+    var finishedAt: Double?
+    var minutes: Int64
+    var calories: Double
+    var isFavorite: Bool
+
+    init(_ row: WorkoutRow) {
+        id = row.id
+        title = row.title
+        startedAt = row.startedAt
+        finishedAt = row.finishedAt
+        minutes = row.minutes
+        calories = row.calories
+        isFavorite = row.isFavorite
+    }
+}
+
+/// The `orders` row of W6 as a SwiftData model.
+@Model
+final class ModelOrder {
+    var orderID: Int64
+    var customerID: String?
+    var employeeID: Int64
+    var orderDate: String?
+    var requiredDate: String?
+    var shippedDate: String?
+    var shipVia: Int64
+    var freight: Double
+    var shipName: String?
+    var shipAddress: String?
+    var shipCity: String?
+    var shipRegion: String?
+    var shipPostalCode: String?
+    var shipCountry: String?
+
+    init(_ row: OrderRow) {
+        orderID = row.id
+        customerID = row.customerID
+        employeeID = row.employeeID
+        orderDate = row.orderDate
+        requiredDate = row.requiredDate
+        shippedDate = row.shippedDate
+        shipVia = row.shipVia
+        freight = row.freight
+        shipName = row.shipName
+        shipAddress = row.shipAddress
+        shipCity = row.shipCity
+        shipRegion = row.shipRegion
+        shipPostalCode = row.shipPostalCode
+        shipCountry = row.shipCountry
+    }
+}
+
+/// W1–W6 as SwiftData code writes them: models inserted into a `ModelContext` and saved once,
+/// then `FetchDescriptor`s with `#Predicate`, `SortDescriptor` and limits. A fetch that must
+/// build models (W2, W6) uses a fresh context, so every row becomes a model as in an app's
+/// first fetch.
+struct SwiftDataSurface: BenchSurface {
+    func run(directory: String) throws -> Measurements {
+        let url = URL(fileURLWithPath: directory + "/swiftdata.store")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        let container = try ModelContainer(
+            for: ModelWorkout.self, ModelOrder.self, configurations: ModelConfiguration(url: url))
+        var m = Measurements(name: "SwiftData (@Model)")
+        let input = Workload.makeRows()
+
+        try m.measure(1) {
+            let context = ModelContext(container)
+            for row in input { context.insert(ModelWorkout(row)) }
+            try context.save()
+            return nil
+        }
+
+        try m.measure(2) {
+            let workouts = try ModelContext(container).fetch(FetchDescriptor<ModelWorkout>())
+            return Workload.checksumW2(workouts.map(Self.row))
+        }
+        m.peakRSSKiB = peakResidentKiB()
+
+        try m.measure(3) {
+            let context = ModelContext(container)
+            var sum: Int64 = 0
+            for _ in 0..<Workload.repeats {
+                let minimum: Int64 = 30
+                var descriptor = FetchDescriptor<ModelWorkout>(
+                    predicate: #Predicate { $0.minutes >= minimum },
+                    sortBy: [SortDescriptor(\.startedAt, order: .reverse)])
+                descriptor.fetchLimit = 100
+                let rows = try context.fetch(descriptor)
+                sum += rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
+            }
+            return sum
+        }
+
+        try m.measure(4) {
+            let context = ModelContext(container)
+            var sum: Int64 = 0
+            for _ in 0..<Workload.repeats {
+                sum += Int64(try context.fetchCount(FetchDescriptor<ModelWorkout>(predicate: #Predicate { $0.isFavorite })))
+            }
+            return sum
+        }
+
+        try m.measure(5) {
+            let context = ModelContext(container)
+            var sum: Int64 = 0
+            for k in 0..<Workload.lookups {
+                let key = Int64((k * 7919) % Workload.rowCount + 1)
+                var descriptor = FetchDescriptor<ModelWorkout>(predicate: #Predicate { $0.id == key })
+                descriptor.fetchLimit = 1
+                if let w = try context.fetch(descriptor).first { sum += w.id + w.minutes }
+            }
+            return sum
+        }
+
+        let orders = ModelContext(container)
+        for row in Workload.makeOrders() { orders.insert(ModelOrder(row)) }
+        try orders.save()
+        try m.measure(6) {
+            var sum: Int64 = 0
+            for _ in 0..<Workload.orderRepeats {
+                let fetched = try ModelContext(container).fetch(FetchDescriptor<ModelOrder>())
+                sum += fetched.reduce(0) { $0 + $1.orderID + ($1.shippedDate == nil ? 0 : 1) }
+            }
+            return sum
+        }
+        return m
+    }
+
+    static func row(_ w: ModelWorkout) -> WorkoutRow {
+        WorkoutRow(id: w.id, title: w.title, startedAt: w.startedAt, finishedAt: w.finishedAt,
+                   minutes: w.minutes, calories: w.calories, isFavorite: w.isFavorite)
+    }
+}
