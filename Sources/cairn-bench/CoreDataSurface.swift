@@ -1,31 +1,7 @@
 import CairnCoreData
 import Foundation
 
-/// A workout as a Core Data-style entity (the `workout` row of BENCHMARKS.md).
-@Model
-final class CoreDataWorkout {
-    #Index<CoreDataWorkout>([\.startedAt])  // as the C baseline's workout_startedAt
-
-    var id: Int64
-    var title: String
-    var startedAt: Double
-    var finishedAt: Double?
-    var minutes: Int64
-    var calories: Double
-    var isFavorite: Bool
-
-    init(_ row: WorkoutRow) {
-        id = row.id
-        title = row.title
-        startedAt = row.startedAt
-        finishedAt = row.finishedAt
-        minutes = row.minutes
-        calories = row.calories
-        isFavorite = row.isFavorite
-    }
-}
-
-/// W1–W3 as Core Data code writes them: objects inserted into a context and saved once, then
+/// W1–W3 as Core Data code writes them (on the same `@Model` as the SwiftData surface): objects inserted into a context and saved once, then
 /// `NSFetchRequest`s with a format predicate, sort descriptors and a fetch limit. Also prints
 /// how long parsing a typical format predicate and compiling it to SQL takes.
 struct CoreDataSurface: BenchSurface {
@@ -33,20 +9,20 @@ struct CoreDataSurface: BenchSurface {
         let url = URL(fileURLWithPath: directory + "/coredata.store")
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         let container = try ModelContainer(
-            for: Schema([CoreDataWorkout.self]), configurations: [ModelConfiguration(url: url)])
+            for: Schema([ModelWorkout.self]), configurations: [ModelConfiguration(url: url)])
         var m = Measurements(name: "Core Data (NSFetchRequest)")
         let input = Workload.makeRows()
 
         try m.measure(1) {
             let context = ModelContext(container)
-            for row in input { context.insert(CoreDataWorkout(row)) }
+            for row in input { context.insert(ModelWorkout(row)) }
             try context.save()
             return nil
         }
 
         try m.measure(2) {
             let context = ModelContext(container)
-            let workouts = try context.fetch(NSFetchRequest<CoreDataWorkout>(entityName: "CoreDataWorkout"))
+            let workouts = try context.fetch(NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout"))
             let rows = workouts.map {
                 WorkoutRow(id: $0.id, title: $0.title, startedAt: $0.startedAt, finishedAt: $0.finishedAt,
                            minutes: $0.minutes, calories: $0.calories, isFavorite: $0.isFavorite)
@@ -58,7 +34,7 @@ struct CoreDataSurface: BenchSurface {
             let context = ModelContext(container)
             var sum: Int64 = 0
             for _ in 0..<Workload.repeats {
-                let request = NSFetchRequest<CoreDataWorkout>(entityName: "CoreDataWorkout")
+                let request = NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout")
                 request.predicate = NSPredicate(format: "minutes >= %d", 30)
                 request.sortDescriptors = [NSSortDescriptor(key: "startedAt", ascending: false)]
                 request.fetchLimit = 100

@@ -1,8 +1,9 @@
 import Cairn
 import Foundation
 
-/// The `workout` row of BENCHMARKS.md as a SwiftData model. It keeps its own `id` so the
-/// checksums can use C's ids; the index on it is what a primary-key lookup needs.
+/// The `workout` row of BENCHMARKS.md as a model, for the SwiftData and Core Data surfaces. It
+/// keeps its own `id` so the checksums can use C's ids; the index on it is what a primary-key
+/// lookup needs, the one on `startedAt` is the C baseline's `workout_startedAt`.
 @Model
 final class ModelWorkout {
     #Index<ModelWorkout>([\.id], [\.startedAt])
