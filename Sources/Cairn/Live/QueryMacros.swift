@@ -11,6 +11,9 @@ import Foundation
 // @ObservationIgnored private var _workouts: Cairn.Query<Workout, [Workout]> =
 //     Cairn.Query<Workout, [Workout]>(sort: \Workout.startedAt, order: .reverse)
 // ```
+//
+// In an `@Observable` class: `@Query(…) @ObservationIgnored var workouts: [Workout]`, in that
+// order (see ``Query``).
 
 /// A live query of every model of the property's type, in store order.
 @attached(accessor, names: named(get))
