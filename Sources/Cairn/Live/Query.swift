@@ -57,9 +57,15 @@ import SwiftUI
 public struct Query<Element: PersistentModel, Result> {
     let live: LiveFetch<Element>
     private let transform: @MainActor ([Element]) -> Result
+    /// The grouping of a query made with `sectionBy:`; `nil` otherwise.
+    let sectioning: QuerySections<Element>?
 
-    init(live: LiveFetch<Element>, transform: @escaping @MainActor ([Element]) -> Result) {
+    init(
+        live: LiveFetch<Element>, sectioning: QuerySections<Element>? = nil,
+        transform: @escaping @MainActor ([Element]) -> Result
+    ) {
         self.live = live
+        self.sectioning = sectioning
         self.transform = transform
     }
 
