@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
 
 // iOS 27's sectioned queries: every `Query` shape with a trailing `sectionBy:`, whose results
 // are `SectionedResults<Element, String>`. The fetch sorts by the section key first (then by
@@ -140,3 +143,96 @@ extension Query where Result == SectionedResults<Element, String> {
                   modelContext: modelContext)
     }
 }
+
+#if canImport(SwiftUI)
+// Where SwiftUI exists, the sectioned animation and transaction shapes compile too (Cairn has
+// no view update to animate, so they only fetch). `transaction:` is required here, unlike
+// SwiftData's `Transaction? = nil`, so that a call without it is not ambiguous with the shapes
+// above.
+extension Query where Result == SectionedResults<Element, String> {
+    public init(_ descriptor: FetchDescriptor<Element>, animation: Animation, sectionBy sectionKeyPath: any KeyPath<Element, String> & Sendable) {
+        self.init(descriptor, sectionBy: sectionKeyPath)
+    }
+    public init(_ descriptor: FetchDescriptor<Element>, transaction: Transaction, sectionBy sectionKeyPath: any KeyPath<Element, String> & Sendable) {
+        self.init(descriptor, sectionBy: sectionKeyPath)
+    }
+    public init(
+        filter: Predicate<Element>? = nil, sort descriptors: [SortDescriptor<Element>] = [], animation: Animation,
+        sectionBy sectionKeyPath: any KeyPath<Element, String> & Sendable
+    ) {
+        self.init(filter: filter, sort: descriptors, sectionBy: sectionKeyPath)
+    }
+    public init(
+        filter: Predicate<Element>? = nil, sort descriptors: [SortDescriptor<Element>] = [], transaction: Transaction,
+        sectionBy sectionKeyPath: any KeyPath<Element, String> & Sendable
+    ) {
+        self.init(filter: filter, sort: descriptors, sectionBy: sectionKeyPath)
+    }
+    public init<Value: Comparable>(
+        filter: Predicate<Element>? = nil, sort keyPath: any KeyPath<Element, Value> & Sendable, order: SortOrder = .forward,
+        animation: Animation, sectionBy sectionKeyPath: any KeyPath<Element, String> & Sendable
+    ) {
+        self.init(filter: filter, sort: keyPath, order: order, sectionBy: sectionKeyPath)
+    }
+    public init<Value: Comparable>(
+        filter: Predicate<Element>? = nil, sort keyPath: any KeyPath<Element, Value> & Sendable, order: SortOrder = .forward,
+        transaction: Transaction, sectionBy sectionKeyPath: any KeyPath<Element, String> & Sendable
+    ) {
+        self.init(filter: filter, sort: keyPath, order: order, sectionBy: sectionKeyPath)
+    }
+    public init<Value: Comparable>(
+        filter: Predicate<Element>? = nil, sort keyPath: any KeyPath<Element, Value?> & Sendable, order: SortOrder = .forward,
+        animation: Animation, sectionBy sectionKeyPath: any KeyPath<Element, String> & Sendable
+    ) {
+        self.init(filter: filter, sort: keyPath, order: order, sectionBy: sectionKeyPath)
+    }
+    public init<Value: Comparable>(
+        filter: Predicate<Element>? = nil, sort keyPath: any KeyPath<Element, Value?> & Sendable, order: SortOrder = .forward,
+        transaction: Transaction, sectionBy sectionKeyPath: any KeyPath<Element, String> & Sendable
+    ) {
+        self.init(filter: filter, sort: keyPath, order: order, sectionBy: sectionKeyPath)
+    }
+    public init(_ descriptor: FetchDescriptor<Element>, animation: Animation, sectionBy sectionKeyPath: any KeyPath<Element, String?> & Sendable) {
+        self.init(descriptor, sectionBy: sectionKeyPath)
+    }
+    public init(_ descriptor: FetchDescriptor<Element>, transaction: Transaction, sectionBy sectionKeyPath: any KeyPath<Element, String?> & Sendable) {
+        self.init(descriptor, sectionBy: sectionKeyPath)
+    }
+    public init(
+        filter: Predicate<Element>? = nil, sort descriptors: [SortDescriptor<Element>] = [], animation: Animation,
+        sectionBy sectionKeyPath: any KeyPath<Element, String?> & Sendable
+    ) {
+        self.init(filter: filter, sort: descriptors, sectionBy: sectionKeyPath)
+    }
+    public init(
+        filter: Predicate<Element>? = nil, sort descriptors: [SortDescriptor<Element>] = [], transaction: Transaction,
+        sectionBy sectionKeyPath: any KeyPath<Element, String?> & Sendable
+    ) {
+        self.init(filter: filter, sort: descriptors, sectionBy: sectionKeyPath)
+    }
+    public init<Value: Comparable>(
+        filter: Predicate<Element>? = nil, sort keyPath: any KeyPath<Element, Value> & Sendable, order: SortOrder = .forward,
+        animation: Animation, sectionBy sectionKeyPath: any KeyPath<Element, String?> & Sendable
+    ) {
+        self.init(filter: filter, sort: keyPath, order: order, sectionBy: sectionKeyPath)
+    }
+    public init<Value: Comparable>(
+        filter: Predicate<Element>? = nil, sort keyPath: any KeyPath<Element, Value> & Sendable, order: SortOrder = .forward,
+        transaction: Transaction, sectionBy sectionKeyPath: any KeyPath<Element, String?> & Sendable
+    ) {
+        self.init(filter: filter, sort: keyPath, order: order, sectionBy: sectionKeyPath)
+    }
+    public init<Value: Comparable>(
+        filter: Predicate<Element>? = nil, sort keyPath: any KeyPath<Element, Value?> & Sendable, order: SortOrder = .forward,
+        animation: Animation, sectionBy sectionKeyPath: any KeyPath<Element, String?> & Sendable
+    ) {
+        self.init(filter: filter, sort: keyPath, order: order, sectionBy: sectionKeyPath)
+    }
+    public init<Value: Comparable>(
+        filter: Predicate<Element>? = nil, sort keyPath: any KeyPath<Element, Value?> & Sendable, order: SortOrder = .forward,
+        transaction: Transaction, sectionBy sectionKeyPath: any KeyPath<Element, String?> & Sendable
+    ) {
+        self.init(filter: filter, sort: keyPath, order: order, sectionBy: sectionKeyPath)
+    }
+}
+#endif
