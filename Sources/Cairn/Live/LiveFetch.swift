@@ -26,6 +26,9 @@ final class LiveFetch<Element: PersistentModel>: Observable {
     private let pending = RefetchFlag()
     /// How many fetches ran (tests check that unrelated commits cause none).
     private(set) var fetchCount = 0
+    /// Bumped each time new results are published (what is derived from them, such as
+    /// sections, is computed again when it changes).
+    private(set) var generation = 0
 
     init(descriptor: FetchDescriptor<Element>, modelContext: ModelContext?) {
         self.descriptor = descriptor
@@ -82,7 +85,10 @@ final class LiveFetch<Element: PersistentModel>: Observable {
         do {
             let results = try context.fetch(descriptor)
             watched.replace(with: context.tablesRead(by: descriptor))
-            registrar.withMutation(of: self, keyPath: \.results) { storedResults = results }
+            registrar.withMutation(of: self, keyPath: \.results) {
+                storedResults = results
+                generation += 1
+            }
             if storedError != nil { publish(error: nil) }
         } catch {
             publish(error: error)
