@@ -239,17 +239,14 @@ extension ModelContext {
     }
 
     private func dictionaries<T>(_ request: NSFetchRequest<T>, _ entity: Schema.Entity) throws -> [[String: Any]] {
-        let select = try request.sqlSelect(for: FormatSQLEntity(entity), as: .dictionaryResultType)
-        let names = select.columns.compactMap(\.alias)
+        let sqlEntity = FormatSQLEntity(entity)
+        let select = try request.sqlSelect(for: sqlEntity, as: .dictionaryResultType)
+        let columns = try request.dictionaryColumns(for: sqlEntity)
         let rows = try storedRows(entityName: entity.name, select).rows
         return try rows.map { row in
             var dictionary: [String: Any] = [:]
-            for (name, value) in zip(names, row) where !value.isNull {
-                if let attribute = entity.attributesByName[name] {
-                    dictionary[name] = try attribute.value(from: value)
-                } else {
-                    dictionary[name] = value.plainValue
-                }
+            for (column, value) in zip(columns, row) {
+                if let converted = try column.value(from: value, entity: entity) { dictionary[column.name] = converted }
             }
             return dictionary
         }

@@ -14,8 +14,8 @@ extension NSFetchRequest {
     ///
     /// - Throws: the predicate's ``NSPredicate/formatError``, a sort descriptor's
     ///   ``NSSortDescriptor/selectorError``, or a ``FormatPredicateError`` for an unknown key,
-    ///   an entity name that is not `entity`'s, or an option Cairn does not compile yet
-    ///   (non-string `propertiesToFetch`).
+    ///   an entity name that is not `entity`'s, a `propertiesToFetch` entry that is neither a
+    ///   name nor a description, or an `NSExpression` SQL cannot compute.
     public func sqlSelect(for entity: FormatSQLEntity) throws(FormatPredicateError) -> SQLSelect {
         try sqlSelect(for: entity, as: resultType)
     }
@@ -52,30 +52,32 @@ extension NSFetchRequest {
         case .managedObjectIDResultType:
             select.columns = [SQLSelectColumn(primaryKey)]
         case .dictionaryResultType:
-            var columns: [SQLSelectColumn] = []
-            var groupBy: [SQLExpression] = []
-            // No properties named: every attribute, as Core Data returns.
-            let fetched = propertiesToFetch.flatMap { $0.isEmpty ? nil : $0 } ?? entity.attributes.keys.sorted()
-            for (list, isGroup) in [(fetched, false), (propertiesToGroupBy ?? [], true)] {
-                for property in list {
-                    guard let name = property as? String else {
-                        throw FormatPredicateError(
-                            .unsupported, "only property names are supported in propertiesToFetch and propertiesToGroupBy")
-                    }
-                    let term = try FormatSortDescriptor(key: name).sqlOrderingTerm(for: entity)
-                    if isGroup { groupBy.append(term.expression) } else { columns.append(term.expression.aliased(name)) }
+            let columns = try dictionaryColumns(for: entity)
+            let groups = try groupingColumns(for: entity)
+            if !groups.isEmpty {
+                // Core Data's rule: with GROUP BY, fetch only grouped properties and aggregates.
+                let grouped = Set(groups.map(\.name))
+                if let loose = columns.first(where: { !$0.isAggregate && !grouped.contains($0.name) }) {
+                    throw FormatPredicateError(
+                        .unsupported,
+                        "'\(loose.name)' is in propertiesToFetch but not in propertiesToGroupBy; with propertiesToGroupBy, "
+                            + "propertiesToFetch may hold only grouped properties and aggregates (\(grouped.sorted().joined(separator: ", ")))")
                 }
             }
-            select.columns = columns
-            select.groupBy = groupBy
+            select.columns = columns.map { $0.expression.aliased($0.name) }
+            select.groupBy = groups.map(\.expression)
             if let havingPredicate {
-                guard !groupBy.isEmpty else {
+                guard !groups.isEmpty else {
                     throw FormatPredicateError(.unsupported, "havingPredicate needs propertiesToGroupBy")
                 }
                 select.having = try havingPredicate.tree().sqlCondition(for: entity)
             }
             select.isDistinct = returnsDistinctResults
-            if !groupBy.isEmpty { ordering.removeLast() }
+            if !groups.isEmpty {
+                ordering.removeLast()
+            } else if columns.contains(where: \.isAggregate) {
+                ordering = []  // one row: the aggregates over every match
+            }
         default:
             break
         }
