@@ -121,6 +121,33 @@ struct NSExpressionDescriptionTests {
         #expect(rows.compactMap { $0["ref"] as? Int } == [1, 2])
     }
 
+    @Test func havingFiltersGroupsOnAnAggregateNamedByVariable() throws {
+        let (_, context) = try storedExpenses()
+        let request = dictionaries(["categoryName", aggregate("sum:", "amount", name: "total")], groupBy: ["categoryName"])
+        // Core Data's spelling: the description's name as a variable expression.
+        request.havingPredicate = NSPredicate(format: "%@ > %f", NSExpression(forVariable: "total"), 20.0)
+        request.sortDescriptors = [NSSortDescriptor(key: "total", ascending: false)]
+        let sql = try request.sqlSelect(for: entity(context)).render().sql
+        #expect(sql == """
+            SELECT "cairn_groups"."categoryName" AS "categoryName", "cairn_groups"."total" AS "total" \
+            FROM (SELECT "StoredExpense"."categoryName" AS "categoryName", SUM("StoredExpense"."amount") AS "total" \
+            FROM "StoredExpense" GROUP BY "StoredExpense"."categoryName") AS "cairn_groups" \
+            WHERE "cairn_groups"."total" > ? ORDER BY "cairn_groups"."total" DESC
+            """)
+        #expect(try context.fetch(request).compactMap { $0["categoryName"] as? String }
+            == ["Utilities", "Groceries", "Transport", "Food"])
+
+        request.havingPredicate = NSPredicate(format: "$total > 20 AND categoryName != %@", "Food")
+        #expect(try context.fetch(request).compactMap { $0["categoryName"] as? String } == ["Utilities", "Groceries", "Transport"])
+
+        request.havingPredicate = NSPredicate(format: "$total > 20 AND amount > 3")
+        #expect {
+            _ = try context.fetch(request) as [NSDictionary]
+        } throws: { error in
+            "\(error)".contains("no key 'amount'; valid keys: categoryName, total")
+        }
+    }
+
     @Test func malformedRequestsAreErrorsThatSayWhy() throws {
         let (_, context) = try storedExpenses()
         func message(_ request: NSFetchRequest<NSDictionary>) -> String {
@@ -151,5 +178,11 @@ struct NSExpressionDescriptionTests {
         #expect(NSExpression(forConstantValue: 3).constantValue as? Int == 3)
         #expect(NSExpression(forFunction: "nope:", arguments: []).expressionError != nil)
         #expect(NSExpression.expressionForEvaluatedObject().expressionType == .evaluatedObject)
+        // For `%@`, an expression is substituted as an expression, not as a constant.
+        let overFive = NSPredicate(format: "%@ > 5", amount)
+        #expect(overFive.formatPredicate.predicateFormat == "amount > 5")
+        #expect(overFive.evaluate(with: ["amount": 6]))
+        let broken = NSPredicate(format: "%@ > 5", NSExpression(forFunction: "nope:", arguments: []))
+        #expect(broken.formatError?.message.contains("no function 'nope:'") == true)
     }
 }

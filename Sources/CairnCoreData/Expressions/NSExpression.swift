@@ -158,3 +158,12 @@ open class NSExpression: CustomStringConvertible {
         return formatExpression.description
     }
 }
+
+extension NSExpression: FormatExpressionConvertible {
+    /// The expression `%@` stands for in `NSPredicate(format:)`: `NSPredicate(format: "%@ > 1",
+    /// NSExpression(forVariable: "count"))` is `$count > 1`.
+    public func argumentExpression() throws(FormatPredicateError) -> FormatExpression {
+        if let expressionError { throw expressionError }
+        return formatExpression
+    }
+}

@@ -33,11 +33,8 @@ extension NSFetchRequest {
         if let predicate {
             select.condition = try predicate.tree().sqlCondition(for: entity)
         }
-        var ordering: [SQLOrderingTerm] = []
-        for descriptor in sortDescriptors ?? [] {
-            ordering.append(try descriptor.formatSortDescriptor().sqlOrderingTerm(for: entity))
-        }
-        ordering.append(primaryKey.ascending())
+        // The sort, then the primary key (dictionaries choose their own below).
+        var ordering = resultType == .dictionaryResultType ? [] : try sortTerms(for: entity) + [primaryKey.ascending()]
 
         switch resultType {
         case .countResultType:
@@ -66,22 +63,66 @@ extension NSFetchRequest {
             }
             select.columns = columns.map { $0.expression.aliased($0.name) }
             select.groupBy = groups.map(\.expression)
+            select.isDistinct = returnsDistinctResults
             if let havingPredicate {
                 guard !groups.isEmpty else {
                     throw FormatPredicateError(.unsupported, "havingPredicate needs propertiesToGroupBy")
                 }
-                select.having = try havingPredicate.tree().sqlCondition(for: entity)
+                let having = try havingPredicate.tree()
+                let named = having.variableNames.intersection(columns.map(\.name))
+                if !named.isEmpty { return try groupsFiltered(select, columns, by: having, naming: named, entity) }
+                select.having = try having.sqlCondition(for: entity)
             }
-            select.isDistinct = returnsDistinctResults
             if !groups.isEmpty {
-                ordering.removeLast()
-            } else if columns.contains(where: \.isAggregate) {
-                ordering = []  // one row: the aggregates over every match
-            }
+                ordering = try sortTerms(for: entity)
+            } else if !columns.contains(where: \.isAggregate) {
+                ordering = try sortTerms(for: entity) + [primaryKey.ascending()]
+            }  // else one row, the aggregates over every match: no order
         default:
             break
         }
         select.ordering = ordering
+        return select.limit(fetchLimit > 0 ? fetchLimit : nil).offset(fetchOffset > 0 ? fetchOffset : nil)
+    }
+
+    /// The `ORDER BY` terms of the sort descriptors over `entity`.
+    private func sortTerms(for entity: FormatSQLEntity) throws(FormatPredicateError) -> [SQLOrderingTerm] {
+        var terms: [SQLOrderingTerm] = []
+        for descriptor in sortDescriptors ?? [] {
+            terms.append(try descriptor.formatSortDescriptor().sqlOrderingTerm(for: entity))
+        }
+        return terms
+    }
+
+    /// A grouped fetch whose `havingPredicate` names fetched values by variable, Core Data's
+    /// way of filtering on aggregates (`NSPredicate(format: "%@ > 100",
+    /// NSExpression(forVariable: "total"))`, or `$total > 100`): the groups become a subquery
+    /// whose columns are the fetched names, filtered and sorted outside it.
+    ///
+    /// ```sql
+    /// SELECT "cairn_groups"."categoryName" AS "categoryName", "cairn_groups"."total" AS "total"
+    /// FROM (SELECT "Expense"."categoryName" AS "categoryName", SUM("Expense"."amount") AS "total"
+    ///       FROM "Expense" GROUP BY "Expense"."categoryName") AS "cairn_groups"
+    /// WHERE "cairn_groups"."total" > ? ORDER BY "cairn_groups"."categoryName" ASC
+    /// ```
+    ///
+    /// The predicate and the sort descriptors may then use only the fetched names.
+    private func groupsFiltered(
+        _ groups: SQLSelect, _ columns: [DictionaryColumn], by having: FormatPredicate, naming named: Set<String>,
+        _ entity: FormatSQLEntity
+    ) throws(FormatPredicateError) -> SQLSelect {
+        let alias = "cairn_groups"
+        var names: [String: String] = [:]
+        for column in columns { names[column.name] = column.name }
+        let result = FormatSQLEntity(
+            name: "the groups of \(entity.name)", table: alias, primaryKey: columns.first?.name ?? entity.primaryKey,
+            attributes: names)
+        var replacements: [String: FormatExpression] = [:]
+        for name in named { replacements[name] = .keyPath(base: .evaluatedObject, path: [name]) }
+        var select = SQLSelect(columns.map { SQLExpression.column($0.name, table: alias).aliased($0.name) },
+                               from: .subquery(groups, as: alias))
+        select.condition = try having.replacingVariables(replacements).sqlCondition(for: result)
+        select.ordering = try sortTerms(for: result)
         return select.limit(fetchLimit > 0 ? fetchLimit : nil).offset(fetchOffset > 0 ? fetchOffset : nil)
     }
 }
