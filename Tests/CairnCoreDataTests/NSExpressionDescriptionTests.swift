@@ -148,6 +148,17 @@ struct NSExpressionDescriptionTests {
         }
     }
 
+    @Test func expressionsFromFormatsFetchAsTheirFunctionSpellings() throws {
+        let (_, context) = try storedExpenses()
+        let total = NSExpressionDescription()
+        total.name = "total"
+        total.expression = NSExpression(format: "sum(amount * 2)")
+        let request = dictionaries([total], predicate: NSPredicate(format: "categoryName == 'Food'"))
+        let sql = try request.sqlSelect(for: entity(context)).render().sql
+        #expect(sql.hasPrefix(#"SELECT SUM("StoredExpense"."amount" * ?) AS "total" FROM "StoredExpense""#))
+        #expect(try context.fetch(request).first?["total"] as? Double == 40.5)
+    }
+
     @Test func malformedRequestsAreErrorsThatSayWhy() throws {
         let (_, context) = try storedExpenses()
         func message(_ request: NSFetchRequest<NSDictionary>) -> String {
@@ -178,6 +189,12 @@ struct NSExpressionDescriptionTests {
         #expect(NSExpression(forConstantValue: 3).constantValue as? Int == 3)
         #expect(NSExpression(forFunction: "nope:", arguments: []).expressionError != nil)
         #expect(NSExpression.expressionForEvaluatedObject().expressionType == .evaluatedObject)
+        let parsed = NSExpression(format: "sum(amount)")
+        #expect(parsed.expressionType == .function && parsed.function == "sum:")
+        #expect(parsed.arguments?.first?.keyPath == "amount")
+        let times = NSExpression(format: "amount * %d", 2)
+        #expect(times.function == "multiply:by:" && times.arguments?.last?.constantValue as? Int == 2)
+        #expect(NSExpression(format: "amount *").expressionError?.offset == 8)
         // For `%@`, an expression is substituted as an expression, not as a constant.
         let overFive = NSPredicate(format: "%@ > 5", amount)
         #expect(overFive.formatPredicate.predicateFormat == "amount > 5")

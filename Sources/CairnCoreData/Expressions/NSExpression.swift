@@ -113,6 +113,67 @@ open class NSExpression: CustomStringConvertible {
         self.init(type: .function, tree: tree, error: error, function: name, arguments: arguments)
     }
 
+    /// `NSExpression(format: "amount * %d", 2)`: an expression of the format language, with
+    /// arguments substituted as `NSPredicate(format:)` substitutes them (into the tree, never
+    /// into the text).
+    ///
+    /// ```swift
+    /// NSExpression(format: "sum(amount)")        // a function expression: sum:(amount)
+    /// NSExpression(format: "amount * %d", 2)     // per row: "Expense"."amount" * ?
+    /// ```
+    ///
+    /// - Warning: Apple's initializer raises for a malformed format; this one records the
+    ///   error in ``expressionError`` (with the offset and a caret), and fetches that use the
+    ///   expression throw it.
+    public convenience init(format expressionFormat: String, _ args: Any?...) {
+        self.init(parsing: expressionFormat, args)
+    }
+
+    /// `NSExpression(format: "amount > %@", argumentArray: [50])`.
+    public convenience init(format expressionFormat: String, argumentArray arguments: [Any]) {
+        self.init(parsing: expressionFormat, arguments.map { Optional($0) })
+    }
+
+    private convenience init(parsing format: String, _ arguments: [Any?]) {
+        do {
+            self.init(formatExpression: try FormatPredicateParser.parseExpression(format, arguments: arguments))
+        } catch {
+            self.init(type: .constantValue, tree: .constant(.null), error: error)
+        }
+    }
+
+    /// An expression over a tree of Cairn's format language, with Core Data's kind, function
+    /// name and arguments (arithmetic as `add:to:`, `from:subtract:`, `multiply:by:`,
+    /// `divide:by:`, `raise:toPower:`).
+    public convenience init(formatExpression tree: FormatExpression) {
+        switch tree {
+        case .constant(let value):
+            self.init(type: .constantValue, tree: tree, constant: value.swiftValue)
+        case .evaluatedObject:
+            self.init(type: .evaluatedObject, tree: tree)
+        case .variable:
+            self.init(type: .variable, tree: tree)
+        case .keyPath:
+            self.init(type: .keyPath, tree: tree)
+        case .function(let function, let arguments):
+            self.init(type: .function, tree: tree, function: function.selectorName,
+                      arguments: arguments.map(NSExpression.init(formatExpression:)))
+        case .arithmetic(let op, let lhs, let rhs):
+            let names: [FormatArithmeticOperator: String] = [
+                .add: "add:to:", .subtract: "from:subtract:", .multiply: "multiply:by:", .divide: "divide:by:",
+                .power: "raise:toPower:",
+            ]
+            self.init(type: .function, tree: tree, function: names[op],
+                      arguments: [NSExpression(formatExpression: lhs), NSExpression(formatExpression: rhs)])
+        case .subquery:
+            self.init(type: .subquery, tree: tree)
+        case .aggregate:
+            self.init(type: .aggregate, tree: tree)
+        case .index, .negate, .customFunction, .cast:
+            self.init(type: .function, tree: tree)
+        }
+    }
+
     /// `SELF`.
     public class func expressionForEvaluatedObject() -> NSExpression {
         NSExpression(type: .evaluatedObject, tree: .evaluatedObject)
@@ -152,7 +213,7 @@ open class NSExpression: CustomStringConvertible {
 
     /// The expression in the format language (`amount`, `sum:(amount)`).
     public var description: String {
-        if let functionName, let functionArguments {
+        if let functionName, let functionArguments, case .function = formatExpression {
             return functionName + "(" + functionArguments.map(\.description).joined(separator: ", ") + ")"
         }
         return formatExpression.description
@@ -165,5 +226,23 @@ extension NSExpression: FormatExpressionConvertible {
     public func argumentExpression() throws(FormatPredicateError) -> FormatExpression {
         if let expressionError { throw expressionError }
         return formatExpression
+    }
+}
+
+extension FormatValue {
+    /// The Swift value of a constant (`nil` for `NULL`).
+    fileprivate var swiftValue: Any? {
+        switch self {
+        case .null: nil
+        case .bool(let value): value
+        case .int(let value): Int(exactly: value) ?? value
+        case .double(let value): value
+        case .string(let value): value
+        case .date(let value): value
+        case .data(let value): value
+        case .uuid(let value): value
+        case .array(let values): values.map(\.swiftValue)
+        case .identifier(let value): value
+        }
     }
 }
