@@ -1,8 +1,8 @@
 import Foundation
 
-/// The commit listener of a live fetch outside this module (Core Data's fetched-results
-/// controller): the same mechanism as ``LiveFetch``, the container's change observation, a
-/// watched set of tables and a flag that coalesces commits, packaged for `CairnCoreData`.
+/// The commit listener of a live fetch (``LiveFetch`` behind `Query` and `ResultsObserver`,
+/// and Core Data's fetched-results controller in `CairnCoreData`): the container's change
+/// observation, a watched set of tables and a flag that coalesces commits.
 ///
 /// A commit, from any context, actor or raw write of the container, that writes a table in
 /// ``watch(_:)``'s set marks the trigger pending and queues one main-actor task that calls
