@@ -71,6 +71,28 @@ struct NSExpressionDescriptionTests {
         if function == "count:" { #expect(rows.first?["value"] as? Int == 3) }
     }
 
+    @Test(arguments: [
+        ("sum:", "SUM", [20.25, 16.99]), ("average:", "AVG", [6.75, 8.495]), ("min:", "MIN", [3.0, 7.0]),
+        ("max:", "MAX", [12.75, 9.99]), ("count:", "COUNT", [3.0, 2.0]),
+    ])
+    func aggregatePerGroupOverThePredicatesRows(function: String, sql: String, expected: [Double]) throws {
+        let (_, context) = try storedExpenses()
+        let request = dictionaries(["categoryName", aggregate(function, "amount", name: "value")], groupBy: ["categoryName"],
+                                   predicate: NSPredicate(format: "categoryName IN %@", ["Food", "Misc"]))
+        request.sortDescriptors = [NSSortDescriptor(key: "categoryName", ascending: true)]
+        let rendered = try request.sqlSelect(for: entity(context)).render().sql
+        #expect(rendered == """
+            SELECT "StoredExpense"."categoryName" AS "categoryName", \(sql)("StoredExpense"."amount") AS "value" \
+            FROM "StoredExpense" WHERE "StoredExpense"."categoryName" IN (?, ?) GROUP BY "StoredExpense"."categoryName" \
+            ORDER BY "StoredExpense"."categoryName" ASC
+            """)
+        let rows = try context.fetch(request)
+        #expect(rows.compactMap { $0["categoryName"] as? String } == ["Food", "Misc"])
+        let values = rows.compactMap { ($0["value"] as? NSNumber)?.doubleValue }
+        #expect(values.count == 2)
+        #expect(zip(values, expected).allSatisfy { abs($0 - $1) < 1e-9 })
+    }
+
     @Test func countsAndLatestDatesPerCategoryAsSwiftValues() throws {
         let (_, context) = try storedExpenses()
         let request = NSFetchRequest<[String: Any]>(entityName: "StoredExpense")
