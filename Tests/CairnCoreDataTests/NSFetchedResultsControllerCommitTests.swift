@@ -103,3 +103,59 @@ struct NSFetchedResultsControllerCommitTests {
         #expect(recorder.log.count == 3)
     }
 }
+
+@Model
+final class Voyage {
+    var name: String
+    @Relationship(deleteRule: .cascade, inverse: \VoyageStop.voyage) var stops: [VoyageStop] = []
+    init(name: String) { self.name = name }
+}
+
+@Model
+final class VoyageStop {
+    var title: String
+    var voyage: Voyage?
+    init(title: String, voyage: Voyage? = nil) {
+        self.title = title
+        self.voyage = voyage
+    }
+}
+
+@MainActor
+@Suite("NSFetchedResultsController watches the tables its predicate reaches through relationships")
+struct NSFetchedResultsControllerRelationshipTests {
+    @Test func aWriteToARelatedTableRefetchesOnlyTheControllersThatReadIt() async throws {
+        let container = try ModelContainer(
+            for: Schema([Voyage.self, VoyageStop.self]), configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+        let writer = ModelContext(container)
+        let alps = Voyage(name: "Alps"), coast = Voyage(name: "Coast")
+        writer.insert(alps)
+        writer.insert(coast)
+        writer.insert(VoyageStop(title: "Paris", voyage: alps))
+        writer.insert(VoyageStop(title: "Nice", voyage: coast))
+        try writer.save()
+
+        let throughParis = NSFetchRequest<Voyage>(entityName: "Voyage")
+        throughParis.predicate = NSPredicate(format: "ANY stops.title == %@", "Paris")
+        throughParis.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        let viaParis = NSFetchedResultsController(
+            fetchRequest: throughParis, managedObjectContext: ModelContext(container), sectionNameKeyPath: nil, cacheName: nil)
+        try viaParis.performFetch()
+        let recorder = ChangeRecorder()
+        viaParis.delegate = recorder
+        let all = NSFetchedResultsController(
+            fetchRequest: Voyage.fetchRequest(), managedObjectContext: ModelContext(container), sectionNameKeyPath: nil,
+            cacheName: nil)
+        try all.performFetch()
+        #expect(viaParis.fetchedObjects?.map(\.name) == ["Alps"])
+
+        try container.write(for: VoyageStop.self) { db in
+            try db.execute(sql: #"UPDATE "VoyageStop" SET "title" = ? WHERE "title" = ?"#, arguments: ["Paris", "Nice"])
+        }
+        for _ in 0..<10_000 where recorder.log.isEmpty { await Task.yield() }
+        #expect(viaParis.fetchedObjects?.map(\.name) == ["Alps", "Coast"])
+        #expect(recorder.log == ["will", "insert #-1 -→0.1", "did"])  // (the recorder prints #-1 for a non-expense)
+        #expect(viaParis.refetchCount == 1)
+        #expect(all.refetchCount == 0)
+    }
+}
