@@ -181,6 +181,16 @@ struct NSExpressionDescriptionTests {
         #expect(try context.fetch(request).first?["total"] as? Double == 40.5)
     }
 
+    @Test func groupsSortedByTheirAggregateThenLimited() throws {
+        let (_, context) = try storedExpenses()
+        let request = dictionaries(["categoryName", aggregate("sum:", "amount", name: "total")], groupBy: ["categoryName"])
+        request.sortDescriptors = [NSSortDescriptor(key: "total", ascending: false)]
+        request.fetchLimit = 2
+        let sql = try request.sqlSelect(for: entity(context)).render().sql
+        #expect(sql.hasSuffix(#"AS "cairn_groups" ORDER BY "cairn_groups"."total" DESC LIMIT ?"#))
+        #expect(try context.fetch(request).compactMap { $0["categoryName"] as? String } == ["Utilities", "Groceries"])
+    }
+
     @Test func malformedRequestsAreErrorsThatSayWhy() throws {
         let (_, context) = try storedExpenses()
         func message(_ request: NSFetchRequest<NSDictionary>) -> String {

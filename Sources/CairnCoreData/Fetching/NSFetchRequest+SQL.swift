@@ -64,15 +64,21 @@ extension NSFetchRequest {
             select.columns = columns.map { $0.expression.aliased($0.name) }
             select.groupBy = groups.map(\.expression)
             select.isDistinct = returnsDistinctResults
-            if let havingPredicate {
-                guard !groups.isEmpty else {
-                    throw FormatPredicateError(.unsupported, "havingPredicate needs propertiesToGroupBy")
-                }
-                let having = try havingPredicate.tree()
-                let named = having.variableNames.intersection(columns.map(\.name))
-                if !named.isEmpty { return try groupsFiltered(select, columns, by: having, naming: named, entity) }
-                select.having = try having.sqlCondition(for: entity)
+            if havingPredicate != nil, groups.isEmpty {
+                throw FormatPredicateError(.unsupported, "havingPredicate needs propertiesToGroupBy")
             }
+            let having = try havingPredicate?.tree()
+            if !groups.isEmpty {
+                // Filtering or sorting groups by a computed value (Cairn sorts by one too):
+                // the groups become a subquery.
+                let computed = Set(columns.filter { $0.isAggregate || entity.attributes[$0.name] == nil }.map(\.name))
+                let named = having?.variableNames.intersection(computed) ?? []
+                let sortsByComputed = (sortDescriptors ?? []).contains { $0.key.map(computed.contains) ?? false }
+                if !named.isEmpty || sortsByComputed {
+                    return try groupsFiltered(select, columns, by: having, naming: named, entity)
+                }
+            }
+            if let having { select.having = try having.sqlCondition(for: entity) }
             if !groups.isEmpty {
                 ordering = try sortTerms(for: entity)
             } else if !columns.contains(where: \.isAggregate) {
@@ -96,8 +102,10 @@ extension NSFetchRequest {
 
     /// A grouped fetch whose `havingPredicate` names fetched values by variable, Core Data's
     /// way of filtering on aggregates (`NSPredicate(format: "%@ > 100",
-    /// NSExpression(forVariable: "total"))`, or `$total > 100`): the groups become a subquery
-    /// whose columns are the fetched names, filtered and sorted outside it.
+    /// NSExpression(forVariable: "total"))`, or `$total > 100`), or whose sort descriptors
+    /// name a computed value (`NSSortDescriptor(key: "total", ascending: false)`, which Core
+    /// Data does not offer): the groups become a subquery whose columns are the fetched names,
+    /// filtered and sorted outside it.
     ///
     /// ```sql
     /// SELECT "cairn_groups"."categoryName" AS "categoryName", "cairn_groups"."total" AS "total"
@@ -108,7 +116,7 @@ extension NSFetchRequest {
     ///
     /// The predicate and the sort descriptors may then use only the fetched names.
     private func groupsFiltered(
-        _ groups: SQLSelect, _ columns: [DictionaryColumn], by having: FormatPredicate, naming named: Set<String>,
+        _ groups: SQLSelect, _ columns: [DictionaryColumn], by having: FormatPredicate?, naming named: Set<String>,
         _ entity: FormatSQLEntity
     ) throws(FormatPredicateError) -> SQLSelect {
         let alias = "cairn_groups"
@@ -121,7 +129,7 @@ extension NSFetchRequest {
         for name in named { replacements[name] = .keyPath(base: .evaluatedObject, path: [name]) }
         var select = SQLSelect(columns.map { SQLExpression.column($0.name, table: alias).aliased($0.name) },
                                from: .subquery(groups, as: alias))
-        select.condition = try having.replacingVariables(replacements).sqlCondition(for: result)
+        if let having { select.condition = try having.replacingVariables(replacements).sqlCondition(for: result) }
         select.ordering = try sortTerms(for: result)
         return select.limit(fetchLimit > 0 ? fetchLimit : nil).offset(fetchOffset > 0 ? fetchOffset : nil)
     }
