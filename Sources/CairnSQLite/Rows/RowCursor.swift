@@ -75,7 +75,7 @@ extension Statement {
     /// while let row = try cursor.next() { print(try row.decode(Int64.self, at: 0)) }
     /// ```
     public func makeCursor(arguments: StatementArguments? = nil) throws -> RowCursor {
-        if let arguments { try bind(arguments) } else { reset() }
+        if let arguments { try bind(arguments) } else if isStepping { reset() }
         return RowCursor(statement: self)
     }
 }
