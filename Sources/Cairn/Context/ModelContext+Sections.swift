@@ -23,26 +23,36 @@ extension ModelContext {
 /// sectioned ``Query``: the fetch sorts by the section key first, so equal titles arrive
 /// together and ``SectionedResults/init(grouping:)`` makes one section of each run.
 struct Sectioning<T: PersistentModel> {
-    /// The sort that puts the section key first.
-    private let keySort: SortDescriptor<T>
+    private enum Key {
+        case plain(any KeyPath<T, String> & Sendable)
+        case optional(any KeyPath<T, String?> & Sendable)
+    }
+
+    // The key path, not a `SortDescriptor`: a stored String `SortDescriptor` makes a release
+    // build reference a metadata accessor FoundationInternationalization does not export
+    // (`SortDescriptor.AllowedComparison`), and the link fails.
+    private let key: Key
     /// The section title of a model (`nil` keys give "").
     let title: (T) -> String
 
     init(_ keyPath: any KeyPath<T, String> & Sendable) {
-        keySort = SortDescriptor(keyPath)
+        key = .plain(keyPath)
         title = { $0[keyPath: keyPath] }
     }
 
     init(_ keyPath: any KeyPath<T, String?> & Sendable) {
-        keySort = SortDescriptor(keyPath)
+        key = .optional(keyPath)
         title = { $0[keyPath: keyPath] ?? "" }
     }
 
     /// `descriptor` with the section key as its first sort (unless it already is).
     func descriptor(_ descriptor: FetchDescriptor<T>) -> FetchDescriptor<T> {
         var sectioned = descriptor
-        if descriptor.sortBy.first?.keyPath != keySort.keyPath {
-            sectioned.sortBy.insert(keySort, at: 0)
+        switch key {
+        case .plain(let keyPath):
+            if descriptor.sortBy.first?.keyPath != keyPath { sectioned.sortBy.insert(SortDescriptor(keyPath), at: 0) }
+        case .optional(let keyPath):
+            if descriptor.sortBy.first?.keyPath != keyPath { sectioned.sortBy.insert(SortDescriptor(keyPath), at: 0) }
         }
         return sectioned
     }
