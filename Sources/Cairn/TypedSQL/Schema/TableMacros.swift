@@ -49,10 +49,14 @@ public macro Ephemeral() = #externalMacro(module: "CairnMacros", type: "Ephemera
 /// // SELECT COUNT("reminders"."id") FILTER (WHERE NOT "reminders"."isCompleted"),
 /// //        COUNT("reminders"."id") FILTER (WHERE "reminders"."isFlagged") FROM "reminders"
 /// ```
+///
+/// The row is also a ``Table`` (named as `@Table` names tables, or `@Selection("name")`), so
+/// a common table expression selecting into it reads as one (see ``With(_:query:)``).
 @attached(
-    extension, conformances: SelectionRow,
-    names: named(Columns), named(columnWidth), named(init(decoder:)), named(decode(from:)))
-public macro Selection() = #externalMacro(module: "CairnMacros", type: "SelectionMacro")
+    extension, conformances: SelectionRow, Table,
+    names: named(Columns), named(TableColumns), named(columns), named(tableName), named(columnWidth),
+    named(init(decoder:)), named(decode(from:)))
+public macro Selection(_ name: String = "") = #externalMacro(module: "CairnMacros", type: "SelectionMacro")
 
 /// SQL written by hand, with interpolations that are bound (values), rendered (typed
 /// expressions) or quoted (`\(Table.self)`); `raw:` alone is verbatim.
