@@ -320,8 +320,8 @@ extension Select where Columns: QueryRepresentable {
     /// `@Selection` row: the seed and the step of a recursive common table expression.
     ///
     /// ```swift
-    /// Values(Count.Columns(value: 1)).union(all: true, Count.select { Count.Columns(value: $0.value + 1) })
-    /// // SELECT ? UNION ALL SELECT "counts"."value" + ? FROM "counts"
+    /// Values(Step.Columns(value: 1)).union(all: true, Step.select { Step.Columns(value: #sql("\($0.value) + 1")) })
+    /// // SELECT ? UNION ALL SELECT "steps"."value" + 1 FROM "steps"
     /// ```
     public func union<OtherFrom, OtherJoins>(all: Bool = false, _ other: Select<Columns, OtherFrom, OtherJoins>) -> Self {
         with { $0 = $0.union(all: all, other.query) }

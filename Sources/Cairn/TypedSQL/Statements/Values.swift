@@ -38,7 +38,7 @@ public func Values<Value: QueryExpression>(
 /// ```
 ///
 /// Mostly useful as the seed of a recursive common table expression (see ``With(_:query:)``):
-/// `Values(Count.Columns(value: 1)).union(all: true, Count.select { … })`.
+/// `Values(Step.Columns(value: 1)).union(all: true, Step.select { … })`.
 ///
 /// Unlike StructuredQueries' `Values` struct, this is a function returning a ``Select``, so
 /// everything a `Select` offers (`union`, `fetchAll`, `@FetchAll`) takes it.
