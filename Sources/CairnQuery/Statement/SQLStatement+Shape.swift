@@ -21,6 +21,12 @@ extension SQLStatement {
     /// // shape: SELECT * FROM "t" WHERE "id" = <parameter 0>; values: [.integer(7)]
     /// ```
     public func shape(maximumValues: Int = 256) -> (shape: SQLStatement, values: [DatabaseValue])? {
+        // A multi-row insert over the limit is known from its size, before any rewriting.
+        if case .insert(let insert) = self, case .values(let rows) = insert.source,
+            rows.reduce(0, { $0 + $1.count }) > maximumValues
+        {
+            return nil
+        }
         var extractor = SQLShapeExtractor(maximumValues: maximumValues)
         let shape = extractor.statement(self)
         guard !extractor.failed else { return nil }
