@@ -58,6 +58,25 @@ public macro Ephemeral() = #externalMacro(module: "CairnMacros", type: "Ephemera
     named(init(decoder:)), named(decode(from:)))
 public macro Selection(_ name: String = "") = #externalMacro(module: "CairnMacros", type: "SelectionMacro")
 
+/// Makes a Swift function callable from typed SQL: generates `$name`, a
+/// ``ScalarDatabaseFunction`` to register with `db.add(function:)` and call in queries.
+///
+/// ```swift
+/// @DatabaseFunction func exclaim(_ text: String) -> String { text + "!" }
+///
+/// try db.add(function: $exclaim)
+/// try Reminder.select { $exclaim($0.title) }.fetchAll(db)
+/// // SELECT exclaim("reminders"."title") FROM "reminders"
+/// ```
+///
+/// The SQL name is the function's, or `name`; parameters and the result must be types SQL can
+/// hold (`QueryBindable`: `Int`, `String`, `Double`, `Bool`, `Date`, `UUID`, … and optionals).
+/// A throwing function fails the statement with its error. Calls in a type's methods capture
+/// `self`, so use global or `static` functions unless the type is `Sendable`.
+@attached(peer, names: prefixed(`$`))
+public macro DatabaseFunction(_ name: String = "", isDeterministic: Bool = false) =
+    #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
+
 /// SQL written by hand, with interpolations that are bound (values), rendered (typed
 /// expressions) or quoted (`\(Table.self)`); `raw:` alone is verbatim.
 ///
