@@ -20,15 +20,9 @@ struct CoreDataSurface: BenchSurface {
             return nil
         }
 
-        try m.measure(2) {
-            let context = ModelContext(container)
-            let workouts = try context.fetch(NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout"))
-            let rows = workouts.map {
-                WorkoutRow(id: $0.id, title: $0.title, startedAt: $0.startedAt, finishedAt: $0.finishedAt,
-                           minutes: $0.minutes, calories: $0.calories, isFavorite: $0.isFavorite)
-            }
-            return Workload.checksumW2(rows)
-        }
+        try m.measure(2, {
+            try ModelContext(container).fetch(NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout"))
+        }, checksum: { Workload.checksumW2($0.map(SwiftDataSurface.row)) })
 
         try m.measure(3) {
             let context = ModelContext(container)

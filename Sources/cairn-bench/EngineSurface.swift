@@ -31,12 +31,9 @@ struct EngineSurface: BenchSurface {
             return nil
         }
 
-        try m.measure(2) {
-            let rows = try pool.read { db in
-                try db.fetchAll(sql: "SELECT \(Self.columns) FROM workout", Self.decodeWorkout)
-            }
-            return Workload.checksumW2(rows)
-        }
+        try m.measure(2, {
+            try pool.read { db in try db.fetchAll(sql: "SELECT \(Self.columns) FROM workout", Self.decodeWorkout) }
+        }, checksum: Workload.checksumW2)
         m.peakRSSKiB = peakResidentKiB()
 
         try m.measure(3) {

@@ -82,10 +82,8 @@ struct SwiftDataSurface: BenchSurface {
             return nil
         }
 
-        try m.measure(2) {
-            let workouts = try ModelContext(container).fetch(FetchDescriptor<ModelWorkout>())
-            return Workload.checksumW2(workouts.map(Self.row))
-        }
+        try m.measure(2, { try ModelContext(container).fetch(FetchDescriptor<ModelWorkout>()) },
+                      checksum: { Workload.checksumW2($0.map(Self.row)) })
         m.peakRSSKiB = peakResidentKiB()
 
         try m.measure(3) {

@@ -65,12 +65,11 @@ struct TypedSQLSurface: BenchSurface {
             return nil
         }
 
-        try m.measure(2) {
-            let rows = try pool.read { db in try BenchWorkout.all.fetchAll(db) }
-            return rows.reduce(0) { sum, w in
+        try m.measure(2, { try pool.read { db in try BenchWorkout.all.fetchAll(db) } }, checksum: { rows in
+            rows.reduce(0) { sum, w in
                 sum + w.id + w.minutes + (w.isFavorite ? 1 : 0) + Int64(w.title.utf8.count) + (w.finishedAt == nil ? 1 : 0)
             }
-        }
+        })
         m.peakRSSKiB = peakResidentKiB()
 
         try m.measure(3) {

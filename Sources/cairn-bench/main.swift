@@ -2,17 +2,25 @@
 // workloads in plain C over the same SQLite, with the ratio per workload.
 //
 //   swift run -c release cairn-bench [--dir DIR] [--autocommit] [--runs N]
+import CairnBenchBaseline
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        usage: cairn-bench [--dir DIR] [--autocommit] [--runs N] [--format-only]
+        usage: cairn-bench [--dir DIR] [--autocommit] [--runs N] [--only SURFACE] [--workloads 2,6]
+          [--cpu-time] [--format-only]
           Runs W1-W6 (../shared/BENCHMARKS.md) in C and through each Cairn surface on fresh
           SQLite files in DIR (default: a temporary folder), prints NAME_ms lines, checksums
           and the ratio of each surface to C. Build with -c release for meaningful numbers.
           --runs N repeats everything N times (C and each surface interleaved) and keeps
           each workload's fastest time: on a shared machine, the least disturbed run.
+          --only SURFACE runs C and one surface: engine, typedsql, swiftdata or coredata
+          (for profiling one surface with perf or callgrind).
+          --workloads LIST runs only those workloads of each surface (W1 always runs: it fills
+          the table the others read).
+          --cpu-time times C and Cairn on the process's CPU clock instead of the wall clock:
+          on a busy machine, time spent waiting for a core is then not counted on either side.
           --format-only prints only the parse (+ compile) time of a typical format predicate.
         """)
     exit(0)
@@ -32,6 +40,23 @@ var runCount = 1
 if let i = arguments.firstIndex(of: "--runs"), arguments.index(after: i) < arguments.endIndex,
    let n = Int(arguments[arguments.index(after: i)]), n > 0 {
     runCount = n
+}
+
+if let i = arguments.firstIndex(of: "--workloads"), arguments.index(after: i) < arguments.endIndex {
+    selectedWorkloads = Set(arguments[arguments.index(after: i)].split(separator: ",").compactMap { Int($0) })
+}
+if arguments.contains("--cpu-time") {
+    usesCPUTime = true
+    cairn_baseline_use_cpu_time(1)
+}
+var surfaces = allSurfaces
+if let i = arguments.firstIndex(of: "--only"), arguments.index(after: i) < arguments.endIndex {
+    let wanted = arguments[arguments.index(after: i)].lowercased()
+    surfaces = allSurfaces.filter { String(describing: type(of: $0)).lowercased() == wanted + "surface" }
+    if surfaces.isEmpty {
+        FileHandle.standardError.write(Data("cairn-bench: no surface named \(wanted) (engine, typedsql, swiftdata, coredata)\n".utf8))
+        exit(2)
+    }
 }
 
 do {

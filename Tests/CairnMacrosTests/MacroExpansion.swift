@@ -35,7 +35,14 @@ enum MacroExpansion {
         let file = Parser.parse(source: source)
         let context = BasicMacroExpansionContext(
             sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "Test.swift")])
-        let expanded = file.expand(macroSpecs: specs, contextGenerator: { _ in context }, indentationWidth: .spaces(4))
+        // Each expansion sees its lexical context (the enclosing type, attributes included), as
+        // in the compiler; diagnostics are collected in the shared `context`.
+        let expanded = file.expand(
+            macroSpecs: specs,
+            contextGenerator: { node in
+                BasicMacroExpansionContext(sharingWith: context, lexicalContext: node.allMacroLexicalContexts())
+            },
+            indentationWidth: .spaces(4))
         let converter = SourceLocationConverter(fileName: "Test.swift", tree: file)
         let diagnostics = context.diagnostics.map { diagnostic in
             let location = diagnostic.location(converter: converter)

@@ -32,10 +32,21 @@ public struct FetchResultsCollection<Element>: RandomAccessCollection {
         }
     }
 
-    init(count: Int, batchSize: Int, load: @escaping (Range<Int>) -> [Element]) {
+    /// A collection of `count` elements that `load` reads a batch at a time; `load` must
+    /// return exactly as many elements as the range it is given holds.
+    @_spi(CairnCoreData)
+    public init(count: Int, batchSize: Int, load: @escaping (Range<Int>) -> [Element]) {
         total = count
         self.batchSize = Swift.max(1, batchSize)
         loader = Loader(load: load)
+    }
+
+    /// A collection over elements already at hand: one batch, never reloaded, not copied.
+    @_spi(CairnCoreData)
+    public init(elements: [Element]) {
+        self.init(count: elements.count, batchSize: Swift.max(1, elements.count)) { Array(elements[$0]) }
+        loader.elements = elements
+        loader.batch = 0
     }
 
     public var startIndex: Int { 0 }
@@ -72,13 +83,22 @@ extension ModelContext {
                 reason: "A batched fetch reads only saved rows: set includePendingChanges = false on the FetchDescriptor")
         }
         mergeExternalChanges()
-        let entityName = Schema.entityName(for: T.self)
-        let store = try container.store(for: entityName)
         let keys = try primaryKeys(descriptor)
-        let storeIdentifier = store.identifier
+        return FetchResultsCollection(count: keys.count, batchSize: batchSize, load: try batchLoader(T.self, primaryKeys: keys))
+    }
+
+    /// Loads the models of the rows with `keys` (in that order) a batch at a time: each call
+    /// lets go of the previous batch's unchanged models, then returns the models of the keys
+    /// in its range, registered ones as they are and the rest read in one SELECT. Other
+    /// contexts' commits are merged into registered models when the loader is made. The loader
+    /// keeps the context alive: every position must be able to load its model.
+    @_spi(CairnCoreData)
+    public func batchLoader<T: PersistentModel>(_ type: T.Type, primaryKeys keys: [Int64]) throws -> (Range<Int>) -> [T] {
+        mergeExternalChanges()
+        let entityName = Schema.entityName(for: T.self)
+        let storeIdentifier = try container.store(for: entityName).identifier
         let holder = BatchHolder<T>()
-        // The collection keeps the context alive: every position must be able to load its model.
-        return FetchResultsCollection(count: keys.count, batchSize: batchSize) { range in
+        return { range in
             self.release(holder.models)
             let identifiers = keys[range].map {
                 PersistentIdentifier.permanent(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: $0)

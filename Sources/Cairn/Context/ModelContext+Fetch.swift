@@ -100,11 +100,12 @@ extension ModelContext {
 
     /// The registered model of a row (the primary key, then the layout's columns), made and
     /// registered if the context does not hold it yet.
-    func materialize<T: PersistentModel>(_ type: T.Type, row: [DatabaseValue], layout: TableLayout, store: ModelStore) throws -> T {
-        guard case .integer(let primaryKey) = row.first else {
+    func materialize<T: PersistentModel>(_ type: T.Type, row: some RowValues, layout: TableLayout, store: ModelStore) throws -> T {
+        let first = row.count > 0 ? row.value(at: 0) : nil
+        guard case .integer(let primaryKey) = first else {
             throw ModelError(.valueDecodingFailed, entityName: layout.tableName,
                              column: SQLText.identifier(layout.tableName) + "." + SQLText.identifier(layout.primaryKey),
-                             value: row.first?.description, message: "A row has no integer primary key")
+                             value: first?.description, message: "A row has no integer primary key")
         }
         let identifier = PersistentIdentifier.permanent(
             entityName: layout.tableName, storeIdentifier: store.identifier, primaryKey: primaryKey)
@@ -113,17 +114,16 @@ extension ModelContext {
         let storage = ModelStorage(entity: layout.entity, identifier: identifier, slots: slots)
         storage.context = self
         let model = T(backingData: DefaultBackingData<T>(storage: storage))
-        storage.owner = model
         register(model, storage)
         return model
     }
 
     /// The slots of a row: attributes decoded, to-one relationships as raw keys, to-many
     /// relationships unloaded.
-    func decodeSlots(row: [DatabaseValue], layout: TableLayout) throws -> [ModelStorage.Slot] {
+    func decodeSlots(row: some RowValues, layout: TableLayout) throws -> [ModelStorage.Slot] {
         var slots = Array(repeating: ModelStorage.Slot.unloaded, count: layout.entity.properties.count)
         for (offset, column) in layout.columns.enumerated() where offset + 1 < row.count {
-            let value = row[offset + 1]
+            let value = row.value(at: offset + 1)
             switch column.kind {
             case .attribute(let attribute):
                 do {
@@ -138,11 +138,7 @@ extension ModelContext {
                 slots[column.slot] = .raw(value)
             }
         }
-        for (index, property) in layout.entity.properties.enumerated() {
-            if let attribute = property as? Schema.Attribute, attribute.isTransient, let value = attribute.defaultValue {
-                slots[index] = .value(value)
-            }
-        }
+        for (slot, value) in layout.transientDefaults { slots[slot] = .value(value) }
         return slots
     }
 
@@ -187,4 +183,19 @@ final class UnknownEntityModel: PersistentModel {
         let storage = ModelStorage(entity: Schema.Entity.of(UnknownEntityModel.self), identifier: identifier, slots: [])
         self.init(backingData: DefaultBackingData<UnknownEntityModel>(storage: storage))
     }
+}
+
+/// The values of one fetched row by position: an array copied out of a statement, or the
+/// statement's current row itself, read in place while stepping (no array per row).
+protocol RowValues {
+    var count: Int { get }
+    func value(at index: Int) -> DatabaseValue
+}
+
+extension Array: RowValues where Element == DatabaseValue {
+    func value(at index: Int) -> DatabaseValue { self[index] }
+}
+
+extension Row: RowValues {
+    func value(at index: Int) -> DatabaseValue { databaseValue(at: index) }
 }

@@ -96,8 +96,13 @@ extension ModelContext {
             return try partialModels(descriptor, layout: layout, store: store)
         }
         let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name)))
-        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
-        return try rows.map { try materialize(T.self, row: $0, layout: layout, store: store) }
+        // Models are made while the statement steps: no row is copied out first. Nothing in
+        // `materialize` reaches the store again, so holding its lock meanwhile is safe.
+        return try store.access { connection in
+            try connection.rows(rendered) { row in
+                try materialize(T.self, row: row, layout: layout, store: store)
+            }
+        }
     }
 
     /// `propertiesToFetch`: only the listed columns are read; the model's other columns load

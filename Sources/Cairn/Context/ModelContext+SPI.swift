@@ -5,12 +5,14 @@ import Foundation
 extension ModelContext {
     /// The registered models of the rows `adjust` selects: it receives
     /// `SELECT "id", <every column> FROM "<Entity>"`, adds WHERE, ORDER BY, LIMIT and OFFSET,
-    /// and must keep the selected columns.
+    /// and must keep the selected columns. What other contexts, actors and raw writes committed
+    /// is merged into the registered models first, as every fetch does.
     @_spi(CairnCoreData)
     public func fetchStoredModels<T: PersistentModel>(
         _ type: T.Type, adjusting adjust: (SQLSelect) throws -> SQLSelect
     ) throws -> [T] {
-        try fetchStored(type, adjusting: adjust)
+        mergeExternalChanges()
+        return try fetchStored(type, adjusting: adjust)
     }
 
     /// The rows of a SELECT run on the store that holds `entityName`, and that store's
@@ -19,5 +21,19 @@ extension ModelContext {
     public func storedRows(entityName: String, _ select: SQLSelect) throws -> (store: String, rows: [[DatabaseValue]]) {
         let store = try container.store(for: entityName)
         return (store.identifier, try store.access { try $0.rows(select) })
+    }
+}
+
+extension ModelContext {
+    /// The tables a SELECT on the store of `entityName` reads, as SQLite's authorizer reports
+    /// them (the entity's table, and whatever subqueries and joins reach); `[entityName]` when
+    /// the statement cannot be prepared.
+    @_spi(CairnCoreData)
+    public func tablesRead(by select: SQLSelect, entityName: String) -> Set<String> {
+        guard let store = try? container.store(for: entityName), let rendered = try? select.render(),
+            let tables = try? store.access({ try $0.database.cachedStatement(sql: rendered.sql).readTables }),
+            !tables.isEmpty
+        else { return [entityName] }
+        return tables
     }
 }

@@ -133,6 +133,12 @@ struct StoreConnection {
         }
     }
 
+    /// The rows of rendered SQL, each handed to `transform` while the statement is on it.
+    func rows<T>(_ rendered: RenderedSQL, _ transform: (Row) throws -> T) throws -> [T] {
+        store.record(rendered.sql)
+        return try database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
+    }
+
     /// Runs `body` in one transaction: all of it is on disk, or none of it.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try database.inTransaction(.immediate, body)

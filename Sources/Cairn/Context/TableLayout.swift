@@ -50,6 +50,9 @@ struct TableLayout {
     let columns: [Column]
     /// The storage of each to-many relationship, by property name.
     let toMany: [String: ToManyStorage]
+    /// The slot and declared default of each transient attribute that has one: a model made
+    /// from a row starts with these.
+    let transientDefaults: [(slot: Int, value: Any)]
 
     var tableName: String { entity.name }
     var primaryKey: String { entity.primaryKeyColumn }
@@ -60,9 +63,14 @@ struct TableLayout {
         self.entity = entity
         var columns: [Column] = []
         var toMany: [String: ToManyStorage] = [:]
+        var transientDefaults: [(slot: Int, value: Any)] = []
         for (slot, property) in entity.properties.enumerated() {
             if let attribute = property as? Schema.Attribute {
-                if !attribute.isTransient { columns.append(Column(name: attribute.columnName, slot: slot, kind: .attribute(attribute))) }
+                if !attribute.isTransient {
+                    columns.append(Column(name: attribute.columnName, slot: slot, kind: .attribute(attribute)))
+                } else if let value = attribute.defaultValue {
+                    transientDefaults.append((slot, value))
+                }
             } else if let relationship = property as? Schema.Relationship {
                 if relationship.isToOneRelationship {
                     columns.append(Column(name: relationship.name, slot: slot, kind: .toOne(relationship)))
@@ -73,6 +81,7 @@ struct TableLayout {
         }
         self.columns = columns
         self.toMany = toMany
+        self.transientDefaults = transientDefaults
     }
 
     /// Where a to-many relationship is stored: the inverse's foreign key when the inverse is

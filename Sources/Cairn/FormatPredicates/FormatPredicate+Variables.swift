@@ -40,6 +40,17 @@ extension FormatPredicate {
         }
     }
 
+    /// Replaces the free `$VARIABLES` named in `expressions` by those expressions, leaving the
+    /// others as they are.
+    ///
+    /// ```swift
+    /// try FormatPredicate("$total > 100").replacingVariables(["total": .keyPath(base: .evaluatedObject, path: ["total"])])
+    /// // total > 100
+    /// ```
+    public func replacingVariables(_ expressions: [String: FormatExpression]) -> FormatPredicate {
+        (try? rewriteVariables(bound: []) { name in expressions[name] }) ?? self
+    }
+
     typealias VariableRewrite = (String) throws(FormatPredicateError) -> FormatExpression?
 
     func rewriteVariables(bound: Set<String>, _ rewrite: VariableRewrite) throws(FormatPredicateError) -> FormatPredicate {

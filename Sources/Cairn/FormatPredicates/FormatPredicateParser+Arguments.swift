@@ -32,6 +32,13 @@ extension FormatPredicateParser {
             }
             return .keyPath(base: .evaluatedObject, path: components)
         }
+        if conversion == "@", let expression = unwrapOptional(argument) as? any FormatExpressionConvertible {
+            do {
+                return try expression.argumentExpression()
+            } catch {
+                throw fail(error.message)
+            }
+        }
         guard let value = FormatValue(converting: argument) else {
             throw fail("a value of type \(typeName(argument)) cannot be used in a predicate")
         }

@@ -138,6 +138,14 @@ public protocol FormatValueConvertible {
     var formatValue: FormatValue { get }
 }
 
+/// A type that stands for an expression, not a constant, when passed for `%@` (Core Data's
+/// `NSExpression`: `NSPredicate(format: "%@ > 1", NSExpression(forVariable: "count"))` is
+/// `$count > 1`).
+public protocol FormatExpressionConvertible {
+    /// The expression this value stands for, or why it cannot stand for one.
+    func argumentExpression() throws(FormatPredicateError) -> FormatExpression
+}
+
 /// Unwraps any level of `Optional` hidden in an `Any`; `nil` when the innermost is `none`.
 func unwrapOptional(_ value: Any?) -> Any? {
     guard let value else { return nil }

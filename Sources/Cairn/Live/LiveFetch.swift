@@ -20,12 +20,13 @@ final class LiveFetch<Element: PersistentModel>: Observable {
 
     private var storedResults: [Element] = []
     private var storedError: (any Error)?
-    private var observation: ChangeObservation?
-    /// The tables the commit listener watches: what the last successful fetch read.
-    private let watched = TableSet([Schema.entityName(for: Element.self)])
-    private let pending = RefetchFlag()
+    /// The commit listener; it watches the tables the last successful fetch read.
+    private var trigger: CommitTrigger?
     /// How many fetches ran (tests check that unrelated commits cause none).
     private(set) var fetchCount = 0
+    /// Bumped each time new results are published (what is derived from them, such as
+    /// sections, is computed again when it changes).
+    private(set) var generation = 0
 
     init(descriptor: FetchDescriptor<Element>, modelContext: ModelContext?) {
         self.descriptor = descriptor
@@ -55,7 +56,7 @@ final class LiveFetch<Element: PersistentModel>: Observable {
     }
 
     /// The tables the fetch reads, as last fetched.
-    var readTables: Set<String> { watched.tables }
+    var readTables: Set<String> { trigger?.tables ?? [Schema.entityName(for: Element.self)] }
 
     // MARK: - Fetching
 
@@ -72,17 +73,20 @@ final class LiveFetch<Element: PersistentModel>: Observable {
     /// Fetches now and publishes the results; a failure keeps the last good results and sets
     /// `fetchError`.
     func refetch() {
-        pending.clear()
+        trigger?.clear()
         fetchCount += 1
         guard let context = resolvedContext() else {
             publish(error: QueryContextError(elementType: "\(Element.self)"))
             return
         }
-        startObserving(context)
+        let trigger = self.trigger ?? startObserving(context)
         do {
             let results = try context.fetch(descriptor)
-            watched.replace(with: context.tablesRead(by: descriptor))
-            registrar.withMutation(of: self, keyPath: \.results) { storedResults = results }
+            trigger.watch(context.tablesRead(by: descriptor))
+            registrar.withMutation(of: self, keyPath: \.results) {
+                storedResults = results
+                generation += 1
+            }
             if storedError != nil { publish(error: nil) }
         } catch {
             publish(error: error)
@@ -93,25 +97,17 @@ final class LiveFetch<Element: PersistentModel>: Observable {
         registrar.withMutation(of: self, keyPath: \.fetchError) { storedError = error }
     }
 
-    private func startObserving(_ context: ModelContext) {
-        guard observation == nil else { return }
-        let watched = self.watched
-        let pending = self.pending
-        let target = WeakReference(self)
-        observation = context.container.changes.observe { changed in
-            guard watched.intersects(changed), pending.set() else { return }
-            Task { @MainActor in target.value?.refetchIfPending() }
-        }
-    }
-
-    private func refetchIfPending() {
-        if pending.isSet { refetch() }
+    private func startObserving(_ context: ModelContext) -> CommitTrigger {
+        let trigger = CommitTrigger(container: context.container) { [weak self] in self?.refetch() }
+        trigger.watch([Schema.entityName(for: Element.self)])
+        self.trigger = trigger
+        return trigger
     }
 
     /// Stops following commits; the results stay as they are.
     func stop() {
-        observation?.cancel()
-        observation = nil
+        trigger?.cancel()
+        trigger = nil
     }
 }
 

@@ -10,7 +10,7 @@ import Foundation
 /// ModelEnvironment.modelContainer = container      // queries use container.mainContext
 ///
 /// @Observable final class History {
-///     @ObservationIgnored @Query(sort: \Workout.startedAt, order: .reverse) var workouts: [Workout]
+///     @Query(sort: \Workout.startedAt, order: .reverse) @ObservationIgnored var workouts: [Workout]
 /// }
 /// ```
 ///

@@ -21,18 +21,23 @@ import SwiftUI
 /// }
 /// ```
 ///
-/// In an `@Observable` class, store the query yourself, ignored by `@Observable` (the query is
-/// observable itself, so reading `workouts` is tracked; `@Observable` and an attached `@Query`
-/// cannot share a property):
+/// In an `@Observable` class, write `@ObservationIgnored` after `@Query` (`@Observable` leaves
+/// the property alone; the query is observable itself, so reading `workouts` is still tracked
+/// and a commit that changes the results fires `onChange`):
 ///
 /// ```swift
-/// @MainActor @Observable final class WorkoutHistory {
-///     @ObservationIgnored private var _workouts = Query<Workout, [Workout]>(sort: \.startedAt, order: .reverse)
-///     var workouts: [Workout] { _workouts.wrappedValue }
+/// @MainActor @Observable final class Feed {
+///     @Query(sort: \Workout.startedAt) @ObservationIgnored var workouts: [Workout]
+///     var searchText = ""
 /// }
-/// let history = WorkoutHistory()
-/// withObservationTracking { _ = history.workouts } onChange: { print("workouts changed") }
+/// let feed = Feed()
+/// withObservationTracking { _ = feed.workouts } onChange: { print("workouts changed") }
 /// ```
+///
+/// Without `@ObservationIgnored`, `@Observable` also makes `workouts` tracked storage and the
+/// two expansions collide; written before `@Query`, Swift 6.3 rejects it ("expansion of macro
+/// 'ObservationIgnored()' produced an unexpected getter"). `@Query` reports both with the
+/// spelling that compiles.
 ///
 /// On its own, with an explicit context:
 ///
@@ -52,9 +57,15 @@ import SwiftUI
 public struct Query<Element: PersistentModel, Result> {
     let live: LiveFetch<Element>
     private let transform: @MainActor ([Element]) -> Result
+    /// The grouping of a query made with `sectionBy:`; `nil` otherwise.
+    let sectioning: QuerySections<Element>?
 
-    init(live: LiveFetch<Element>, transform: @escaping @MainActor ([Element]) -> Result) {
+    init(
+        live: LiveFetch<Element>, sectioning: QuerySections<Element>? = nil,
+        transform: @escaping @MainActor ([Element]) -> Result
+    ) {
         self.live = live
+        self.sectioning = sectioning
         self.transform = transform
     }
 

@@ -32,6 +32,7 @@ struct AttributeCodec {
 
     /// The codec of a Swift type, or `nil` if Cairn cannot store it.
     static func make(for type: any Any.Type) -> AttributeCodec? {
+        if let codec = concreteCodec(for: type) { return codec }
         if let optional = type as? any _OptionalMarker.Type, let builder = type as? any _OptionalBuilding.Type {
             guard let inner = make(for: optional._wrappedType), !inner.isOptional else { return nil }
             return AttributeCodec(
@@ -64,6 +65,44 @@ struct AttributeCodec {
             decode: { value in
                 guard let decoded = P(databaseValue: value) else { throw undecodable(value, P.self) }
                 return decoded
+            })
+    }
+
+    /// The codec of a common column type or its Optional, compiled for that type. The general
+    /// path opens the type at run time, so every value read or written looked up generic
+    /// metadata and cast through `Any`; fetches spend their time here.
+    private static func concreteCodec(for type: any Any.Type) -> AttributeCodec? {
+        func match<P: ColumnPrimitive>(_ candidate: P.Type) -> AttributeCodec? {
+            if type == P.self { return primitiveCodec(P.self) }
+            if type == P?.self { return optionalPrimitiveCodec(P.self) }
+            return nil
+        }
+        let candidates: [() -> AttributeCodec?] = [
+            { match(Int.self) }, { match(Int64.self) }, { match(Double.self) }, { match(String.self) },
+            { match(Bool.self) }, { match(Date.self) }, { match(Int32.self) }, { match(Float.self) },
+            { match(UUID.self) }, { match(Data.self) }, { match(URL.self) }, { match(Decimal.self) },
+            { match(Int16.self) }, { match(Int8.self) }, { match(UInt.self) }, { match(UInt64.self) },
+            { match(UInt32.self) }, { match(UInt16.self) }, { match(UInt8.self) },
+        ]
+        for candidate in candidates {
+            if let codec = candidate() { return codec }
+        }
+        return nil
+    }
+
+    /// `P?` for a primitive `P`: NULL is `nil`; the same rules as `P` otherwise.
+    private static func optionalPrimitiveCodec<P: ColumnPrimitive>(_ type: P.Type) -> AttributeCodec {
+        AttributeCodec(
+            columnType: P.columnType, isOptional: true, representation: .primitive,
+            encode: { value in
+                if let value = value as? P { return try value.databaseValue() }
+                guard let optional = value as? P? else { throw mismatch(value, P?.self) }
+                return try optional.map { try $0.databaseValue() } ?? .null
+            },
+            decode: { value in
+                if value.isNull { return P?.none as Any }
+                guard let decoded = P(databaseValue: value) else { throw undecodable(value, P.self) }
+                return Optional(decoded) as Any
             })
     }
 

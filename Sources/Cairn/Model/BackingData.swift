@@ -29,14 +29,27 @@ public protocol BackingData<Model>: AnyObject {
 /// set of properties changed since the last save.
 public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     private var made: ModelStorage?
+    /// Values set before the storage exists, applied in order when it is made.
+    private var initialValues: [(key: AnyKeyPath, value: Any)] = []
 
     /// The storage, made on first use: the backing data `@Model`'s property initializer makes
     /// for every instance is thrown away unused when a context makes the model from a row.
+    /// Swift still sets every `Optional` property without an initializer to `nil` through it
+    /// first, so those values wait in `initialValues` rather than making a storage per row.
     var storage: ModelStorage {
         if let made { return made }
         let storage = ModelStorage(entity: Schema.Entity.of(Model.self))
         made = storage
+        for (key, value) in initialValues { storage.setValue(value, forKey: key) }
+        initialValues = []
         return storage
+    }
+
+    /// Sets a value, or keeps it for later while there is no storage yet.
+    private func set(_ value: Any, forKey key: AnyKeyPath) {
+        if let made { return made.setValue(value, forKey: key) }
+        if initialValues.isEmpty { initialValues.reserveCapacity(16) }
+        initialValues.append((key, value))
     }
 
     public init(for modelType: Model.Type) {}
@@ -66,7 +79,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     }
 
     public func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
-        storage.setValue(newValue, forKey: key)
+        set(newValue, forKey: key)
     }
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
         storage.setValue(newValue, forKey: key)

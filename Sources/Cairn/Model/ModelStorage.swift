@@ -38,8 +38,14 @@ final class ModelStorage {
     /// The context the model is registered with.
     weak var context: ModelContext?
     /// The model this storage backs, once known (set by relationship setters and contexts);
-    /// needed to put the model into the inverse of a relationship.
-    weak var owner: (any PersistentModel)?
+    /// needed to put the model into the inverse of a relationship. A model a context made from
+    /// a row is found through the context instead: a weak reference per fetched model would
+    /// cost an allocation each.
+    var owner: (any PersistentModel)? {
+        get { knownOwner ?? context?.tracked[ObjectIdentifier(self)] }
+        set { knownOwner = newValue }
+    }
+    private weak var knownOwner: (any PersistentModel)?
     /// Values of key paths outside the schema metadata (hand-written models only).
     var extra: [AnyKeyPath: Any] = [:]
 

@@ -31,6 +31,14 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
         let entityName: String
         /// The store, as in the `PersistentIdentifier`.
         let storeIdentifier: String?
+
+        /// Hashes the key alone: contexts look identifiers up once per fetched row, and hashing
+        /// the two strings as well cost more than the rest of the lookup. Equal identifiers
+        /// still hash equally; identifiers of different entities with the same key are told
+        /// apart by `==`.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(key)
+        }
     }
 
     /// The value that tells identifiers apart (entity, store and key together).

@@ -17,4 +17,7 @@ typedef struct {
 /// Runs the six workloads of BENCHMARKS.md in plain C on a fresh database file at `path`.
 /// `autocommit` non-zero runs each read statement outside a read transaction.
 int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *out);
+
+/// Non-zero: time with CLOCK_PROCESS_CPUTIME_ID instead of CLOCK_MONOTONIC.
+void cairn_baseline_use_cpu_time(int enabled);
 #endif

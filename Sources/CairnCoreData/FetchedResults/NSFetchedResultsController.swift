@@ -1,9 +1,9 @@
-import Cairn
+@_spi(CairnCoreData) import Cairn
 import Foundation
 
 /// Core Data's fetched-results controller: the results of a fetch request, split into sections
-/// by a key, kept current after every save that touches the request's entity, with a delegate
-/// told what moved.
+/// by a key, kept current after every commit that writes a table the request reads, with a
+/// delegate told what moved.
 ///
 /// ```swift
 /// let request = Expense.fetchRequest()
@@ -19,12 +19,16 @@ import Foundation
 /// controller.object(at: IndexPath(item: 0, section: 1))
 /// ```
 ///
-/// Built on the context's save notifications (``ModelContext/didSave``): after a save (from any
-/// context of the same container) whose inserted, updated or deleted objects include the request's
-/// entity, the controller fetches again in its own context and reports the difference
-/// (`difference(from:)` on the objects' identifiers, with moves inferred) to its delegate, on the
-/// main actor. Like Core Data, sections follow the fetch order, so the first sort descriptor
-/// should sort by the section key.
+/// Built on the engine's commit notifications, as `Query` and `ResultsObserver` are: a commit
+/// to one of the container's stores (a save of any context or actor, a raw write through
+/// `ModelContainer.write(for:)`) that writes a table the request's SELECT reads (its entity's,
+/// and any a predicate reaches through relationships) makes the controller fetch again in its
+/// own context; a commit to other tables costs nothing. The controller compares the new
+/// results with the old (`difference(from:)` on identifiers, moves inferred; attribute values
+/// for updates) and tells its delegate, on the main actor: synchronously, before `save()`
+/// returns, when its own context saved (as Core Data does); in a main-actor task otherwise.
+/// When nothing in the results changed, the delegate hears nothing. Like Core Data, sections
+/// follow the fetch order, so the first sort descriptor should sort by the section key.
 ///
 /// `cacheName` is accepted; Cairn keeps no on-disk cache, so ``deleteCache(withName:)`` has
 /// nothing to delete.
@@ -38,13 +42,18 @@ open class NSFetchedResultsController<ResultType: PersistentModel> {
     public let sectionNameKeyPath: String?
     /// The cache name given (no cache is kept).
     public let cacheName: String?
-    /// Told about changes after saves.
+    /// Told about changes after commits.
     public weak var delegate: (any NSFetchedResultsControllerDelegate)?
 
     /// The objects of the last fetch (nil before ``performFetch()``).
     public private(set) var fetchedObjects: [ResultType]?
-    private var sectionList: [FetchedResultsSection<ResultType>] = []
-    private var observer: (any NSObjectProtocol)?
+    var sectionList: [FetchedResultsSection<ResultType>] = []
+    /// The attribute values of each fetched object at the last fetch, to tell updates.
+    var snapshots: [PersistentIdentifier: [FormatValue]] = [:]
+    private var trigger: CommitTrigger?
+    private var saveObserver: (any NSObjectProtocol)?
+    /// How many fetches ran after commits (tests check that unrelated commits cause none).
+    private(set) var refetchCount = 0
 
     public init(
         fetchRequest: NSFetchRequest<ResultType>, managedObjectContext context: NSManagedObjectContext,
@@ -66,17 +75,25 @@ open class NSFetchedResultsController<ResultType: PersistentModel> {
     }
 
     isolated deinit {
-        if let observer { NotificationCenter.default.removeObserver(observer) }
+        if let saveObserver { NotificationCenter.default.removeObserver(saveObserver) }
+        trigger?.cancel()
     }
 
-    /// Fetches and starts following saves.
+    /// Fetches, and starts following the commits that write the tables the request reads.
     ///
-    /// - Throws: what the fetch throws (a malformed predicate, an unknown key or selector).
+    /// - Throws: what the fetch throws (a malformed predicate, an unknown key or selector, a
+    ///   context without a coordinator).
     public func performFetch() throws {
-        let objects = try managedObjectContext.fetch(fetchRequest)
+        let objects: [ResultType] = try managedObjectContext.fetch(fetchRequest)
+        let sections = try sections(of: objects)
         fetchedObjects = objects
-        sectionList = try sections(of: objects)
-        if observer == nil { startObserving() }
+        sectionList = sections
+        snapshots = Self.snapshots(of: objects)
+        if let context = managedObjectContext.modelContext {
+            let trigger = self.trigger ?? startObserving(context)
+            trigger.watch(tablesRead(in: context))
+            trigger.clear()
+        }
     }
 
     /// The sections, in order (nil before ``performFetch()``).
@@ -122,7 +139,68 @@ open class NSFetchedResultsController<ResultType: PersistentModel> {
     /// Core Data deletes a controller's on-disk cache; Cairn keeps none, so this does nothing.
     public static func deleteCache(withName name: String?) {}
 
-    // MARK: - Sections and changes
+    // MARK: - Following commits
+
+    private func startObserving(_ context: ModelContext) -> CommitTrigger {
+        let target = WeakController(self)
+        let trigger = CommitTrigger(container: context.container) { target.value?.refresh() }
+        self.trigger = trigger
+        // A save of the controller's own context runs on the main actor: the context is not
+        // Sendable and this main-actor controller holds it, so strict concurrency keeps it
+        // there. Its changes are reported before `save()` returns, as Core Data does, instead
+        // of in the task the commit queued (which then finds nothing pending).
+        saveObserver = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) {
+            _ in
+            MainActor.assumeIsolated { target.value?.trigger?.fireIfPending() }
+        }
+        return trigger
+    }
+
+    /// The tables the request's SELECT reads (its entity's when it cannot be compiled).
+    private func tablesRead(in context: ModelContext) -> Set<String> {
+        let name = fetchRequest.entityName ?? Schema.entityName(for: ResultType.self)
+        guard let entity = context.container.schema.entitiesByName[name],
+            let select = try? fetchRequest.sqlSelect(for: FormatSQLEntity(entity), as: .managedObjectIDResultType)
+        else { return [name] }
+        return context.tablesRead(by: select, entityName: name)
+    }
+
+    /// Fetches again after a commit and tells the delegate what changed. A failed fetch keeps
+    /// the last results (``performFetch()`` reports the error).
+    private func refresh() {
+        guard let old = fetchedObjects else { return }
+        refetchCount += 1
+        let objects: [ResultType]
+        let newSections: [FetchedResultsSection<ResultType>]
+        do {
+            objects = try managedObjectContext.fetch(fetchRequest)
+            newSections = try sections(of: objects)
+        } catch {
+            return
+        }
+        let newSnapshots = Self.snapshots(of: objects)
+        var updated: Set<PersistentIdentifier> = []
+        for (id, values) in newSnapshots where snapshots[id].map({ $0 != values }) ?? false { updated.insert(id) }
+        let oldSections = sectionList
+        fetchedObjects = objects
+        sectionList = newSections
+        snapshots = newSnapshots
+        guard let delegate else { return }
+        let changes = FetchedResultsChanges(
+            old: (old, oldSections), new: (objects, newSections), updated: updated)
+        guard !changes.isEmpty else { return }
+        delegate.controllerWillChangeContent(self)
+        for change in changes.sections {
+            delegate.controller(self, didChange: change.info, atSectionIndex: change.index, for: change.type)
+        }
+        for change in changes.objects {
+            delegate.controller(self, didChange: change.object, at: change.indexPath, for: change.type,
+                                newIndexPath: change.newIndexPath)
+        }
+        delegate.controllerDidChangeContent(self)
+    }
+
+    // MARK: - Sections and snapshots
 
     private func sections(of objects: [ResultType]) throws -> [FetchedResultsSection<ResultType>] {
         guard let sectionNameKeyPath else {
@@ -131,106 +209,44 @@ open class NSFetchedResultsController<ResultType: PersistentModel> {
         let key = try FormatPredicateParser.parseExpression(sectionNameKeyPath)
         var result: [FetchedResultsSection<ResultType>] = []
         var current: (name: String, models: [ResultType])?
+        func close() {
+            guard let open = current else { return }
+            result.append(FetchedResultsSection(name: open.name, indexTitle: sectionIndexTitle(forSectionName: open.name),
+                                                models: open.models))
+        }
         for object in objects {
             let value = try key.value(with: object)
             let name = value.map { "\($0)" } ?? ""
             if let open = current, open.name == name {
                 current?.models.append(object)
             } else {
-                if let open = current {
-                    result.append(FetchedResultsSection(name: open.name, indexTitle: sectionIndexTitle(forSectionName: open.name), models: open.models))
-                }
+                close()
                 current = (name, [object])
             }
         }
-        if let open = current {
-            result.append(FetchedResultsSection(name: open.name, indexTitle: sectionIndexTitle(forSectionName: open.name), models: open.models))
-        }
+        close()
         return result
     }
 
-    private func startObserving() {
-        let entityName = fetchRequest.entityName ?? Schema.entityName(for: ResultType.self)
-        // A save of the controller's own context runs on the main actor: that context is not
-        // Sendable and the controller (main actor) holds it. Such saves are reported before
-        // `save()` returns, as Core Data does; saves of other contexts hop to the main actor.
-        let ownContext = managedObjectContext.modelContext.map { ObjectIdentifier($0) }
-        let ownContainer = managedObjectContext.modelContext.map { ObjectIdentifier($0.container) }
-        observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: nil, queue: nil) {
-            [weak self] note in
-            // Only saves to the same container's stores.
-            guard let saver = note.object as? ModelContext, ObjectIdentifier(saver.container) == ownContainer else { return }
-            let keys = [ModelContext.NotificationKey.insertedIdentifiers, .updatedIdentifiers, .deletedIdentifiers]
-            var touched: [ModelContext.NotificationKey: Set<PersistentIdentifier>] = [:]
-            for key in keys {
-                let ids = note.userInfo?[key.rawValue] as? [PersistentIdentifier] ?? []
-                touched[key] = Set(ids.filter { $0.entityName == entityName })
-            }
-            guard touched.values.contains(where: { !$0.isEmpty }) else { return }
-            let updated = touched[.updatedIdentifiers] ?? []
-            if ObjectIdentifier(saver) == ownContext {
-                MainActor.assumeIsolated { self?.refresh(updated: updated) }
-            } else {
-                Task { @MainActor in self?.refresh(updated: updated) }
+    /// Each object's attribute values, in the entity's attribute order.
+    private static func snapshots(of objects: [ResultType]) -> [PersistentIdentifier: [FormatValue]] {
+        let names = Schema.Entity.of(ResultType.self).attributes.map(\.name).sorted()
+        var result: [PersistentIdentifier: [FormatValue]] = [:]
+        for object in objects {
+            result[object.persistentModelID] = names.map { name in
+                let value = object.value(forKey: name)
+                return FormatValue(converting: value) ?? .string(value.map { String(describing: $0) } ?? "")
             }
         }
+        return result
     }
+}
 
-    /// Fetches again and tells the delegate what changed.
-    private func refresh(updated: Set<PersistentIdentifier>) {
-        guard let old = fetchedObjects, let objects = try? managedObjectContext.fetch(fetchRequest),
-            let newSections = try? sections(of: objects)
-        else { return }
-        let oldSections = sectionList
-        fetchedObjects = objects
-        sectionList = newSections
-        guard let delegate else { return }
-
-        func paths(_ sections: [FetchedResultsSection<ResultType>]) -> [PersistentIdentifier: IndexPath] {
-            var paths: [PersistentIdentifier: IndexPath] = [:]
-            for (s, section) in sections.enumerated() {
-                for (i, model) in section.models.enumerated() { paths[model.persistentModelID] = IndexPath(item: i, section: s) }
-            }
-            return paths
-        }
-        let oldPaths = paths(oldSections), newPaths = paths(newSections)
-        let oldIDs = old.map(\.persistentModelID), newIDs = objects.map(\.persistentModelID)
-        let difference = newIDs.difference(from: oldIDs).inferringMoves()
-        let sectionDifference = newSections.map(\.name).difference(from: oldSections.map(\.name))
-
-        delegate.controllerWillChangeContent(self)
-        for change in sectionDifference {
-            switch change {
-            case .remove(let offset, _, _):
-                delegate.controller(self, didChange: oldSections[offset], atSectionIndex: offset, for: .delete)
-            case .insert(let offset, _, _):
-                delegate.controller(self, didChange: newSections[offset], atSectionIndex: offset, for: .insert)
-            }
-        }
-        var reported: Set<PersistentIdentifier> = []
-        for change in difference {
-            switch change {
-            case .remove(_, let id, let move):
-                if move == nil {
-                    let model = old.first { $0.persistentModelID == id }
-                    delegate.controller(self, didChange: model as Any, at: oldPaths[id], for: .delete, newIndexPath: nil)
-                }
-            case .insert(_, let id, let move):
-                let model = objects.first { $0.persistentModelID == id }
-                let type: NSFetchedResultsChangeType = move == nil ? .insert : .move
-                delegate.controller(self, didChange: model as Any, at: move == nil ? nil : oldPaths[id], for: type,
-                                    newIndexPath: newPaths[id])
-                reported.insert(id)
-            }
-        }
-        for model in objects where updated.contains(model.persistentModelID) && !reported.contains(model.persistentModelID) {
-            let id = model.persistentModelID
-            if oldPaths[id] != newPaths[id] {
-                delegate.controller(self, didChange: model, at: oldPaths[id], for: .move, newIndexPath: newPaths[id])
-            } else {
-                delegate.controller(self, didChange: model, at: oldPaths[id], for: .update, newIndexPath: nil)
-            }
-        }
-        delegate.controllerDidChangeContent(self)
-    }
+/// A weak reference to a controller, carried by notification and commit callbacks into the
+/// main actor.
+private struct WeakController<Model: PersistentModel>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only read on the main actor (inside `MainActor`
+    // closures and `assumeIsolated`); elsewhere it is only carried.
+    weak var value: NSFetchedResultsController<Model>?
+    init(_ value: NSFetchedResultsController<Model>) { self.value = value }
 }

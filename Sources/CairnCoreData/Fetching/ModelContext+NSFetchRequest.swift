@@ -46,6 +46,7 @@ extension ModelContext {
     /// - Throws: the predicate's ``Foundation/NSPredicate/formatError``, an unknown key or
     ///   selector, an entity missing from the container's schema, or a result type `T` that
     ///   does not match ``NSFetchRequest/resultType``.
+    @_disfavoredOverload
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         let entity = try schemaEntity(for: request)
         let results: [Any]
@@ -73,6 +74,63 @@ extension ModelContext {
             typed.append(result)
         }
         return typed
+    }
+
+    /// Runs a Core Data fetch request and returns its results as a collection; with
+    /// ``NSFetchRequest/fetchBatchSize`` above 0, objects load in batches as it is read (Core
+    /// Data's batch faulting).
+    ///
+    /// ```swift
+    /// let request = Expense.fetchRequest()
+    /// request.sortDescriptors = [NSSortDescriptor(key: "date", ascending: false)]
+    /// request.fetchBatchSize = 20
+    /// let expenses = try context.fetch(request)      // FetchResultsCollection<Expense>
+    /// // SELECT "Expense"."id" FROM "Expense" ORDER BY "Expense"."date" DESC, "Expense"."id" ASC
+    /// expenses[0].name
+    /// // SELECT "t0"."id", "t0"."name", … FROM "Expense" AS "t0"
+    /// //   WHERE "t0"."id" IN (SELECT value FROM json_each(?))       -- rows 0..<20
+    /// let ids = expenses.map(\.objectID)               // one such SELECT per batch of 20
+    /// ```
+    ///
+    /// The identifiers of every match are read at once (8 bytes each); the objects a batch at
+    /// a time, and the batch read before is let go (its unchanged objects leave the context),
+    /// so walking any number of rows keeps about one batch in memory. Reading the same
+    /// position twice gives the same object while its batch is held.
+    ///
+    /// Swift picks this overload where the result's type is not given (`let expenses =
+    /// try context.fetch(request)`, `for expense in try context.fetch(request)`, `.map`); where
+    /// an array is asked for (`let expenses: [Expense] = …`, a `-> [Expense]` return), the
+    /// `[T]` overload runs and loads everything at once, as it does without a batch size.
+    /// Batches apply to `.managedObjectResultType` requests whose entity has no unsaved
+    /// changes in the context (with unsaved changes, and `includesPendingChanges`, the results
+    /// are merged in memory and load at once).
+    ///
+    /// - Throws: what the `[T]` overload throws.
+    public func fetch<T>(_ request: NSFetchRequest<T>) throws -> FetchResultsCollection<T> {
+        let entity = try schemaEntity(for: request)
+        if request.fetchBatchSize > 0, request.resultType == .managedObjectResultType, !usesMemory(request, entity) {
+            func batched<M: PersistentModel>(_ type: M.Type) throws -> FetchResultsCollection<T> {
+                try batchedObjects(M.self, request, entity)
+            }
+            return try batched(entity.modelType)
+        }
+        let all: [T] = try fetch(request)
+        return FetchResultsCollection(elements: all)
+    }
+
+    private func batchedObjects<M: PersistentModel, T>(_ type: M.Type, _ request: NSFetchRequest<T>, _ entity: Schema.Entity)
+        throws -> FetchResultsCollection<T>
+    {
+        guard M.self is T.Type else {
+            throw FormatPredicateError(
+                .unsupported, "NSFetchRequest<\(T.self)> with resultType \(request.resultType.rawValue) returns \(M.self), not \(T.self)")
+        }
+        let keys = try primaryKeys(request, entity).keys
+        let load = try batchLoader(M.self, primaryKeys: keys)
+        // `M` is `T` (checked above), so every element casts and a batch keeps its length.
+        return FetchResultsCollection(count: keys.count, batchSize: request.fetchBatchSize) { range in
+            load(range).compactMap { $0 as? T }
+        }
     }
 
     /// How many objects a request matches (after its offset and limit).
@@ -161,28 +219,34 @@ extension ModelContext {
         if usesMemory(request, entity) {
             return try anyObjects(request, entity).map { $0.persistentModelID }
         }
-        let select = try request.sqlSelect(for: FormatSQLEntity(entity), as: .managedObjectIDResultType)
-        let (store, rows) = try storedRows(entityName: entity.name, select)
-        return try rows.map { row in
-            guard case .integer(let key) = row.first else {
-                throw FormatPredicateError(.evaluation, "a row of \(entity.name) has no integer primary key")
-            }
-            return try PersistentIdentifier.identifier(for: store, entityName: entity.name, primaryKey: key)
+        let (store, keys) = try primaryKeys(request, entity)
+        return try keys.map { key in
+            try PersistentIdentifier.identifier(for: store, entityName: entity.name, primaryKey: key)
         }
     }
 
+    /// The primary keys of the stored rows a request selects, in its order.
+    private func primaryKeys<T>(_ request: NSFetchRequest<T>, _ entity: Schema.Entity) throws -> (store: String, keys: [Int64]) {
+        let select = try request.sqlSelect(for: FormatSQLEntity(entity), as: .managedObjectIDResultType)
+        let (store, rows) = try storedRows(entityName: entity.name, select)
+        let keys = try rows.map { row in
+            guard case .integer(let key) = row.first else {
+                throw FormatPredicateError(.evaluation, "a row of \(entity.name) has no integer primary key")
+            }
+            return key
+        }
+        return (store, keys)
+    }
+
     private func dictionaries<T>(_ request: NSFetchRequest<T>, _ entity: Schema.Entity) throws -> [[String: Any]] {
-        let select = try request.sqlSelect(for: FormatSQLEntity(entity), as: .dictionaryResultType)
-        let names = select.columns.compactMap(\.alias)
+        let sqlEntity = FormatSQLEntity(entity)
+        let select = try request.sqlSelect(for: sqlEntity, as: .dictionaryResultType)
+        let columns = try request.dictionaryColumns(for: sqlEntity)
         let rows = try storedRows(entityName: entity.name, select).rows
         return try rows.map { row in
             var dictionary: [String: Any] = [:]
-            for (name, value) in zip(names, row) where !value.isNull {
-                if let attribute = entity.attributesByName[name] {
-                    dictionary[name] = try attribute.value(from: value)
-                } else {
-                    dictionary[name] = value.plainValue
-                }
+            for (column, value) in zip(columns, row) {
+                if let converted = try column.value(from: value, entity: entity) { dictionary[column.name] = converted }
             }
             return dictionary
         }

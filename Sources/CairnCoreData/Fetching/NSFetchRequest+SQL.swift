@@ -14,8 +14,8 @@ extension NSFetchRequest {
     ///
     /// - Throws: the predicate's ``NSPredicate/formatError``, a sort descriptor's
     ///   ``NSSortDescriptor/selectorError``, or a ``FormatPredicateError`` for an unknown key,
-    ///   an entity name that is not `entity`'s, or an option Cairn does not compile yet
-    ///   (non-string `propertiesToFetch`).
+    ///   an entity name that is not `entity`'s, a `propertiesToFetch` entry that is neither a
+    ///   name nor a description, or an `NSExpression` SQL cannot compute.
     public func sqlSelect(for entity: FormatSQLEntity) throws(FormatPredicateError) -> SQLSelect {
         try sqlSelect(for: entity, as: resultType)
     }
@@ -33,11 +33,8 @@ extension NSFetchRequest {
         if let predicate {
             select.condition = try predicate.tree().sqlCondition(for: entity)
         }
-        var ordering: [SQLOrderingTerm] = []
-        for descriptor in sortDescriptors ?? [] {
-            ordering.append(try descriptor.formatSortDescriptor().sqlOrderingTerm(for: entity))
-        }
-        ordering.append(primaryKey.ascending())
+        // The sort, then the primary key (dictionaries choose their own below).
+        var ordering = resultType == .dictionaryResultType ? [] : try sortTerms(for: entity) + [primaryKey.ascending()]
 
         switch resultType {
         case .countResultType:
@@ -52,34 +49,88 @@ extension NSFetchRequest {
         case .managedObjectIDResultType:
             select.columns = [SQLSelectColumn(primaryKey)]
         case .dictionaryResultType:
-            var columns: [SQLSelectColumn] = []
-            var groupBy: [SQLExpression] = []
-            // No properties named: every attribute, as Core Data returns.
-            let fetched = propertiesToFetch.flatMap { $0.isEmpty ? nil : $0 } ?? entity.attributes.keys.sorted()
-            for (list, isGroup) in [(fetched, false), (propertiesToGroupBy ?? [], true)] {
-                for property in list {
-                    guard let name = property as? String else {
-                        throw FormatPredicateError(
-                            .unsupported, "only property names are supported in propertiesToFetch and propertiesToGroupBy")
-                    }
-                    let term = try FormatSortDescriptor(key: name).sqlOrderingTerm(for: entity)
-                    if isGroup { groupBy.append(term.expression) } else { columns.append(term.expression.aliased(name)) }
+            let columns = try dictionaryColumns(for: entity)
+            let groups = try groupingColumns(for: entity)
+            if !groups.isEmpty {
+                // Core Data's rule: with GROUP BY, fetch only grouped properties and aggregates.
+                let grouped = Set(groups.map(\.name))
+                if let loose = columns.first(where: { !$0.isAggregate && !grouped.contains($0.name) }) {
+                    throw FormatPredicateError(
+                        .unsupported,
+                        "'\(loose.name)' is in propertiesToFetch but not in propertiesToGroupBy; with propertiesToGroupBy, "
+                            + "propertiesToFetch may hold only grouped properties and aggregates (\(grouped.sorted().joined(separator: ", ")))")
                 }
             }
-            select.columns = columns
-            select.groupBy = groupBy
-            if let havingPredicate {
-                guard !groupBy.isEmpty else {
-                    throw FormatPredicateError(.unsupported, "havingPredicate needs propertiesToGroupBy")
-                }
-                select.having = try havingPredicate.tree().sqlCondition(for: entity)
-            }
+            select.columns = columns.map { $0.expression.aliased($0.name) }
+            select.groupBy = groups.map(\.expression)
             select.isDistinct = returnsDistinctResults
-            if !groupBy.isEmpty { ordering.removeLast() }
+            if havingPredicate != nil, groups.isEmpty {
+                throw FormatPredicateError(.unsupported, "havingPredicate needs propertiesToGroupBy")
+            }
+            let having = try havingPredicate?.tree()
+            if !groups.isEmpty {
+                // Filtering or sorting groups by a computed value (Cairn sorts by one too):
+                // the groups become a subquery.
+                let computed = Set(columns.filter { $0.isAggregate || entity.attributes[$0.name] == nil }.map(\.name))
+                let named = having?.variableNames.intersection(computed) ?? []
+                let sortsByComputed = (sortDescriptors ?? []).contains { $0.key.map(computed.contains) ?? false }
+                if !named.isEmpty || sortsByComputed {
+                    return try groupsFiltered(select, columns, by: having, naming: named, entity)
+                }
+            }
+            if let having { select.having = try having.sqlCondition(for: entity) }
+            if !groups.isEmpty {
+                ordering = try sortTerms(for: entity)
+            } else if !columns.contains(where: \.isAggregate) {
+                ordering = try sortTerms(for: entity) + [primaryKey.ascending()]
+            }  // else one row, the aggregates over every match: no order
         default:
             break
         }
         select.ordering = ordering
+        return select.limit(fetchLimit > 0 ? fetchLimit : nil).offset(fetchOffset > 0 ? fetchOffset : nil)
+    }
+
+    /// The `ORDER BY` terms of the sort descriptors over `entity`.
+    private func sortTerms(for entity: FormatSQLEntity) throws(FormatPredicateError) -> [SQLOrderingTerm] {
+        var terms: [SQLOrderingTerm] = []
+        for descriptor in sortDescriptors ?? [] {
+            terms.append(try descriptor.formatSortDescriptor().sqlOrderingTerm(for: entity))
+        }
+        return terms
+    }
+
+    /// A grouped fetch whose `havingPredicate` names fetched values by variable, Core Data's
+    /// way of filtering on aggregates (`NSPredicate(format: "%@ > 100",
+    /// NSExpression(forVariable: "total"))`, or `$total > 100`), or whose sort descriptors
+    /// name a computed value (`NSSortDescriptor(key: "total", ascending: false)`, which Core
+    /// Data does not offer): the groups become a subquery whose columns are the fetched names,
+    /// filtered and sorted outside it.
+    ///
+    /// ```sql
+    /// SELECT "cairn_groups"."categoryName" AS "categoryName", "cairn_groups"."total" AS "total"
+    /// FROM (SELECT "Expense"."categoryName" AS "categoryName", SUM("Expense"."amount") AS "total"
+    ///       FROM "Expense" GROUP BY "Expense"."categoryName") AS "cairn_groups"
+    /// WHERE "cairn_groups"."total" > ? ORDER BY "cairn_groups"."categoryName" ASC
+    /// ```
+    ///
+    /// The predicate and the sort descriptors may then use only the fetched names.
+    private func groupsFiltered(
+        _ groups: SQLSelect, _ columns: [DictionaryColumn], by having: FormatPredicate?, naming named: Set<String>,
+        _ entity: FormatSQLEntity
+    ) throws(FormatPredicateError) -> SQLSelect {
+        let alias = "cairn_groups"
+        var names: [String: String] = [:]
+        for column in columns { names[column.name] = column.name }
+        let result = FormatSQLEntity(
+            name: "the groups of \(entity.name)", table: alias, primaryKey: columns.first?.name ?? entity.primaryKey,
+            attributes: names)
+        var replacements: [String: FormatExpression] = [:]
+        for name in named { replacements[name] = .keyPath(base: .evaluatedObject, path: [name]) }
+        var select = SQLSelect(columns.map { SQLExpression.column($0.name, table: alias).aliased($0.name) },
+                               from: .subquery(groups, as: alias))
+        if let having { select.condition = try having.replacingVariables(replacements).sqlCondition(for: result) }
+        select.ordering = try sortTerms(for: result)
         return select.limit(fetchLimit > 0 ? fetchLimit : nil).offset(fetchOffset > 0 ? fetchOffset : nil)
     }
 }

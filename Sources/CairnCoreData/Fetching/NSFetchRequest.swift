@@ -52,15 +52,18 @@ open class NSFetchRequest<ResultType>: CustomStringConvertible {
     public var fetchLimit = 0
     /// How many matching objects to skip.
     public var fetchOffset = 0
-    /// Rows to load at a time as the results are walked; 0 loads all at once.
+    /// Objects to load at a time as the results are read (the `FetchResultsCollection`
+    /// overload of `fetch(_:)`); 0 loads all at once.
     public var fetchBatchSize = 0
     /// Objects, identifiers, dictionaries or a count.
     public var resultType: NSFetchRequestResultType = .managedObjectResultType
-    /// For `.dictionaryResultType`: the property names to return.
+    /// For `.dictionaryResultType`: what each dictionary holds: property names (`String`) and
+    /// ``NSExpressionDescription``s (aggregates such as `sum:`, keyed by their name).
     public var propertiesToFetch: [Any]?
-    /// For `.dictionaryResultType`: the property names to group by.
+    /// For `.dictionaryResultType`: the property names (or descriptions) to group by.
     public var propertiesToGroupBy: [Any]?
-    /// With `propertiesToGroupBy`: which groups to keep.
+    /// With `propertiesToGroupBy`: which groups to keep; `$name` (or `%@` with
+    /// `NSExpression(forVariable: "name")`) is the fetched value of that name.
     public var havingPredicate: NSPredicate?
     /// With `propertiesToFetch`: drop duplicate dictionaries.
     public var returnsDistinctResults = false

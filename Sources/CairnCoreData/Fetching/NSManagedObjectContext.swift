@@ -66,8 +66,19 @@ open class NSManagedObjectContext {
     /// Runs `block` now and returns when it is done.
     open func performAndWait(_ block: () -> Void) { block() }
 
-    /// ``ModelContext/fetch(_:)-(NSFetchRequest<T>)``.
+    /// Runs a fetch request; every result loads at once (where an array is asked for).
+    @_disfavoredOverload
     open func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] { try context().fetch(request) }
+
+    /// Runs a fetch request; with `fetchBatchSize` above 0 the objects load in batches as the
+    /// collection is read (see the `ModelContext` method of the same name).
+    ///
+    /// ```swift
+    /// request.fetchBatchSize = 20
+    /// let expenses = try context.fetch(request)      // FetchResultsCollection<Expense>
+    /// let ids = expenses.map { $0.objectID }        // one SELECT per batch of 20
+    /// ```
+    open func fetch<T>(_ request: NSFetchRequest<T>) throws -> FetchResultsCollection<T> { try context().fetch(request) }
 
     /// How many objects a request matches.
     open func count<T>(for request: NSFetchRequest<T>) throws -> Int { try context().count(for: request) }

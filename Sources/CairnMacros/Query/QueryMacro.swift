@@ -20,11 +20,49 @@ extension QueryMacro: PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let property = QueryProperty(declaration, node: node, context: context) else { return [] }
+        diagnoseObservation(of: declaration, node: node, name: property.name, in: context)
         let arguments = node.arguments?.as(LabeledExprListSyntax.self)?.trimmedDescription ?? ""
         let type = "Cairn.Query<\(property.element), \(property.result)>"
         return [
             "@ObservationIgnored private var _\(raw: property.name): \(raw: type) = \(raw: type)(\(raw: arguments))"
         ]
+    }
+}
+
+extension QueryMacro {
+    /// In an `@Observable` class the property needs `@ObservationIgnored`, written after
+    /// `@Query`: without it `@Observable` also makes the property tracked storage (a second
+    /// getter and a second `_name`); written before `@Query`, Swift 6.3 takes
+    /// `@ObservationIgnored` for the macro that produced `@Query`'s getter and rejects it. The
+    /// compiler's own errors do not say this, so say it here.
+    static func diagnoseObservation(
+        of declaration: some DeclSyntaxProtocol, node: AttributeSyntax, name: String,
+        in context: some MacroExpansionContext
+    ) {
+        guard let variable = declaration.as(VariableDeclSyntax.self) else { return }
+        let names: [String] = variable.attributes.map { element in
+            guard case .attribute(let attribute) = element else { return "" }
+            return attribute.attributeName.trimmedDescription
+        }
+        let queryPosition = names.firstIndex { $0 == "Query" || $0 == "Cairn.Query" }
+        let ignoredPosition = names.firstIndex { $0 == "ObservationIgnored" || $0 == "Observation.ObservationIgnored" }
+        let spelling = "'@Query(…) @ObservationIgnored var \(name)'"
+        if let ignoredPosition, let queryPosition, ignoredPosition < queryPosition {
+            context.diagnose(Diagnostic(node: node, message: QueryDiagnostic(message:
+                "write @ObservationIgnored after @Query, as in \(spelling): Swift rejects an accessor macro "
+                    + "written after @ObservationIgnored ('produced an unexpected getter')")))
+            return
+        }
+        let inObservableClass = context.lexicalContext.first?.as(ClassDeclSyntax.self)?.attributes.contains { element in
+            guard case .attribute(let attribute) = element else { return false }
+            let name = attribute.attributeName.trimmedDescription
+            return name == "Observable" || name == "Observation.Observable"
+        } ?? false
+        if inObservableClass, ignoredPosition == nil {
+            context.diagnose(Diagnostic(node: node, message: QueryDiagnostic(message:
+                "in an @Observable class, write \(spelling): without @ObservationIgnored, @Observable also "
+                    + "turns '\(name)' into tracked storage; reading it stays tracked through the query")))
+        }
     }
 }
 

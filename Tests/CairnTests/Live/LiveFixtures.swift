@@ -110,3 +110,16 @@ final class WorkoutHistory {
         _workouts = Query(sort: \.startedAt, order: .reverse, modelContext: modelContext)
     }
 }
+
+/// A model with an optional `String`, for sections whose key can be `nil`.
+@Model
+final class Exercise {
+    var name: String
+    var muscle: String?
+    var sets: Int
+    init(name: String, muscle: String?, sets: Int) {
+        self.name = name
+        self.muscle = muscle
+        self.sets = sets
+    }
+}

@@ -164,21 +164,3 @@ struct QueryTests {
 extension Workout {
     var isFavoriteLabel: String { isFavorite ? "Favorites" : "Others" }
 }
-
-@MainActor
-@Suite("Query in an @Observable class")
-struct ObservableQueryTests {
-    @Test("reading the query through an @Observable class is tracked; a save elsewhere fires onChange")
-    func observableClass() async throws {
-        let container = try memoryContainer(for: Workout.self, Memo.self)
-        let history = WorkoutHistory(modelContext: container.mainContext)
-        #expect(history.workouts.isEmpty)
-        let store = WorkoutStore(modelContainer: container)
-        let fired = try await changeFires(of: { _ = history.workouts }) {
-            try await store.importSessions(generatedSessions(2)) { _ in }
-        }
-        #expect(fired)
-        await drainMainActor()
-        #expect(history.workouts.map(\.title) == ["Session 0", "Session 1"])
-    }
-}

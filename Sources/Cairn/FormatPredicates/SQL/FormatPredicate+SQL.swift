@@ -34,6 +34,27 @@ extension FormatPredicate {
     }
 }
 
+extension FormatExpression {
+    /// Compiles the expression to a scalar SQL expression over one row of `entity`: key paths
+    /// (through to-one relationships) become columns, constants bound values, arithmetic and
+    /// functions their SQL forms (an `NSExpressionDescription`'s value).
+    ///
+    /// ```swift
+    /// try FormatPredicateParser.parseExpression("amount * 2").sqlExpression(for: expense).render().sql
+    /// // "Expense"."amount" * ?        (2)
+    /// ```
+    ///
+    /// - Throws: ``FormatPredicateError`` for an unknown key, a to-many key path or a list
+    ///   where one value is expected, or a construct SQL cannot express.
+    public func sqlExpression(for entity: FormatSQLEntity, tableAlias: String? = nil)
+        throws(FormatPredicateError) -> SQLExpression
+    {
+        let compiler = FormatSQLCompiler(aliases: FormatSQLAliasCounter(), now: Date())
+        let scope = FormatSQLScope(entity: entity, alias: tableAlias ?? entity.table)
+        return try compiler.sql(try compiler.operand(self, in: scope, variables: [:]), [])
+    }
+}
+
 extension FormatSortDescriptor {
     /// The `ORDER BY` term of the descriptor: the key path's column (through to-one
     /// relationships), its direction, and the collation of its comparison.
