@@ -90,7 +90,7 @@ struct TableMacroTests {
                 var count = 0
             }
 
-            extension Stats: Cairn.SelectionRow {
+            extension Stats: Cairn.SelectionRow, Cairn.Table {
                 struct Columns: Cairn.QueryExpression {
                     typealias QueryValue = Stats
                     let selectedExpressions: [Cairn.SQLExpression]
@@ -107,6 +107,16 @@ struct TableMacroTests {
                         self.selectedExpressions = selectedExpressions
                     }
                 }
+                struct TableColumns: Cairn.TableDefinition, Sendable {
+                    typealias QueryValue = Stats
+                    let list = Cairn.TableColumn<Stats, RemindersList>("list", table: Stats.tableName)
+                    let count = Cairn.TableColumn<Stats, Int>("count", table: Stats.tableName)
+                    var allColumns: [any Cairn.TableColumnExpression] {
+                        [list, count]
+                    }
+                }
+                static let columns = TableColumns()
+                static let tableName = "statses"
                 static var columnWidth: Int {
                     RemindersList.columnWidth + Int.columnWidth
                 }
@@ -123,6 +133,12 @@ struct TableMacroTests {
 
     @Test func tableNameGivenOrInferred() {
         assertExpansionContains("@Table(\"lists\") struct RemindersList { let id: Int }", [#"static let tableName = "lists""#])
+        // A @Selection row is a table too (for common table expressions), named the same way.
+        assertExpansionContains("@Selection(\"tally\") struct Count { let value: Int }", [#"static let tableName = "tally""#])
+        assertExpansionContains("@Selection struct HighPriorityList { let id: Int }", [
+            #"static let tableName = "highPriorityLists""#,
+            #"let id = Cairn.TableColumn<HighPriorityList, Int>("id", table: HighPriorityList.tableName)"#,
+        ])
         #expect(TableMacro.inferredTableName("RemindersList") == "remindersLists")
         #expect(TableMacro.inferredTableName("Category") == "categories")
         #expect(TableMacro.inferredTableName("Day") == "days")

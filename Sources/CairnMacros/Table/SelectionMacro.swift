@@ -6,7 +6,9 @@ import SwiftSyntaxMacros
 /// `@Selection`: makes a struct a custom result row. It writes the conformance to
 /// `Cairn.SelectionRow`: a `Columns` type whose initializer takes one expression per property
 /// (`Stats.Columns(allCount: $0.count(), …)`, labels in declaration order), `columnWidth`,
-/// `init(decoder:)` and `decode(from:)`.
+/// `init(decoder:)` and `decode(from:)`; and to `Cairn.Table` (`TableColumns`, `columns`,
+/// `tableName`: given, or inferred as `@Table` infers it), so a common table expression
+/// selecting into the row reads as a table.
 public struct SelectionMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -21,7 +23,8 @@ public struct SelectionMacro: ExtensionMacro {
         let type = type.trimmedDescription
         let access = shape.access
         let properties = shape.properties
-        var lines = ["extension \(type): Cairn.SelectionRow {"]
+        let tableName = TableMacro.explicitName(node) ?? TableMacro.inferredTableName(shape.typeName)
+        var lines = ["extension \(type): Cairn.SelectionRow, Cairn.Table {"]
         lines.append("    \(access)struct Columns: Cairn.QueryExpression {")
         lines.append("        \(access)typealias QueryValue = \(type)")
         lines.append("        \(access)let selectedExpressions: [Cairn.SQLExpression]")
@@ -48,6 +51,16 @@ public struct SelectionMacro: ExtensionMacro {
         lines.append("            self.selectedExpressions = selectedExpressions")
         lines.append("        }")
         lines.append("    }")
+        // The row as a table: what a common table expression selecting into it reads from.
+        lines.append("    \(access)struct TableColumns: Cairn.TableDefinition, Sendable {")
+        lines.append("        \(access)typealias QueryValue = \(type)")
+        lines.append(contentsOf: TableMacro.columnDeclarations(access: access, type: type, columns: properties))
+        lines.append("        \(access)var allColumns: [any Cairn.TableColumnExpression] {")
+        lines.append("            [" + properties.map(\.name).joined(separator: ", ") + "]")
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("    \(access)static let columns = TableColumns()")
+        lines.append("    \(access)static let tableName = \(TableMacro.stringLiteral(tableName))")
         lines.append("    \(access)static var columnWidth: Int {")
         lines.append("        " + (properties.isEmpty ? "0" : properties.map {
             "\(TableMacro.typeExpression($0.storedType)).columnWidth"

@@ -1,8 +1,9 @@
 import CairnSQLite
 
 // Running statements on a `Database` (inside `read`/`write`, or a connection you own). The
-// SQL text of a statement depends only on its shape, so the connection's statement cache
-// hands back the same prepared statement for every run; values are bound each time.
+// SQL text of a statement depends only on its shape: it is rendered once per shape
+// (`SQLRenderCache`), and the connection's statement cache hands back the same prepared
+// statement for every run; values are bound each time.
 
 /// Runs rendered SQL through the connection's statement cache and decodes each row.
 @inlinable
@@ -65,7 +66,11 @@ extension QueryCursor: Sendable {}
 
 extension Select {
     /// The statement as SQL text and bound arguments.
-    public func render() throws -> RenderedSQL { try query.render() }
+    ///
+    /// The SQL text is rendered once per statement shape (``SQLRenderCache``): running
+    /// `Reminder.find(id)` for many ids renders `… WHERE "reminders"."id" = ?` once and only
+    /// collects each id.
+    public func render() throws -> RenderedSQL { try SQLRenderCache.shared.render(.select(query)) }
 
     /// Every row of the table.
     ///
@@ -172,7 +177,7 @@ extension Select {
         } else {
             counting = SQLSelect([SQLSelectColumn(.countAll)], from: .subquery(query))
         }
-        return try fetchFirst(db, counting.render()) { try $0.decode(Int.self) } ?? 0
+        return try fetchFirst(db, SQLRenderCache.shared.render(.select(counting))) { try $0.decode(Int.self) } ?? 0
     }
 }
 
@@ -202,7 +207,7 @@ extension Table {
 extension SQLQueryExpression {
     /// The expression as SQL text and bound arguments (a `#sql` fragment renders as written).
     public func render() throws -> RenderedSQL {
-        if let fragment { return try fragment.render() }
+        if let fragment { return try SQLRenderCache.shared.render(.fragment(fragment)) }
         return try sqlExpression.render()
     }
 

@@ -13,8 +13,10 @@
 /// // SELECT sum("Workout"."calories") FROM "Workout" WHERE ("Workout"."minutes" >= ?)
 /// ```
 ///
-/// A model's table columns select values and aggregates only: decoding a whole model row
-/// (`Workout.all.fetchAll(db)`) throws, since models are materialized by a `ModelContext`.
+/// On a `Database`, a model's table columns select values and aggregates only: decoding a
+/// whole model row (`Workout.all.fetchAll(db)`) throws, since models are materialized by a
+/// `ModelContext`. For whole models, hand the query to a context:
+/// `context.fetch(Workout.where { $0.minutes.gte(30) })` (see `ModelContext+TypedSQL.swift`).
 public enum _ModelTable {
     /// The model's table name: its entity name (the class name).
     public static func tableName<Model: PersistentModel>(_ type: Model.Type) -> String {
@@ -53,6 +55,7 @@ public enum _ModelTable {
         return ModelError(
             .unsupportedType, entityName: name,
             message: "Typed SQL does not decode whole \(name) rows into models: select columns or "
-                + "aggregates (\(name).select { $0.property }), or fetch models through a ModelContext")
+                + "aggregates (\(name).select { $0.property }), or fetch the models through a ModelContext "
+                + "(context.fetch(\(name).where { … }))")
     }
 }

@@ -16,6 +16,13 @@ public protocol Table: QueryRepresentable {
     static var columns: TableColumns { get }
     /// The SQL table name.
     static var tableName: String { get }
+    /// The alias the table goes by in statements (`"users" AS "referrers"`), or `nil`: set by
+    /// ``TableAlias``, `nil` for every other table.
+    static var tableAlias: String? { get }
+}
+
+extension Table {
+    public static var tableAlias: String? { nil }
 }
 
 /// The columns of a table, as the typed expressions query closures receive.
@@ -107,6 +114,7 @@ extension Optional: Table where Wrapped: Table {
     public typealias TableColumns = OptionalTableColumns<Wrapped>
     public static var columns: OptionalTableColumns<Wrapped> { OptionalTableColumns() }
     public static var tableName: String { Wrapped.tableName }
+    public static var tableAlias: String? { Wrapped.tableAlias }
 }
 
 extension OptionalTableColumns: PrimaryKeyedTableDefinition where Base.TableColumns: PrimaryKeyedTableDefinition {

@@ -49,10 +49,33 @@ public macro Ephemeral() = #externalMacro(module: "CairnMacros", type: "Ephemera
 /// // SELECT COUNT("reminders"."id") FILTER (WHERE NOT "reminders"."isCompleted"),
 /// //        COUNT("reminders"."id") FILTER (WHERE "reminders"."isFlagged") FROM "reminders"
 /// ```
+///
+/// The row is also a ``Table`` (named as `@Table` names tables, or `@Selection("name")`), so
+/// a common table expression selecting into it reads as one (see ``With(_:query:)``).
 @attached(
-    extension, conformances: SelectionRow,
-    names: named(Columns), named(columnWidth), named(init(decoder:)), named(decode(from:)))
-public macro Selection() = #externalMacro(module: "CairnMacros", type: "SelectionMacro")
+    extension, conformances: SelectionRow, Table,
+    names: named(Columns), named(TableColumns), named(columns), named(tableName), named(columnWidth),
+    named(init(decoder:)), named(decode(from:)))
+public macro Selection(_ name: String = "") = #externalMacro(module: "CairnMacros", type: "SelectionMacro")
+
+/// Makes a Swift function callable from typed SQL: generates `$name`, a
+/// ``ScalarDatabaseFunction`` to register with `db.add(function:)` and call in queries.
+///
+/// ```swift
+/// @DatabaseFunction func exclaim(_ text: String) -> String { text + "!" }
+///
+/// try db.add(function: $exclaim)
+/// try Reminder.select { $exclaim($0.title) }.fetchAll(db)
+/// // SELECT exclaim("reminders"."title") FROM "reminders"
+/// ```
+///
+/// The SQL name is the function's, or `name`; parameters and the result must be types SQL can
+/// hold (`QueryBindable`: `Int`, `String`, `Double`, `Bool`, `Date`, `UUID`, … and optionals).
+/// A throwing function fails the statement with its error. Calls in a type's methods capture
+/// `self`, so use global or `static` functions unless the type is `Sendable`.
+@attached(peer, names: prefixed(`$`))
+public macro DatabaseFunction(_ name: String = "", isDeterministic: Bool = false) =
+    #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
 
 /// SQL written by hand, with interpolations that are bound (values), rendered (typed
 /// expressions) or quoted (`\(Table.self)`); `raw:` alone is verbatim.

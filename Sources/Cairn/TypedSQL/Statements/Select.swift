@@ -44,7 +44,7 @@ extension Table {
     /// ```
     public static var all: SelectOf<Self> {
         Select(
-            query: SQLSelect(columns.selectedExpressions, from: .table(tableName)),
+            query: SQLSelect(columns.selectedExpressions, from: .table(tableName, as: tableAlias)),
             isSelected: false, decode: nil)
     }
 }
@@ -295,6 +295,11 @@ extension Select {
     }
 
     /// `UNION [ALL]` with another statement of the same row type.
+    ///
+    /// ```swift
+    /// Reminder.where(\.isFlagged).union(Reminder.where(\.isCompleted))
+    /// // SELECT … WHERE "reminders"."isFlagged" UNION SELECT … WHERE "reminders"."isCompleted"
+    /// ```
     public func union(all: Bool = false, _ other: Self) -> Self {
         with { $0 = $0.union(all: all, other.query) }
     }
@@ -306,6 +311,29 @@ extension Select {
 
     /// `EXCEPT` another statement of the same row type.
     public func except(_ other: Self) -> Self {
+        with { $0 = $0.except(other.query) }
+    }
+}
+
+extension Select where Columns: QueryRepresentable {
+    /// `UNION [ALL]` with a statement over other tables that selects the same value or
+    /// `@Selection` row: the seed and the step of a recursive common table expression.
+    ///
+    /// ```swift
+    /// Values(Step.Columns(value: 1)).union(all: true, Step.select { Step.Columns(value: #sql("\($0.value) + 1")) })
+    /// // SELECT ? UNION ALL SELECT "steps"."value" + 1 FROM "steps"
+    /// ```
+    public func union<OtherFrom, OtherJoins>(all: Bool = false, _ other: Select<Columns, OtherFrom, OtherJoins>) -> Self {
+        with { $0 = $0.union(all: all, other.query) }
+    }
+
+    /// `INTERSECT` with a statement over other tables that selects the same row type.
+    public func intersect<OtherFrom, OtherJoins>(_ other: Select<Columns, OtherFrom, OtherJoins>) -> Self {
+        with { $0 = $0.intersect(other.query) }
+    }
+
+    /// `EXCEPT` a statement over other tables that selects the same row type.
+    public func except<OtherFrom, OtherJoins>(_ other: Select<Columns, OtherFrom, OtherJoins>) -> Self {
         with { $0 = $0.except(other.query) }
     }
 }

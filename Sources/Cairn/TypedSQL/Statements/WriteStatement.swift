@@ -13,8 +13,9 @@ public protocol WriteStatement<Returning>: Sendable {
 }
 
 extension WriteStatement {
-    /// The statement as SQL text and bound arguments.
-    public func render() throws -> RenderedSQL { try sqlStatement().render() }
+    /// The statement as SQL text and bound arguments, rendered once per statement shape
+    /// (``SQLRenderCache``; multi-row inserts with many values are rendered directly).
+    public func render() throws -> RenderedSQL { try SQLRenderCache.shared.render(sqlStatement()) }
 
     /// Runs the statement (its `RETURNING` rows, if any, are discarded).
     ///

@@ -1,0 +1,81 @@
+// Swift functions callable from typed SQL: what `@DatabaseFunction` generates (`$name`), also
+// usable by hand. Registered on a connection with `db.add(function:)`, called in a query as
+// `$name(expression, …)`.
+
+/// A scalar SQL function implemented by a Swift closure over typed values.
+///
+/// ```swift
+/// @DatabaseFunction func exclaim(_ text: String) -> String { text + "!" }
+/// // generates: var $exclaim: ScalarDatabaseFunction<String, String>
+///
+/// try db.add(function: $exclaim)
+/// try Reminder.select { $exclaim($0.title) }.fetchAll(db)
+/// // SELECT exclaim("reminders"."title") FROM "reminders"
+/// ```
+///
+/// Arguments arrive decoded as the declared types; a value that does not decode (a `NULL` for
+/// a non-optional parameter, text for an `Int`) fails the statement with an error naming the
+/// function and the argument. An error the closure throws fails the statement too.
+public struct ScalarDatabaseFunction<each Input: QueryBindable, Output: QueryBindable>: Sendable {
+    /// The SQL name.
+    public let name: String
+    /// Whether the result depends only on the arguments (lets SQLite factor calls out).
+    public let isDeterministic: Bool
+    let body: @Sendable (repeat (each Input).QueryOutput) throws -> Output.QueryOutput
+
+    /// A function named `name` whose SQL calls run `body`.
+    public init(
+        _ name: String, isDeterministic: Bool = false,
+        _ body: @escaping @Sendable (repeat (each Input).QueryOutput) throws -> Output.QueryOutput
+    ) {
+        self.name = name
+        self.isDeterministic = isDeterministic
+        self.body = body
+    }
+
+    /// A call of the function in a query: `name(argument, …)`; values are bound.
+    public func callAsFunction<each Argument: QueryExpression>(
+        _ arguments: repeat each Argument
+    ) -> SQLQueryExpression<Output> where repeat (each Argument).QueryValue == each Input {
+        var expressions: [SQLExpression] = []
+        for argument in repeat each arguments { expressions.append(argument.sqlExpression) }
+        return SQLQueryExpression(.function(name, expressions))
+    }
+
+    /// The engine's untyped function: decodes the arguments, runs the closure, encodes the
+    /// result.
+    public var databaseFunction: DatabaseFunction {
+        let name = self.name
+        let body = self.body
+        var count = 0
+        for _ in repeat (each Input).self { count += 1 }
+        return DatabaseFunction(name, argumentCount: count, isDeterministic: isDeterministic) { values in
+            var index = 0
+            func next<Value: QueryBindable>(_: Value.Type) throws -> Value.QueryOutput {
+                defer { index += 1 }
+                let value = values[index]
+                guard let decoded = Value.fromDatabaseValue(value) else {
+                    throw TypedSQLError(
+                        message: "argument \(index + 1) of \(name)(…) is \(value), which does not decode as \(Value.self)",
+                        sql: "")
+                }
+                return decoded.queryOutput
+            }
+            let result = try body(repeat try next((each Input).self))
+            return try Output(queryOutput: result).databaseValueForBinding()
+        }
+    }
+}
+
+extension Database {
+    /// Registers a typed function (`@DatabaseFunction`'s `$name`) on this connection.
+    ///
+    /// ```swift
+    /// try db.add(function: $exclaim)
+    /// ```
+    public func add<each Input: QueryBindable, Output: QueryBindable>(
+        function: ScalarDatabaseFunction<repeat each Input, Output>
+    ) throws {
+        try add(function: function.databaseFunction)
+    }
+}

@@ -1,0 +1,100 @@
+// Table aliases, for statements that use one table twice (self-joins), spelled as
+// StructuredQueries spells them: `enum Referrer: AliasName {}` and `User.as(Referrer.self)`.
+
+/// A name a table can go by in a statement: conform an empty enum to it and pass it to
+/// ``Table/as(_:)``.
+///
+/// ```swift
+/// enum Referrer: AliasName {}
+/// Referrer.aliasName  // "referrers"
+/// ```
+///
+/// The default name is the type's name with a lowercase first letter, pluralized as `@Table`
+/// names tables; implement `aliasName` to choose another.
+public protocol AliasName {
+    /// The name used in `AS "aliasName"` and to qualify the aliased table's columns.
+    static var aliasName: String { get }
+}
+
+extension AliasName {
+    public static var aliasName: String { TableNaming.pluralized(String(describing: Self.self)) }
+}
+
+extension Table {
+    /// This table under another name, so a statement can use it twice.
+    ///
+    /// ```swift
+    /// @Table struct User { let id: Int; var name = ""; var referrerID: Int? }
+    /// enum Referrer: AliasName {}
+    ///
+    /// User.join(User.as(Referrer.self).all) { $0.referrerID.eq($1.id) }.select { ($0.name, $1.name) }
+    /// // SELECT "users"."name", "referrers"."name" FROM "users"
+    /// // JOIN "users" AS "referrers" ON "users"."referrerID" = "referrers"."id"
+    /// ```
+    public static func `as`<Name: AliasName>(_ aliasName: Name.Type) -> TableAlias<Self, Name>.Type {
+        TableAlias<Self, Name>.self
+    }
+}
+
+/// A table under an alias: ``Table/as(_:)`` returns this type. Its columns are qualified by
+/// the alias, and its rows decode as the base table's rows.
+///
+/// ```swift
+/// User.as(Referrer.self).where { $0.name.eq("Blob") }
+/// // SELECT "referrers"."id", "referrers"."name", … FROM "users" AS "referrers" WHERE "referrers"."name" = ?
+/// ```
+public enum TableAlias<Base: Table, Name: AliasName>: Table {
+    public typealias QueryOutput = Base.QueryOutput
+
+    public static var columns: TableColumns { TableColumns() }
+    public static var tableName: String { Base.tableName }
+    public static var tableAlias: String? { Name.aliasName }
+    public static var columnWidth: Int { Base.columnWidth }
+
+    public static func decode(from decoder: inout QueryDecoder) throws -> Base.QueryOutput {
+        try Base.decode(from: &decoder)
+    }
+
+    /// The base table's columns, qualified by the alias: `$1.name` is `"referrers"."name"`.
+    @dynamicMemberLookup
+    public struct TableColumns: TableDefinition, Sendable {
+        public typealias QueryValue = TableAlias
+
+        public var allColumns: [any TableColumnExpression] {
+            Base.columns.allColumns.map { TableColumn<TableAlias, Never>($0.name, table: Name.aliasName) }
+        }
+
+        /// A column of the base table, qualified by the alias.
+        public subscript<Value>(
+            dynamicMember keyPath: KeyPath<Base.TableColumns, TableColumn<Base, Value>>
+        ) -> TableColumn<TableAlias, Value> {
+            TableColumn(Base.columns[keyPath: keyPath].name, table: Name.aliasName)
+        }
+    }
+}
+
+extension TableAlias.TableColumns: PrimaryKeyedTableDefinition where Base.TableColumns: PrimaryKeyedTableDefinition {
+    public typealias PrimaryKey = Base.TableColumns.PrimaryKey
+
+    /// The base table's primary key, qualified by the alias.
+    public var primaryKey: TableColumn<TableAlias, Base.TableColumns.PrimaryKey> {
+        TableColumn(Base.columns.primaryKey.name, table: Name.aliasName)
+    }
+}
+
+/// The default names of tables and aliases: `RemindersList` → `remindersLists`,
+/// `Category` → `categories`, `Box` → `boxes` (the rule `@Table` applies at compile time).
+enum TableNaming {
+    static func pluralized(_ typeName: String) -> String {
+        guard let first = typeName.first else { return typeName }
+        let base = first.lowercased() + typeName.dropFirst()
+        let lower = base.lowercased()
+        if lower.hasSuffix("y"), lower.count > 1,
+            !"aeiou".contains(lower[lower.index(lower.endIndex, offsetBy: -2)])
+        {
+            return base.dropLast() + "ies"
+        }
+        if ["s", "x", "z", "ch", "sh"].contains(where: { lower.hasSuffix($0) }) { return base + "es" }
+        return base + "s"
+    }
+}

@@ -1,0 +1,54 @@
+// `Values(…)`: a SELECT of values without a table, the seed of recursive common table
+// expressions (spelled as StructuredQueries spells it).
+
+/// The `From` of a statement that reads no table: ``Values(_:)``'s statements.
+public enum NoTable: Table {
+    public typealias QueryOutput = Void
+
+    /// No columns.
+    public struct TableColumns: TableDefinition, Sendable {
+        public typealias QueryValue = NoTable
+        public var allColumns: [any TableColumnExpression] { [] }
+    }
+
+    public static var columns: TableColumns { TableColumns() }
+    public static var tableName: String { "" }
+    public static var columnWidth: Int { 0 }
+    public static func decode(from decoder: inout QueryDecoder) throws {}
+}
+
+/// A `SELECT` of one value or `@Selection` row, without a table.
+///
+/// ```swift
+/// Values(Step.Columns(value: 1))   // SELECT ?
+/// ```
+public func Values<Value: QueryExpression>(
+    _ value: Value
+) -> Select<Value.QueryValue.QueryOutput, NoTable, ()> where Value.QueryValue: QueryRepresentable {
+    Select(
+        query: SQLSelect(value.selectedExpressions.map { SQLSelectColumn($0) }), isSelected: true,
+        decode: { try Value.QueryValue.decode(from: &$0) })
+}
+
+/// A `SELECT` of values, without a table: one row of bound values (or any expressions).
+///
+/// ```swift
+/// try Values(true, 2.5, "Hello").fetchOne(db)   // (true, 2.5, "Hello")
+/// // SELECT ?, ?, ?
+/// ```
+///
+/// Mostly useful as the seed of a recursive common table expression (see ``With(_:query:)``):
+/// `Values(Step.Columns(value: 1)).union(all: true, Step.select { … })`.
+///
+/// Unlike StructuredQueries' `Values` struct, this is a function returning a ``Select``, so
+/// everything a `Select` offers (`union`, `fetchAll`, `@FetchAll`) takes it.
+public func Values<each Value: QueryExpression>(
+    _ values: repeat each Value
+) -> Select<(repeat (each Value).QueryValue.QueryOutput), NoTable, ()>
+where repeat (each Value).QueryValue: QueryRepresentable {
+    var expressions: [SQLExpression] = []
+    for value in repeat each values { expressions += value.selectedExpressions }
+    return Select(
+        query: SQLSelect(expressions.map { SQLSelectColumn($0) }), isSelected: true,
+        decode: { decoder in (repeat try (each Value).QueryValue.decode(from: &decoder)) })
+}

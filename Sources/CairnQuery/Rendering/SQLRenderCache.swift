@@ -1,0 +1,125 @@
+import CairnSQLite
+import Foundation
+
+/// Renders statements in the SQLite dialect once per shape: a statement that differs from
+/// one rendered before only in its bound values reuses that rendering's SQL text, and only
+/// its values are collected again.
+///
+/// The typed SQL builder runs every statement through ``shared``, so
+/// `Reminder.find(id).fetchOne(db)` in a loop renders its SQL once; the identical SQL text
+/// then hits the connection's prepared-statement cache.
+///
+/// ```swift
+/// let cache = SQLRenderCache()
+/// let first = try cache.render(.select(SQLSelect(from: "t").where(.column("id").equals(.value(.integer(1))))))
+/// let second = try cache.render(.select(SQLSelect(from: "t").where(.column("id").equals(.value(.integer(2))))))
+/// // first.sql == second.sql == #"SELECT * FROM "t" WHERE "id" = ?"#  (rendered once)
+/// // second.arguments == [.integer(2)]
+/// ```
+///
+/// The result is exactly what ``SQLRenderable/render()`` returns for the same statement.
+/// Statements that hold ``SQLExpression/parameter(_:)`` placeholders of their own, or more
+/// than `maximumValues` values (large multi-row inserts), are rendered directly.
+public final class SQLRenderCache: Sendable {
+    /// The cache the typed SQL builder uses.
+    public static let shared = SQLRenderCache()
+
+    /// How often one shape was rendered and served.
+    public struct Statistics: Sendable, Hashable {
+        /// Renderings of the shape (1 unless the cache was cleared).
+        public var renders: Int
+        /// Executions served from the cached rendering.
+        public var hits: Int
+
+        /// Statistics of `renders` renderings and `hits` hits.
+        public init(renders: Int, hits: Int) {
+            self.renders = renders
+            self.hits = hits
+        }
+    }
+
+    private let capacity: Int
+    private let maximumValues: Int
+    /// The renderings, by shape.
+    private let storage = LockedShapes()
+
+    /// A cache of at most `capacity` shapes (it is emptied when full), parameterizing
+    /// statements with at most `maximumValues` values.
+    public init(capacity: Int = 512, maximumValues: Int = 256) {
+        self.capacity = capacity
+        self.maximumValues = maximumValues
+    }
+
+    /// The statement's SQL text and arguments, rendered once per shape.
+    ///
+    /// Throws ``SQLRenderError`` as ``SQLRenderable/render()`` does.
+    public func render(_ statement: SQLStatement) throws -> RenderedSQL {
+        guard let (shape, values) = statement.shape(maximumValues: maximumValues) else {
+            return try statement.render()
+        }
+        if let template = storage.hit(shape) {
+            return RenderedSQL(sql: template.sql, arguments: try template.binding(values).arguments)
+        }
+        let template = try shape.render()
+        storage.insert(template, for: shape, capacity: capacity)
+        return RenderedSQL(sql: template.sql, arguments: try template.binding(values).arguments)
+    }
+
+    /// How often the shape of `statement` was rendered and served, or `nil` if it is not
+    /// cached: a test's window on the cache.
+    public func statistics(for statement: SQLStatement) -> Statistics? {
+        guard let (shape, _) = statement.shape(maximumValues: maximumValues) else { return nil }
+        return storage.statistics(for: shape)
+    }
+
+    /// The number of shapes cached.
+    public var count: Int { storage.count }
+
+    /// Forgets every shape.
+    public func removeAll() { storage.removeAll() }
+}
+
+/// The cache's dictionary behind a lock.
+private final class LockedShapes: @unchecked Sendable {
+    // `@unchecked Sendable`: `entries` is read and written only while `lock` is held.
+    private let lock = NSLock()
+    private var entries: [SQLStatement: (template: RenderedSQL, statistics: SQLRenderCache.Statistics)] = [:]
+
+    func hit(_ shape: SQLStatement) -> RenderedSQL? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let index = entries.index(forKey: shape) else { return nil }
+        entries.values[index].statistics.hits += 1
+        return entries.values[index].template
+    }
+
+    func insert(_ template: RenderedSQL, for shape: SQLStatement, capacity: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let index = entries.index(forKey: shape) {
+            // Rendered concurrently by another thread, or again after a clear.
+            entries.values[index].statistics.renders += 1
+            return
+        }
+        if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+        entries[shape] = (template, SQLRenderCache.Statistics(renders: 1, hits: 0))
+    }
+
+    func statistics(for shape: SQLStatement) -> SQLRenderCache.Statistics? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[shape]?.statistics
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.count
+    }
+
+    func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        entries.removeAll()
+    }
+}

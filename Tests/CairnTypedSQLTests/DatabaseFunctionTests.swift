@@ -1,0 +1,69 @@
+import Cairn
+import Testing
+
+@DatabaseFunction
+func exclaim(_ text: String) -> String {
+    text + "!"
+}
+
+@DatabaseFunction("cairn_initials", isDeterministic: true)
+func initials(of text: String, limit: Int?) -> String? {
+    let letters = text.split(separator: " ").compactMap(\.first).map(String.init)
+    guard !letters.isEmpty else { return nil }
+    return letters.prefix(limit ?? letters.count).joined()
+}
+
+struct FunctionFailure: Error, CustomStringConvertible {
+    var description: String { "no reminders on Sundays" }
+}
+
+@DatabaseFunction
+func refuse(_ id: Int) throws -> Int {
+    throw FunctionFailure()
+}
+
+@Suite("Typed SQL: @DatabaseFunction")
+struct DatabaseFunctionTests {
+    let db: Database
+
+    init() throws {
+        db = try RemindersDatabase.make()
+        try db.add(function: $exclaim)
+        try db.add(function: $initials)
+        try db.add(function: $refuse)
+    }
+
+    @Test func calledInSelectAndWhere() throws {
+        let query = Reminder.where { $exclaim($0.title).eq("Haircut!") }.select { $exclaim($0.title) }
+        try assertQuery(
+            query,
+            sql: #"SELECT exclaim("reminders"."title") FROM "reminders" WHERE exclaim("reminders"."title") = ?"#,
+            rows: { try query.fetchAll(db) }, ["Haircut!"])
+        #expect($exclaim.name == "exclaim")
+        #expect(!$exclaim.isDeterministic)
+    }
+
+    @Test func namedOptionalAndBoundArguments() throws {
+        let query = Reminder.order(by: \.id).limit(2).select { $initials($0.title, Optional(1)) }
+        try assertQuery(
+            query,
+            sql: #"SELECT cairn_initials("reminders"."title", ?) FROM "reminders" ORDER BY "reminders"."id" ASC LIMIT ?"#,
+            rows: { try query.fetchAll(db) }, ["G", "H"])
+        let all = Reminder.where { $0.id.eq(3) }.select { $initials($0.title, Int?.none) }
+        #expect(try all.fetchAll(db) == ["Da"])
+        #expect($initials.isDeterministic)
+    }
+
+    @Test func thrownErrorsAndUndecodableArgumentsFailTheStatement() throws {
+        #expect {
+            try Reminder.select { $refuse($0.id) }.fetchAll(db)
+        } throws: { error in
+            "\(error)".contains("no reminders on Sundays")
+        }
+        #expect {
+            try #sql("SELECT exclaim(NULL)", as: String.self).fetchAll(db)
+        } throws: { error in
+            "\(error)".contains("argument 1 of exclaim(…) is NULL, which does not decode as String")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Cairn
+import Testing
+
+/// A table only these tests use, so the shared render cache's statistics for its statements
+/// are theirs alone.
+@Table
+private struct RenderProbe: Hashable, Sendable {
+    let id: Int
+    var name = ""
+}
+
+@Suite("Typed SQL: rendered once per query shape")
+struct RenderOnceTests {
+    let db: Database
+
+    init() throws {
+        db = try Database.inMemory()
+        try db.execute(sql: #"CREATE TABLE "renderProbes" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL)"#)
+        try RenderProbe.insert { RenderProbe(id: 1, name: "one"); RenderProbe(id: 2, name: "two") }.execute(db)
+    }
+
+    private func statistics<C, F, J>(_ statement: Select<C, F, J>) -> SQLRenderCache.Statistics? {
+        SQLRenderCache.shared.statistics(for: .select(statement.query))
+    }
+
+    @Test func findRendersItsSQLOnce() throws {
+        var found: [RenderProbe?] = []
+        for id in [1, 2, 3, 1] { found.append(try RenderProbe.find(id).fetchOne(db)) }
+        #expect(found == [RenderProbe(id: 1, name: "one"), RenderProbe(id: 2, name: "two"), nil,
+                          RenderProbe(id: 1, name: "one")])
+        #expect(statistics(RenderProbe.find(0)) == SQLRenderCache.Statistics(renders: 1, hits: 3))
+        let rendered = try RenderProbe.find(9).render()
+        #expect(rendered.sql == #"SELECT "renderProbes"."id", "renderProbes"."name" FROM "renderProbes" WHERE "renderProbes"."id" = ?"#)
+        #expect(rendered.arguments == [.integer(9)])
+    }
+
+    @Test func whereClosuresRenderOncePerShape() throws {
+        var names: [[String]] = []
+        for name in ["one", "two", "three"] {
+            names.append(try RenderProbe.where { $0.name.eq(name) }.select(\.name).fetchAll(db))
+        }
+        #expect(names == [["one"], ["two"], []])
+        #expect(statistics(RenderProbe.where { $0.name.eq("") }.select(\.name))
+                == SQLRenderCache.Statistics(renders: 1, hits: 2))
+        // Another operator is another shape, with its own SQL text.
+        let other = RenderProbe.where { $0.name.neq("one") }.select(\.name)
+        #expect(try other.fetchAll(db) == ["two"])
+        #expect(try other.render().sql.hasSuffix(#"WHERE "renderProbes"."name" <> ?"#))
+    }
+
+    @Test func countsAndWritesRenderOncePerShape() throws {
+        for id in [1, 2] {
+            try RenderProbe.where { $0.id.eq(id) }.update(set: { $0.name = "renamed" }).execute(db)
+        }
+        #expect(try RenderProbe.where { $0.name.eq("renamed") }.fetchCount(db) == 2)
+        let update = RenderProbe.where { $0.id.eq(0) }.update(set: { $0.name = "" })
+        #expect(SQLRenderCache.shared.statistics(for: try update.sqlStatement())
+                == SQLRenderCache.Statistics(renders: 1, hits: 1))
+    }
+}
