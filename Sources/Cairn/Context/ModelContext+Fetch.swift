@@ -79,9 +79,11 @@ extension ModelContext {
     func fetchStored<T: PersistentModel>(_ type: T.Type, adjusting adjust: (SQLSelect) throws -> SQLSelect) throws -> [T] {
         let store = try container.store(for: Schema.entityName(for: type))
         let layout = try store.layout(for: Schema.entityName(for: type))
-        let select = try adjust(selectAll(layout))
-        let rows = try store.access { try $0.rows(select) }
-        return try rows.map { try materialize(T.self, row: $0, layout: layout, store: store) }
+        let rendered = try adjust(selectAll(layout)).render()
+        // Models are made while the statement steps, as in `storedModels(_:)`.
+        return try store.access { connection in
+            try connection.rows(rendered) { row in try materialize(T.self, row: row, layout: layout, store: store) }
+        }
     }
 
     /// The stored row of a model type with a primary key, as a registered model, or `nil`.
