@@ -104,3 +104,37 @@ struct FetchPathTests {
         }
     }
 }
+
+/// A model with an attribute whose type has no empty value: `Location` decodes from no JSON
+/// short of its two required fields.
+@Model
+final class Pin {
+    var name: String
+    var spot: Location
+
+    init(name: String, spot: Location) {
+        self.name = name
+        self.spot = spot
+    }
+}
+
+@Suite("Properties a fetch never leaves unloaded")
+struct AlwaysLoadedTests {
+    @Test("propertiesToFetch still reads an attribute with no empty value, so a vanished row cannot leave it unreadable")
+    func partialFetchReadsValuesWithoutPlaceholder() throws {
+        let container = try memoryContainer(for: Pin.self)
+        let writer = ModelContext(container)
+        writer.insert(Pin(name: "harbour", spot: Location(latitude: 1.5, longitude: -2)))
+        try writer.save()
+
+        let reader = ModelContext(container)
+        var descriptor = FetchDescriptor<Pin>()
+        descriptor.propertiesToFetch = [\.name]
+        let pins = try reader.fetch(descriptor)
+        #expect(pins.count == 1)
+        try container.write(for: Pin.self) { db in try db.execute(sql: #"DELETE FROM "Pin""#) }
+        // Before, `spot` was unloaded here and its read stopped the program.
+        #expect(pins.first?.spot == Location(latitude: 1.5, longitude: -2))
+        #expect(pins.first?.name == "harbour")
+    }
+}

@@ -74,7 +74,9 @@ extension ModelContext {
                     continue
                 }
                 guard let value = try? attribute.value(from: stored) else {
-                    storage.slots[index] = .unloaded
+                    // Unloaded, the next read shows the error's placeholder; a type without
+                    // an empty value keeps its last good value instead (a read cannot throw).
+                    if !layout.alwaysLoaded.contains(index) { storage.slots[index] = .unloaded }
                     continue
                 }
                 if let model = tracked[key(storage)], let keyPath = attribute.keypath as? any _KeyPathAssigning,

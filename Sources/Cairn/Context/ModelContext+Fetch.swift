@@ -122,9 +122,9 @@ extension ModelContext {
 
     /// The slots of a row: attributes decoded, to-one relationships as raw keys, to-many
     /// relationships unloaded.
-    func decodeSlots(row: some RowValues, layout: TableLayout) throws -> [ModelStorage.Slot] {
+    func decodeSlots(row: some RowValues, layout: TableLayout, columns: [TableLayout.Column]? = nil) throws -> [ModelStorage.Slot] {
         var slots = Array(repeating: ModelStorage.Slot.unloaded, count: layout.entity.properties.count)
-        for (offset, column) in layout.columns.enumerated() where offset + 1 < row.count {
+        for (offset, column) in (columns ?? layout.columns).enumerated() where offset + 1 < row.count {
             let value = row.value(at: offset + 1)
             switch column.kind {
             case .attribute(let attribute):

@@ -111,7 +111,7 @@ extension ModelContext {
         throws -> [T]
     {
         let wanted = Set(descriptor.propertiesToFetch.compactMap { layout.entity.property(for: $0)?.name })
-        let columns = layout.columns.filter { wanted.contains($0.propertyName) }
+        let columns = layout.columns.filter { wanted.contains($0.propertyName) || layout.alwaysLoaded.contains($0.slot) }
         let rendered = try QueryCompiler.render(descriptor, selecting: .columns(columns.map(\.name)))
         let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { row in
@@ -121,31 +121,10 @@ extension ModelContext {
             let identifier = PersistentIdentifier.permanent(
                 entityName: layout.tableName, storeIdentifier: store.identifier, primaryKey: primaryKey)
             if let key = byIdentifier[identifier], let existing = tracked[key] as? T { return existing }
-            var slots = Array(repeating: ModelStorage.Slot.unloaded, count: layout.entity.properties.count)
-            for (offset, column) in columns.enumerated() {
-                let value = row[offset + 1]
-                switch column.kind {
-                case .attribute(let attribute):
-                    do {
-                        slots[column.slot] = .value(try attribute.value(from: value))
-                    } catch {
-                        throw ModelError(
-                            .valueDecodingFailed, entityName: layout.tableName, propertyName: attribute.name,
-                            value: value.description, message: "A stored value cannot be read as \(attribute.valueType): \(error)")
-                    }
-                case .toOne:
-                    slots[column.slot] = .raw(value)
-                }
-            }
-            for (index, property) in layout.entity.properties.enumerated() {
-                if let attribute = property as? Schema.Attribute, attribute.isTransient, let value = attribute.defaultValue {
-                    slots[index] = .value(value)
-                }
-            }
+            let slots = try decodeSlots(row: row, layout: layout, columns: columns)
             let storage = ModelStorage(entity: layout.entity, identifier: identifier, slots: slots)
             storage.context = self
             let model = T(backingData: DefaultBackingData<T>(storage: storage))
-            storage.owner = model
             register(model, storage)
             return model
         }

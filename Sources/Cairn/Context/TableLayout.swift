@@ -53,6 +53,10 @@ struct TableLayout {
     /// The slot and declared default of each transient attribute that has one: a model made
     /// from a row starts with these.
     let transientDefaults: [(slot: Int, value: Any)]
+    /// The slots of attributes a fetch reads even when `propertiesToFetch` leaves them out:
+    /// their type has no empty value to show if the row is gone before they are loaded (a
+    /// non-optional `Codable` struct with required fields, and no declared default).
+    let alwaysLoaded: Set<Int>
 
     var tableName: String { entity.name }
     var primaryKey: String { entity.primaryKeyColumn }
@@ -64,10 +68,14 @@ struct TableLayout {
         var columns: [Column] = []
         var toMany: [String: ToManyStorage] = [:]
         var transientDefaults: [(slot: Int, value: Any)] = []
+        var alwaysLoaded: Set<Int> = []
         for (slot, property) in entity.properties.enumerated() {
             if let attribute = property as? Schema.Attribute {
                 if !attribute.isTransient {
                     columns.append(Column(name: attribute.columnName, slot: slot, kind: .attribute(attribute)))
+                    if !ModelStorage.hasEmptyValue(attribute.valueType, defaultValue: attribute.defaultValue) {
+                        alwaysLoaded.insert(slot)
+                    }
                 } else if let value = attribute.defaultValue {
                     transientDefaults.append((slot, value))
                 }
@@ -82,6 +90,7 @@ struct TableLayout {
         self.columns = columns
         self.toMany = toMany
         self.transientDefaults = transientDefaults
+        self.alwaysLoaded = alwaysLoaded
     }
 
     /// Where a to-many relationship is stored: the inverse's foreign key when the inverse is

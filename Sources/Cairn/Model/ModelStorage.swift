@@ -168,9 +168,19 @@ final class ModelStorage {
     /// A value for a property that has none (its row is gone, or a hand-written model read a key
     /// path it never set): the declared default, `nil`, an empty collection, zero, an empty
     /// string, or a placeholder model. A getter cannot throw, so this is the least surprising
-    /// answer; only a non-optional `Codable` type that cannot be made from empty JSON has no
-    /// placeholder, and then the read stops the program with a message naming the property.
+    /// answer. A non-optional `Codable` type that cannot be made from empty JSON has none, so a
+    /// fetch never leaves such a property unloaded (see `TableLayout.alwaysLoaded`).
     static func placeholder<Value>(_ type: Value.Type, property: String, entity: String, defaultValue: Any?) -> Value {
+        if let value = emptyValue(Value.self, defaultValue: defaultValue) { return value }
+        // Not reachable from a stored row: a fetch always reads the columns of such types
+        // (`TableLayout.alwaysLoaded`), so only a hand-written model reading a key path it
+        // never set gets here.
+        preconditionFailure(
+            "\(entity).\(property) has no value: its row was deleted or never loaded, and \(Value.self) has no empty value")
+    }
+
+    /// The value `placeholder` falls back to, or `nil` when `Value` has none.
+    static func emptyValue<Value>(_ type: Value.Type, defaultValue: Any?) -> Value? {
         if let value = defaultValue as? Value { return value }
         if let optional = Value.self as? any _OptionalBuilding.Type, let value = optional._nilValue as? Value {
             return value
@@ -189,8 +199,14 @@ final class ModelStorage {
                 if let value = try? JSONDecoder().decode(decodable, from: Data(json.utf8)) as? Value { return value }
             }
         }
-        preconditionFailure(
-            "\(entity).\(property) has no value: its row was deleted or never loaded, and \(Value.self) has no empty value")
+        return nil
+    }
+
+    /// Whether a property of `type` can be left unloaded: reading it after its row is gone
+    /// needs an empty value.
+    static func hasEmptyValue(_ type: any Any.Type, defaultValue: Any?) -> Bool {
+        func check<Value>(_ type: Value.Type) -> Bool { emptyValue(Value.self, defaultValue: defaultValue) != nil }
+        return check(type)
     }
 
     private static func makePlaceholderModel<M: PersistentModel>(_ type: M.Type) -> M {
