@@ -38,8 +38,8 @@ final class FormatBackedPredicate: NSPredicate {
     override var description: String { predicateFormat }
 
     override func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as? FormatBackedPredicate else { return false }
-        return other.tree == tree && other.error == error
+        guard let other = object as? any FormatTreeCarrying else { return false }
+        return other.carriedTree == tree && other.carriedError == error
     }
 
     override var hash: Int { tree.hashValue }

@@ -68,7 +68,8 @@ extension CoreDataFactoryInitializable where Self == NSPredicate {
 }
 
 extension NSPredicate {
-    /// Cairn's tree for this predicate: the parsed format, the AND/OR/NOT of an
+    /// Cairn's tree for this predicate: the parsed format, an `NSComparisonPredicate`'s
+    /// comparison, the AND/OR/NOT of an
     /// `NSCompoundPredicate`'s subpredicates, or `TRUEPREDICATE`/`FALSEPREDICATE` for
     /// `NSPredicate(value:)`. `FALSEPREDICATE` when ``formatError`` is set.
     ///
@@ -93,9 +94,9 @@ extension NSPredicate {
 
     /// The tree, or why there is none.
     func tree() throws(FormatPredicateError) -> FormatPredicate {
-        if let backed = self as? FormatBackedPredicate {
-            if let error = backed.error { throw error }
-            return backed.tree
+        if let carrier = self as? any FormatTreeCarrying {
+            if let error = carrier.carriedError { throw error }
+            return carrier.carriedTree
         }
         if let compound = self as? NSCompoundPredicate {
             var trees: [FormatPredicate] = []
@@ -125,9 +126,9 @@ extension NSPredicate {
     public func checkedEvaluate(with object: Any?, substitutionVariables bindings: [String: Any] = [:])
         throws(FormatPredicateError) -> Bool
     {
-        if let backed = self as? FormatBackedPredicate {
-            if let error = backed.error { throw error }
-            return try backed.tree.evaluate(with: object, substitutionVariables: bindings.mapValues { Optional($0) })
+        if let carrier = self as? any FormatTreeCarrying {
+            if let error = carrier.carriedError { throw error }
+            return try carrier.carriedTree.evaluate(with: object, substitutionVariables: bindings.mapValues { Optional($0) })
         }
         if let compound = self as? NSCompoundPredicate {
             let parts = compound.subpredicates
