@@ -125,7 +125,8 @@ struct NSComparisonPredicateTests {
         let rendered = try predicate.formatPredicate.sqlCondition(for: expenseEntity).render()
         #expect(rendered.sql == #""Expense"."amount" > ?"#)
         #expect(rendered.arguments == [.integer(50)])
-        #expect(printed(predicate) == "amount > 50")
+        // Read directly: on `NSComparisonPredicate` the property is Cairn's, not deprecated.
+        #expect(predicate.predicateFormat == "amount > 50")
         let prefix = NSComparisonPredicate(
             leftExpression: NSExpression(forKeyPath: "name"), rightExpression: NSExpression(forConstantValue: "st"),
             modifier: .direct, type: .beginsWith, options: .caseInsensitive)
