@@ -1,4 +1,4 @@
-import Cairn
+@testable import Cairn
 import Foundation
 import Testing
 
@@ -105,26 +105,28 @@ struct FetchPathTests {
     }
 }
 
-/// A model with an attribute whose type has no empty value: `Location` decodes from no JSON
-/// short of its two required fields.
+/// `Location` has no empty JSON form but an empty value field by field; `Shape` (an enum with
+/// associated values) has none at all.
 @Model
 final class Pin {
     var name: String
     var spot: Location
+    var shape: Shape
 
-    init(name: String, spot: Location) {
+    init(name: String, spot: Location, shape: Shape) {
         self.name = name
         self.spot = spot
+        self.shape = shape
     }
 }
 
-@Suite("Properties a fetch never leaves unloaded")
-struct AlwaysLoadedTests {
-    @Test("propertiesToFetch still reads an attribute with no empty value, so a vanished row cannot leave it unreadable")
-    func partialFetchReadsValuesWithoutPlaceholder() throws {
+@Suite("Properties whose row is gone")
+struct VanishedRowTests {
+    @Test("propertiesToFetch still reads an attribute with no empty value; one with an empty value reads it after the row is gone")
+    func partialFetchThenDelete() throws {
         let container = try memoryContainer(for: Pin.self)
         let writer = ModelContext(container)
-        writer.insert(Pin(name: "harbour", spot: Location(latitude: 1.5, longitude: -2)))
+        writer.insert(Pin(name: "harbour", spot: Location(latitude: 1.5, longitude: -2), shape: .circle(radius: 3)))
         try writer.save()
 
         let reader = ModelContext(container)
@@ -133,8 +135,39 @@ struct AlwaysLoadedTests {
         let pins = try reader.fetch(descriptor)
         #expect(pins.count == 1)
         try container.write(for: Pin.self) { db in try db.execute(sql: #"DELETE FROM "Pin""#) }
-        // Before, `spot` was unloaded here and its read stopped the program.
-        #expect(pins.first?.spot == Location(latitude: 1.5, longitude: -2))
+        // `shape` was read with the row although not asked for; before, it was left unloaded
+        // and its read stopped the program.
+        #expect(pins.first?.shape == .circle(radius: 3))
         #expect(pins.first?.name == "harbour")
+        // `spot` was not read and its row is gone: its fields' empty values.
+        #expect(pins.first?.spot == Location(latitude: 0, longitude: 0))
+    }
+
+    @Test("model(for:) of a row that does not exist reads empty values instead of stopping the program")
+    func modelForMissingRow() throws {
+        let container = try memoryContainer(for: Pin.self)
+        let context = ModelContext(container)
+        let pin = Pin(name: "gone", spot: Location(latitude: 4, longitude: 5), shape: .square(side: 1))
+        context.insert(pin)
+        try context.save()
+        let id = pin.persistentModelID
+        context.delete(pin)
+        try context.save()
+
+        let placeholder = ModelContext(container).model(for: id) as? Pin
+        #expect(placeholder?.name == "")
+        #expect(placeholder?.spot == Location(latitude: 0, longitude: 0))
+    }
+
+    @Test("the empty value of a Decodable type, field by field")
+    func emptyValues() {
+        struct Nested: Codable, Equatable { var id: UUID; var tags: [String]; var note: String?; var when: Date }
+        struct Outer: Codable, Equatable { var count: Int; var nested: Nested; var flag: Bool }
+        enum Kind: String, Codable, CaseIterable { case first, second }
+        let empty = Outer(count: 0, nested: Nested(id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), tags: [],
+                                                   note: nil, when: Date(timeIntervalSinceReferenceDate: 0)), flag: false)
+        #expect(EmptyValueDecoder.make(Outer.self) == empty)
+        #expect(EmptyValueDecoder.make(Kind.self) == .first)
+        #expect(EmptyValueDecoder.make(Shape.self) == nil)
     }
 }

@@ -168,8 +168,9 @@ final class ModelStorage {
     /// A value for a property that has none (its row is gone, or a hand-written model read a key
     /// path it never set): the declared default, `nil`, an empty collection, zero, an empty
     /// string, or a placeholder model. A getter cannot throw, so this is the least surprising
-    /// answer. A non-optional `Codable` type that cannot be made from empty JSON has none, so a
-    /// fetch never leaves such a property unloaded (see `TableLayout.alwaysLoaded`).
+    /// answer. A `Codable` type gets its fields' empty values (``EmptyValueDecoder``); one that
+    /// cannot be made even so has none, and a fetch never leaves such a property unloaded (see
+    /// `TableLayout.alwaysLoaded`).
     static func placeholder<Value>(_ type: Value.Type, property: String, entity: String, defaultValue: Any?) -> Value {
         if let value = emptyValue(Value.self, defaultValue: defaultValue) { return value }
         // Not reachable from a stored row: a fetch always reads the columns of such types
@@ -189,15 +190,22 @@ final class ModelStorage {
         if let model = Value.self as? any PersistentModel.Type, let value = makePlaceholderModel(model) as? Value {
             return value
         }
-        if let primitive = Value.self as? any ColumnPrimitive.Type {
-            for candidate: DatabaseValue in [.integer(0), .text(""), .blob(Data()), .text("00000000-0000-0000-0000-000000000000"), .text("about:blank")] {
-                if let value = primitive.init(databaseValue: candidate) as? Value { return value }
-            }
-        }
+        if let value = emptyPrimitive(Value.self) { return value }
         if let decodable = Value.self as? any Decodable.Type {
             for json in ["null", "[]", "{}", "0", "\"\"", "false"] {
                 if let value = try? JSONDecoder().decode(decodable, from: Data(json.utf8)) as? Value { return value }
             }
+            if let value = EmptyValueDecoder.make(decodable) as? Value { return value }
+        }
+        return nil
+    }
+
+    /// "", zero, false, empty data, the nil UUID or `about:blank`, for a column primitive ("" is
+    /// tried first: a `String` read as the number 0 would be "0").
+    static func emptyPrimitive<Value>(_ type: Value.Type) -> Value? {
+        guard let primitive = Value.self as? any ColumnPrimitive.Type else { return nil }
+        for candidate: DatabaseValue in [.text(""), .integer(0), .blob(Data()), .text("00000000-0000-0000-0000-000000000000"), .text("about:blank")] {
+            if let value = primitive.init(databaseValue: candidate) as? Value { return value }
         }
         return nil
     }
