@@ -28,6 +28,24 @@ protocol SQLPredicateExpression: PredicateExpression {
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression
 }
 
+/// A node with two operands (`==`, `&&`, `/`, `??`, …): variable-free when both are, and its
+/// shape is theirs in order. Conforming types add only `compileSQL`.
+protocol BinarySQLPredicateExpression: SQLPredicateExpression {
+    associatedtype LHS: SQLPredicateExpression
+    associatedtype RHS: SQLPredicateExpression
+    var lhs: LHS { get }
+    var rhs: RHS { get }
+}
+
+extension BinarySQLPredicateExpression {
+    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
+
+    func collectShape(_ shape: inout PredicateShape) throws {
+        try shape.visit(lhs)
+        try shape.visit(rhs)
+    }
+}
+
 /// A subtree compiled to SQL, with the Swift type of its value.
 struct CompiledExpression {
     enum Form {

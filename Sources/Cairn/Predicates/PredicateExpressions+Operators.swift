@@ -102,29 +102,15 @@ extension PredicateCompiler {
     }
 }
 
-extension PredicateExpressions.Equal: SQLPredicateExpression
+extension PredicateExpressions.Equal: SQLPredicateExpression, BinarySQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(lhs)
-        try shape.visit(rhs)
-    }
-
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.equality(lhs, rhs, negated: false)
     }
 }
 
-extension PredicateExpressions.NotEqual: SQLPredicateExpression
+extension PredicateExpressions.NotEqual: SQLPredicateExpression, BinarySQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(lhs)
-        try shape.visit(rhs)
-    }
-
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.equality(lhs, rhs, negated: true)
     }
@@ -132,15 +118,8 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
 
 // MARK: - Logic
 
-extension PredicateExpressions.Conjunction: SQLPredicateExpression
+extension PredicateExpressions.Conjunction: SQLPredicateExpression, BinarySQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(lhs)
-        try shape.visit(rhs)
-    }
-
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         let left = try compiler.compile(lhs)
         let right = try compiler.compile(rhs)
@@ -154,15 +133,8 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     }
 }
 
-extension PredicateExpressions.Disjunction: SQLPredicateExpression
+extension PredicateExpressions.Disjunction: SQLPredicateExpression, BinarySQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(lhs)
-        try shape.visit(rhs)
-    }
-
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         let left = try compiler.compile(lhs)
         let right = try compiler.compile(rhs)
@@ -226,43 +198,22 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     }
 }
 
-extension PredicateExpressions.IntDivision: SQLPredicateExpression
+extension PredicateExpressions.IntDivision: SQLPredicateExpression, BinarySQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(lhs)
-        try shape.visit(rhs)
-    }
-
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.arithmetic(lhs, rhs, .divide, symbol: "/", outputType: Output.self)
     }
 }
 
-extension PredicateExpressions.IntRemainder: SQLPredicateExpression
+extension PredicateExpressions.IntRemainder: SQLPredicateExpression, BinarySQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(lhs)
-        try shape.visit(rhs)
-    }
-
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.arithmetic(lhs, rhs, .remainder, symbol: "%", outputType: Output.self)
     }
 }
 
-extension PredicateExpressions.FloatDivision: SQLPredicateExpression
+extension PredicateExpressions.FloatDivision: SQLPredicateExpression, BinarySQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(lhs)
-        try shape.visit(rhs)
-    }
-
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.arithmetic(lhs, rhs, .divide, symbol: "/", outputType: Output.self)
     }

@@ -56,15 +56,8 @@ extension PredicateExpressions.ForcedUnwrap: SQLPredicateExpression where Inner:
     }
 }
 
-extension PredicateExpressions.NilCoalesce: SQLPredicateExpression
+extension PredicateExpressions.NilCoalesce: SQLPredicateExpression, BinarySQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(lhs)
-        try shape.visit(rhs)
-    }
-
     /// `a ?? b` → `COALESCE(a, b)` (`CASE` when `b` can raise, so it stays lazy).
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         let left = try compiler.compile(lhs)
