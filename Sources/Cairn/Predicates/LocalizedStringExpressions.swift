@@ -121,42 +121,27 @@ extension PredicateCompiler {
     }
 }
 
-extension PredicateExpressions.StringLocalizedStandardContains: SQLPredicateExpression
+extension PredicateExpressions.StringLocalizedStandardContains: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where Root: SQLPredicateExpression, Other: SQLPredicateExpression {
-    static var isVariableFree: Bool { Root.isVariableFree && Other.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(root)
-        try shape.visit(other)
-    }
+    var operands: (Root, Other) { (root, other) }
 
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.stringFunction(PredicateFunctions.localizedStandardContainsName, root, other, output: Bool.self)
     }
 }
 
-extension PredicateExpressions.StringLocalizedCompare: SQLPredicateExpression
+extension PredicateExpressions.StringLocalizedCompare: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where Root: SQLPredicateExpression, Other: SQLPredicateExpression {
-    static var isVariableFree: Bool { Root.isVariableFree && Other.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(root)
-        try shape.visit(other)
-    }
+    var operands: (Root, Other) { (root, other) }
 
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.stringFunction(PredicateFunctions.localizedCompareName, root, other, output: ComparisonResult.self)
     }
 }
 
-extension PredicateExpressions.StringCaseInsensitiveCompare: SQLPredicateExpression
+extension PredicateExpressions.StringCaseInsensitiveCompare: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where Root: SQLPredicateExpression, Other: SQLPredicateExpression {
-    static var isVariableFree: Bool { Root.isVariableFree && Other.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(root)
-        try shape.visit(other)
-    }
+    var operands: (Root, Other) { (root, other) }
 
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.stringFunction(PredicateFunctions.caseInsensitiveCompareName, root, other, output: ComparisonResult.self)

@@ -28,21 +28,22 @@ protocol SQLPredicateExpression: PredicateExpression {
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression
 }
 
-/// A node with two operands (`==`, `&&`, `/`, `??`, …): variable-free when both are, and its
-/// shape is theirs in order. Conforming types add only `compileSQL`.
-protocol BinarySQLPredicateExpression: SQLPredicateExpression {
-    associatedtype LHS: SQLPredicateExpression
-    associatedtype RHS: SQLPredicateExpression
-    var lhs: LHS { get }
-    var rhs: RHS { get }
+/// A node with two operands (`==`, `&&`, `??`, ranges, `contains`, `starts(with:)`,
+/// `localizedStandardContains`, …): variable-free when both are, and its shape is theirs in
+/// order. A conforming type names its operands and writes only `compileSQL`.
+protocol TwoOperandSQLPredicateExpression: SQLPredicateExpression {
+    associatedtype First: SQLPredicateExpression
+    associatedtype Second: SQLPredicateExpression
+    var operands: (First, Second) { get }
 }
 
-extension BinarySQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
+extension TwoOperandSQLPredicateExpression {
+    static var isVariableFree: Bool { First.isVariableFree && Second.isVariableFree }
 
     func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(lhs)
-        try shape.visit(rhs)
+        let (first, second) = operands
+        try shape.visit(first)
+        try shape.visit(second)
     }
 }
 

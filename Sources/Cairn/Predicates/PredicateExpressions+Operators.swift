@@ -102,15 +102,19 @@ extension PredicateCompiler {
     }
 }
 
-extension PredicateExpressions.Equal: SQLPredicateExpression, BinarySQLPredicateExpression
+extension PredicateExpressions.Equal: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
+    var operands: (LHS, RHS) { (lhs, rhs) }
+
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.equality(lhs, rhs, negated: false)
     }
 }
 
-extension PredicateExpressions.NotEqual: SQLPredicateExpression, BinarySQLPredicateExpression
+extension PredicateExpressions.NotEqual: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
+    var operands: (LHS, RHS) { (lhs, rhs) }
+
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.equality(lhs, rhs, negated: true)
     }
@@ -118,8 +122,10 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
 
 // MARK: - Logic
 
-extension PredicateExpressions.Conjunction: SQLPredicateExpression, BinarySQLPredicateExpression
+extension PredicateExpressions.Conjunction: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
+    var operands: (LHS, RHS) { (lhs, rhs) }
+
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         let left = try compiler.compile(lhs)
         let right = try compiler.compile(rhs)
@@ -133,8 +139,10 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     }
 }
 
-extension PredicateExpressions.Disjunction: SQLPredicateExpression, BinarySQLPredicateExpression
+extension PredicateExpressions.Disjunction: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
+    var operands: (LHS, RHS) { (lhs, rhs) }
+
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         let left = try compiler.compile(lhs)
         let right = try compiler.compile(rhs)
@@ -198,22 +206,28 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     }
 }
 
-extension PredicateExpressions.IntDivision: SQLPredicateExpression, BinarySQLPredicateExpression
+extension PredicateExpressions.IntDivision: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
+    var operands: (LHS, RHS) { (lhs, rhs) }
+
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.arithmetic(lhs, rhs, .divide, symbol: "/", outputType: Output.self)
     }
 }
 
-extension PredicateExpressions.IntRemainder: SQLPredicateExpression, BinarySQLPredicateExpression
+extension PredicateExpressions.IntRemainder: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
+    var operands: (LHS, RHS) { (lhs, rhs) }
+
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.arithmetic(lhs, rhs, .remainder, symbol: "%", outputType: Output.self)
     }
 }
 
-extension PredicateExpressions.FloatDivision: SQLPredicateExpression, BinarySQLPredicateExpression
+extension PredicateExpressions.FloatDivision: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
+    var operands: (LHS, RHS) { (lhs, rhs) }
+
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.arithmetic(lhs, rhs, .divide, symbol: "/", outputType: Output.self)
     }

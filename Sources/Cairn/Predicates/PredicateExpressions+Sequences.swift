@@ -89,14 +89,9 @@ enum ElementRows {
 
 // MARK: - contains(_:)
 
-extension PredicateExpressions.SequenceContains: SQLPredicateExpression
+extension PredicateExpressions.SequenceContains: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(sequence)
-        try shape.visit(element)
-    }
+    var operands: (LHS, RHS) { (sequence, element) }
 
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         let rows = try compiler.compile(sequence)
@@ -177,14 +172,9 @@ extension PredicateCompiler {
 
 // MARK: - Ranges
 
-extension PredicateExpressions.Range: SQLPredicateExpression
+extension PredicateExpressions.Range: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(lower)
-        try shape.visit(upper)
-    }
+    var operands: (LHS, RHS) { (lower, upper) }
 
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         let low = try compiler.sql(try compiler.compile(lower))
@@ -193,14 +183,9 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     }
 }
 
-extension PredicateExpressions.ClosedRange: SQLPredicateExpression
+extension PredicateExpressions.ClosedRange: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
-    static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(lower)
-        try shape.visit(upper)
-    }
+    var operands: (LHS, RHS) { (lower, upper) }
 
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         let low = try compiler.sql(try compiler.compile(lower))
@@ -209,14 +194,9 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     }
 }
 
-extension PredicateExpressions.RangeExpressionContains: SQLPredicateExpression
+extension PredicateExpressions.RangeExpressionContains: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where RangeExpression: SQLPredicateExpression, Element: SQLPredicateExpression {
-    static var isVariableFree: Bool { RangeExpression.isVariableFree && Element.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(range)
-        try shape.visit(element)
-    }
+    var operands: (RangeExpression, Element) { (range, element) }
 
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         let bounds = try compiler.compile(range)
@@ -311,14 +291,9 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
 
 // MARK: - Strings
 
-extension PredicateExpressions.CollectionContainsCollection: SQLPredicateExpression
+extension PredicateExpressions.CollectionContainsCollection: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where Base: SQLPredicateExpression, Other: SQLPredicateExpression {
-    static var isVariableFree: Bool { Base.isVariableFree && Other.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(base)
-        try shape.visit(other)
-    }
+    var operands: (Base, Other) { (base, other) }
 
     /// `title.contains(text)` → `cairn_contains("title", ?)` (Swift's Character matching).
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
@@ -332,14 +307,9 @@ where Base: SQLPredicateExpression, Other: SQLPredicateExpression {
     }
 }
 
-extension PredicateExpressions.SequenceStartsWith: SQLPredicateExpression
+extension PredicateExpressions.SequenceStartsWith: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where Base: SQLPredicateExpression, Prefix: SQLPredicateExpression {
-    static var isVariableFree: Bool { Base.isVariableFree && Prefix.isVariableFree }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(base)
-        try shape.visit(prefix)
-    }
+    var operands: (Base, Prefix) { (base, prefix) }
 
     /// `title.starts(with: text)` → `cairn_starts_with("title", ?)`.
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {

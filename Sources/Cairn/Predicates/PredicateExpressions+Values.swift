@@ -56,8 +56,10 @@ extension PredicateExpressions.ForcedUnwrap: SQLPredicateExpression where Inner:
     }
 }
 
-extension PredicateExpressions.NilCoalesce: SQLPredicateExpression, BinarySQLPredicateExpression
+extension PredicateExpressions.NilCoalesce: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
+    var operands: (LHS, RHS) { (lhs, rhs) }
+
     /// `a ?? b` → `COALESCE(a, b)` (`CASE` when `b` can raise, so it stays lazy).
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         let left = try compiler.compile(lhs)
