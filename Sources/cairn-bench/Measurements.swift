@@ -15,17 +15,12 @@ struct Measurements {
     /// A workload left out with `--workloads` is skipped, except W1, which fills the table
     /// the others read.
     mutating func measure(_ number: Int, _ body: () throws -> Int64?) rethrows {
-        guard number == 1 || selectedWorkloads.contains(number) else { return }
-        let start = benchClockNanoseconds()
-        let checksum = try body()
-        let elapsed = benchClockNanoseconds() - start
-        milliseconds[number - 1] = Double(elapsed) / 1_000_000
-        checksums[number - 1] = checksum
+        try measure(number, body, checksum: { $0 })
     }
 
     /// Times `work` alone; its result's checksum is taken and the result freed after the clock
     /// stops, as the C baseline does for W2 (it sums and frees its structs after timing).
-    mutating func measure<Result>(_ number: Int, _ work: () throws -> Result, checksum: (Result) -> Int64) rethrows {
+    mutating func measure<Result>(_ number: Int, _ work: () throws -> Result, checksum: (Result) -> Int64?) rethrows {
         guard number == 1 || selectedWorkloads.contains(number) else { return }
         let start = benchClockNanoseconds()
         let result = try work()
