@@ -10,7 +10,7 @@ struct CoreDataSurface: BenchSurface {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         let container = try ModelContainer(
             for: Schema([ModelWorkout.self]), configurations: [ModelConfiguration(url: url)])
-        var m = Measurements(name: "Core Data (NSFetchRequest)")
+        var m = Measurements(name: "Core Data (NSFetchRequest)", surfaceLabel: "coredata")
         let input = Workload.makeRows()
 
         try m.measure(1) {

@@ -16,7 +16,7 @@ struct EngineSurface: BenchSurface {
             try db.execute(sql: Workload.createWorkout)
             try db.execute(sql: Workload.createWorkoutIndex)
         }
-        var m = Measurements(name: "engine (DatabasePool)")
+        var m = Measurements(name: "engine (DatabasePool)", surfaceLabel: "engine")
         let input = Workload.makeRows()
 
         try m.measure(1) {

@@ -5,6 +5,8 @@ import Foundation
 /// A workload a surface does not run stays `nil`.
 struct Measurements {
     var name: String
+    /// The surface's name in callgrind section labels: "engine", "typedsql", ...
+    var surfaceLabel: String
     var milliseconds: [Double?] = Array(repeating: nil, count: 6)
     /// W1 has no checksum; W2...W6 must equal the C baseline's.
     var checksums: [Int64?] = Array(repeating: nil, count: 6)
@@ -22,9 +24,11 @@ struct Measurements {
     /// stops, as the C baseline does for W2 (it sums and frees its structs after timing).
     mutating func measure<Result>(_ number: Int, _ work: () throws -> Result, checksum: (Result) -> Int64?) rethrows {
         guard number == 1 || selectedWorkloads.contains(number) else { return }
+        cairn_bench_section_begin()
         let start = benchClockNanoseconds()
         let result = try work()
         let elapsed = benchClockNanoseconds() - start
+        cairn_bench_section_end("\(surfaceLabel) W\(number)")
         milliseconds[number - 1] = Double(elapsed) / 1_000_000
         checksums[number - 1] = checksum(result)
     }
@@ -52,10 +56,11 @@ extension Measurements {
         guard cairn_baseline_run(path, autocommit ? 1 : 0, &result) == 0 else {
             throw BenchError("the C baseline failed on \(path)")
         }
-        var m = Measurements(name: autocommit ? "c-autocommit" : "c")
-        m.milliseconds = withUnsafeBytes(of: result.milliseconds) { Array($0.bindMemory(to: Double.self)) }
+        var m = Measurements(name: autocommit ? "c-autocommit" : "c", surfaceLabel: "c")
+        let ms = withUnsafeBytes(of: result.milliseconds) { Array($0.bindMemory(to: Double.self)) }
+        m.milliseconds = ms.map { $0 < 0 ? nil : $0 }
         let sums = withUnsafeBytes(of: result.checksum) { Array($0.bindMemory(to: Int64.self)) }
-        m.checksums = [nil] + sums.dropFirst().map { Optional($0) }
+        m.checksums = [nil] + sums.dropFirst().enumerated().map { i, sum in ms[i + 1] < 0 ? nil : sum }
         let version = withUnsafeBytes(of: result.sqliteVersion) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let journal = withUnsafeBytes(of: result.journalMode) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return (m, "sqlite=\(version) journal=\(journal) synchronous=\(result.synchronous)")

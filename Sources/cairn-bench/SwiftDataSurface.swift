@@ -72,7 +72,7 @@ struct SwiftDataSurface: BenchSurface {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         let container = try ModelContainer(
             for: ModelWorkout.self, ModelOrder.self, configurations: ModelConfiguration(url: url))
-        var m = Measurements(name: "SwiftData (@Model)")
+        var m = Measurements(name: "SwiftData (@Model)", surfaceLabel: "swiftdata")
         let input = Workload.makeRows()
 
         try m.measure(1) {

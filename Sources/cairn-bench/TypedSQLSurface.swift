@@ -47,7 +47,7 @@ struct TypedSQLSurface: BenchSurface {
             try db.execute(sql: Workload.createWorkout)
             try db.execute(sql: Workload.createWorkoutIndex)
         }
-        var m = Measurements(name: "typed SQL (@Table)")
+        var m = Measurements(name: "typed SQL (@Table)", surfaceLabel: "typedsql")
         let input = Workload.makeRows().map {
             BenchWorkout(id: $0.id, title: $0.title, startedAt: $0.startedAt, finishedAt: $0.finishedAt,
                          minutes: $0.minutes, calories: $0.calories, isFavorite: $0.isFavorite)

@@ -17,8 +17,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
           each workload's fastest time: on a shared machine, the least disturbed run.
           --only SURFACE runs C and one surface: engine, typedsql, swiftdata or coredata
           (for profiling one surface with perf or callgrind).
-          --workloads LIST runs only those workloads of each surface (W1 always runs: it fills
-          the table the others read).
+          --workloads LIST runs only those workloads, in C and in each surface (W1 always
+          runs: it fills the table the others read).
           --cpu-time times C and Cairn on the process's CPU clock instead of the wall clock:
           on a busy machine, time spent waiting for a core is then not counted on either side.
           --format-only prints only the parse (+ compile) time of a typical format predicate.
@@ -44,6 +44,7 @@ if let i = arguments.firstIndex(of: "--runs"), arguments.index(after: i) < argum
 
 if let i = arguments.firstIndex(of: "--workloads"), arguments.index(after: i) < arguments.endIndex {
     selectedWorkloads = Set(arguments[arguments.index(after: i)].split(separator: ",").compactMap { Int($0) })
+    cairn_baseline_select_workloads(Int32(selectedWorkloads.filter { (1...6).contains($0) }.reduce(0) { $0 | 1 << ($1 - 1) }))
 }
 if arguments.contains("--cpu-time") {
     usesCPUTime = true

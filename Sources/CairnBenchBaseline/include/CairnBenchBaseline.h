@@ -20,4 +20,14 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
 
 /// Non-zero: time with CLOCK_PROCESS_CPUTIME_ID instead of CLOCK_MONOTONIC.
 void cairn_baseline_use_cpu_time(int enabled);
+
+/// Runs only the workloads whose bit is set (bit 0 = W1, which always runs: it fills the table).
+/// A skipped workload reports -1 ms and checksum 0.
+void cairn_baseline_select_workloads(int mask);
+
+/// Marks a timed section for callgrind (Scripts/bench-instructions.sh): `begin` zeroes the
+/// instruction counters, `end` dumps them under `label` ("c W2", "engine W2"). Outside
+/// valgrind both do nothing.
+void cairn_bench_section_begin(void);
+void cairn_bench_section_end(const char *label);
 #endif
