@@ -35,6 +35,6 @@ done | awk -v s="$surface" '
   END {
     printf "%-9s %16s %16s %8s\n", "workload", "C instr", s " instr", "ratio"
     for (n = 1; n <= 6; n++) if ((n in c) && (n in m))
-      printf "W%-8d %16d %16d %7.2fx\n", n, c[n], m[n], m[n] / c[n]
+      printf "W%-8d %16.0f %16.0f %7.2fx\n", n, c[n], m[n], m[n] / c[n]
   }'
 grep -E "^check|x$" "$out/bench.txt" >&2 || true

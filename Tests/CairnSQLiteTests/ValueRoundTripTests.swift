@@ -170,4 +170,32 @@ struct Route: Codable, Equatable, JSONDatabaseValueConvertible { var name: Strin
         #expect(error?.sql == "SELECT 1 AS id, NULL AS title")
         #expect(error?.description.contains("String?") == true)
     }
+
+    /// What SQLite stores for a value bound through `bind(values:)` (each type's own
+    /// `sqlite3_bind_*`) and through `StatementArguments` (a `DatabaseValue`), as
+    /// `typeof || ':' || quote`.
+    private func storedBothWays<V: DatabaseValueConvertible>(_ value: V) throws -> (typed: String?, boxed: String?) {
+        let sql = "SELECT typeof(?1) || ':' || quote(?1)"
+        let statement = try db.makeStatement(sql: sql)
+        try statement.bind(values: value)
+        let typed = try statement.fetchOne { try $0.decode(String.self, at: 0) }
+        return (typed, try db.fetchValue(String.self, sql: sql, arguments: [value]))
+    }
+
+    @Test func typedBindingStoresWhatArgumentsStore() throws {
+        #expect(try storedBothWays(Int64.min) == ("integer:-9223372036854775808", "integer:-9223372036854775808"))
+        #expect(try storedBothWays(UInt8(200)) == ("integer:200", "integer:200"))
+        #expect(try storedBothWays(2.5) == ("real:2.5", "real:2.5"))
+        #expect(try storedBothWays(true) == ("integer:1", "integer:1"))
+        #expect(try storedBothWays("") == ("text:''", "text:''"))
+        #expect(try storedBothWays("Café ☕️") == ("text:'Café ☕️'", "text:'Café ☕️'"))
+        #expect(try storedBothWays(String?.none) == ("null:NULL", "null:NULL"))
+        #expect(try storedBothWays(Double?.some(1)) == ("real:1.0", "real:1.0"))
+        #expect(try storedBothWays(Level.high) == ("integer:9", "integer:9"))
+        #expect(try storedBothWays(Color.red) == ("text:'red'", "text:'red'"))
+        #expect(try storedBothWays(Data([1, 2])) == ("blob:X'0102'", "blob:X'0102'"))
+        let statement = try db.makeStatement(sql: "SELECT ?")
+        #expect(throws: DatabaseValueEncodingError.self) { try statement.bind(values: UInt64.max) }
+        #expect(throws: DatabaseValueEncodingError.self) { try statement.bind(values: UInt64?.some(.max)) }
+    }
 }

@@ -26,7 +26,7 @@ public final class Database {
     /// Prepared statements by SQL text.
     var statementCache: [String: Statement] = [:]
     /// Every statement prepared and not yet finalized, so `close()` can finalize them.
-    var openStatements: [ObjectIdentifier: WeakStatement] = [:]
+    var openStatements: [ObjectIdentifier: UnretainedStatement] = [:]
     /// Tables seen by the authorizer while a statement is being prepared.
     var authorizerRecorder: TableAccessRecorder?
     /// Tables written since the transaction began, and the commit bookkeeping.
@@ -152,7 +152,7 @@ public final class Database {
     func finalizeAllStatements() {
         statementCache.removeAll()
         for entry in openStatements.values {
-            entry.statement?.finalize()
+            entry.statement.finalize()
         }
         openStatements.removeAll()
         // Anything prepared outside Cairn's statements (should be none).
@@ -207,9 +207,13 @@ public final class Database {
 @available(*, unavailable)
 extension Database: Sendable {}
 
-/// A weak reference to a statement, for the connection's registry.
-struct WeakStatement {
-    weak var statement: Statement?
+/// An unretained reference to a statement, for the connection's registry. A live statement
+/// removes itself in `deinit`, so every entry points to a live object. Not `weak`, for the
+/// reason given on `Statement.connection`.
+struct UnretainedStatement {
+    private let reference: Unmanaged<Statement>
+    init(statement: Statement) { reference = .passUnretained(statement) }
+    var statement: Statement { reference.takeUnretainedValue() }
 }
 
 /// Lets another thread interrupt a connection safely even while it is being closed.

@@ -64,7 +64,7 @@ extension Database {
         let text = sql ?? sqlite3_sql(raw).map { String(cString: $0) } ?? ""
         let statement = Statement(database: self, handle: raw, sql: text, readTables: recorder.read,
                                   writtenTables: recorder.written)
-        openStatements[ObjectIdentifier(statement)] = WeakStatement(statement: statement)
+        openStatements[ObjectIdentifier(statement)] = UnretainedStatement(statement: statement)
         return statement
     }
 

@@ -37,7 +37,7 @@ extension Statement {
     @inlinable
     public func bind<Value: DatabaseValueConvertible>(_ value: Value, at index: Int) throws {
         let handle = try handle()
-        let code = try value.databaseValueForBinding().bind(to: handle, at: Int32(index))
+        let code = try value.bind(to: handle, at: Int32(index))
         if code != SQLITE_OK { throw bindingError(code: code, index: index) }
     }
 
@@ -54,7 +54,7 @@ extension Statement {
         var index = 0
         for value in repeat each values {
             index += 1
-            let code = try value.databaseValueForBinding().bind(to: handle, at: Int32(index))
+            let code = try value.bind(to: handle, at: Int32(index))
             if code != SQLITE_OK { throw bindingError(code: code, index: index) }
         }
         guard index == parameterCount else {

@@ -52,6 +52,12 @@ public protocol DatabaseValueConvertible {
     /// Returns nil when the value does not convert.
     /// Default: `fromDatabaseValue(DatabaseValue(sqliteValue:))`.
     static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Self?
+
+    /// Fast path: binds the value to parameter `index` (1-based) straight with
+    /// `sqlite3_bind_*`, without building a ``DatabaseValue``, and returns SQLite's result
+    /// code. Throws as ``databaseValueForBinding()`` does.
+    /// Default: `databaseValueForBinding().bind(to:at:)`.
+    func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32
 }
 
 extension DatabaseValueConvertible {
@@ -61,6 +67,11 @@ extension DatabaseValueConvertible {
     @inlinable
     public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Self? {
         fromDatabaseValue(DatabaseValue(sqliteValue: sqliteValue))
+    }
+
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
+        try databaseValueForBinding().bind(to: sqliteStatement, at: index)
     }
 }
 
@@ -121,16 +132,7 @@ extension DatabaseValue {
         case .real(let value):
             return sqlite3_bind_double(sqliteStatement, index, value)
         case .text(let value):
-            var value = value
-            return value.withUTF8 { buffer in
-                // A non-null pointer even when empty, so '' binds as TEXT and not NULL.
-                guard let base = buffer.baseAddress else {
-                    return sqlite3_bind_text(sqliteStatement, index, "", 0, CAIRN_SQLITE_TRANSIENT)
-                }
-                return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    sqlite3_bind_text(sqliteStatement, index, $0, Int32(buffer.count), CAIRN_SQLITE_TRANSIENT)
-                }
-            }
+            return bindText(value, to: sqliteStatement, at: index)
         case .blob(let data):
             if data.isEmpty {
                 // sqlite3_bind_blob with a NULL pointer would bind NULL.
@@ -158,4 +160,20 @@ func readBlob(_ sqliteValue: SQLiteValue) -> Data {
     guard let pointer = sqlite3_value_blob(sqliteValue) else { return Data() }
     let count = Int(sqlite3_value_bytes(sqliteValue))
     return Data(bytes: pointer, count: count)
+}
+
+/// Binds `text` as TEXT (copied by SQLite: `SQLITE_TRANSIENT`, since the bytes are only
+/// guaranteed alive during this call).
+@inlinable
+func bindText(_ text: String, to sqliteStatement: SQLiteStatement, at index: Int32) -> Int32 {
+    var text = text
+    return text.withUTF8 { buffer in
+        // A non-null pointer even when empty, so '' binds as TEXT and not NULL.
+        guard let base = buffer.baseAddress else {
+            return sqlite3_bind_text(sqliteStatement, index, "", 0, CAIRN_SQLITE_TRANSIENT)
+        }
+        return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+            sqlite3_bind_text(sqliteStatement, index, $0, Int32(buffer.count), CAIRN_SQLITE_TRANSIENT)
+        }
+    }
 }

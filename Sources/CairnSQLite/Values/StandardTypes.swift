@@ -47,6 +47,12 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger {
         default: return nil
         }
     }
+
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
+        guard let value = Int64(exactly: self) else { return try databaseValueForBinding().bind(to: sqliteStatement, at: index) }
+        return sqlite3_bind_int64(sqliteStatement, index, value)
+    }
 }
 
 extension Int: DatabaseValueConvertible {}
@@ -69,6 +75,11 @@ extension UInt64: DatabaseValueConvertible {}
 /// ```
 extension Double: DatabaseValueConvertible {
     @inlinable public var databaseValue: DatabaseValue { .real(self) }
+
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
+        sqlite3_bind_double(sqliteStatement, index, self)
+    }
 
     @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Double? {
@@ -111,6 +122,11 @@ extension Bool: DatabaseValueConvertible {
     @inlinable public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
 
     @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
+        sqlite3_bind_int64(sqliteStatement, index, self ? 1 : 0)
+    }
+
+    @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Bool? {
         if case .integer(let value) = databaseValue { return value != 0 }
         return nil
@@ -128,6 +144,11 @@ extension Bool: DatabaseValueConvertible {
 /// Stored as `TEXT` (UTF-8); reads `TEXT` only.
 extension String: DatabaseValueConvertible {
     @inlinable public var databaseValue: DatabaseValue { .text(self) }
+
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
+        bindText(self, to: sqliteStatement, at: index)
+    }
 
     @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> String? {
@@ -179,6 +200,12 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
     @inlinable
     public func databaseValueForBinding() throws -> DatabaseValue {
         try self?.databaseValueForBinding() ?? .null
+    }
+
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
+        guard let self else { return sqlite3_bind_null(sqliteStatement, index) }
+        return try self.bind(to: sqliteStatement, at: index)
     }
 
     @inlinable
