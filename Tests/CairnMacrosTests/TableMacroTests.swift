@@ -40,8 +40,8 @@ struct TableMacroTests {
                     Int.columnWidth + String.columnWidth
                 }
                 init(decoder: inout Cairn.QueryDecoder) throws {
-                    self.id = try Int.decode(from: &decoder)
-                    self.title = try String.decode(from: &decoder)
+                    self.id = try decoder.decodeColumn(Int.self)
+                    self.title = try decoder.decodeColumn(String.self)
                 }
                 static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Tag {
                     try Tag(decoder: &decoder)
@@ -121,8 +121,8 @@ struct TableMacroTests {
                     RemindersList.columnWidth + Int.columnWidth
                 }
                 init(decoder: inout Cairn.QueryDecoder) throws {
-                    self.list = try RemindersList.decode(from: &decoder)
-                    self.count = try Int.decode(from: &decoder)
+                    self.list = try decoder.decodeColumn(RemindersList.self)
+                    self.count = try decoder.decodeColumn(Int.self)
                 }
                 static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Stats {
                     try Stats(decoder: &decoder)
@@ -165,7 +165,7 @@ struct TableMacroTests {
                 #"let editedAt = Cairn.TableColumn<Attachment, Date.ISO8601Representation?>("editedAt", table: Attachment.tableName)"#,
                 "var primaryKey: Cairn.TableColumn<Attachment, Int> { key }",
                 "[key, createdAt, editedAt]",
-                "self.editedAt = try (Date.ISO8601Representation?).decode(from: &decoder)",
+                "self.editedAt = try decoder.decodeColumn((Date.ISO8601Representation?).self)",
                 "try Date.UnixTimeRepresentation(queryOutput: createdAt).databaseValueForBinding(),",
                 "init( key: Int? = nil, createdAt: Date, editedAt: Date? = nil ) {",
             ])

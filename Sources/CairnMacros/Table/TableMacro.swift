@@ -123,7 +123,7 @@ public struct TableMacro: ExtensionMacro {
     static func decoding(access: String, type: String, columns: [TableProperty]) -> [String] {
         var lines = ["    \(access)init(decoder: inout Cairn.QueryDecoder) throws {"]
         for column in columns {
-            lines.append("        self.\(column.name) = try \(typeExpression(column.storedType)).decode(from: &decoder)")
+            lines.append("        self.\(column.name) = try decoder.decodeColumn(\(typeExpression(column.storedType)).self)")
         }
         lines.append("    }")
         lines.append("    \(access)static func decode(from decoder: inout Cairn.QueryDecoder) throws -> \(type) {")

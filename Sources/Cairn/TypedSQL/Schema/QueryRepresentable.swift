@@ -21,7 +21,7 @@ public protocol QueryRepresentable<QueryOutput>: SendableMetatype {
 }
 
 extension QueryRepresentable {
-    public static var columnWidth: Int { 1 }
+    @inlinable public static var columnWidth: Int { 1 }
 }
 
 /// A value that can be stored in one column and bound as an argument: the types a `@Table`
@@ -87,6 +87,23 @@ public struct QueryDecoder {
         return try row.decode(Value.self, at: index)
     }
 
+    /// Decodes the next column(s) as `Value` and returns what the application sees: the
+    /// entry point of generated `@Table` and `@Selection` code (`init(decoder:)`).
+    @inlinable
+    public mutating func decodeColumn<Value: QueryRepresentable>(_ type: Value.Type) throws -> Value.QueryOutput {
+        try Value.decode(from: &self)
+    }
+
+    /// A stored value that is its own output (`Int`, `String`, `Double?`, a raw-value enum)
+    /// in one step: the column's `sqlite3_value` straight into the Swift value. Chosen over
+    /// the general overload for those types; an optional one reads its column once instead
+    /// of testing it for NULL first (as `Optional.decode(from:)` must for multi-column types).
+    @inlinable
+    public mutating func decodeColumn<Value: QueryBindable>(_ type: Value.Type) throws -> Value
+    where Value.QueryOutput == Value {
+        try decode(Value.self)
+    }
+
     /// Whether the next `width` columns are all NULL (an absent left-joined row).
     @inlinable
     public func isNull(width: Int) -> Bool {
@@ -105,7 +122,7 @@ extension Optional: QueryRepresentable where Wrapped: QueryRepresentable {
     public typealias QueryOutput = Wrapped.QueryOutput?
     public typealias _Optionalized = Self
 
-    public static var columnWidth: Int { Wrapped.columnWidth }
+    @inlinable public static var columnWidth: Int { Wrapped.columnWidth }
 
     @inlinable
     public static func decode(from decoder: inout QueryDecoder) throws -> Wrapped.QueryOutput? {

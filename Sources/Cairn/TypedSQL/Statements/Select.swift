@@ -17,7 +17,7 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     /// Whether `select` chose the result columns.
     var isSelected: Bool
     /// Decodes a row of selected columns; `nil` until `select` is called.
-    let decodeSelection: (@Sendable (inout QueryDecoder) throws -> Columns)?
+    @usableFromInline let decodeSelection: (@Sendable (inout QueryDecoder) throws -> Columns)?
 
     init(query: SQLSelect, isSelected: Bool, decode: (@Sendable (inout QueryDecoder) throws -> Columns)?) {
         self.query = query
