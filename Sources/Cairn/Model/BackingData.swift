@@ -30,7 +30,7 @@ public protocol BackingData<Model>: AnyObject {
 public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     private var made: ModelStorage?
     /// Values set before the storage exists, applied in order when it is made.
-    private var initialValues: [(key: AnyKeyPath, value: Any)] = []
+    private var initialValues: [InitialValue] = []
 
     /// The storage, made on first use: the backing data `@Model`'s property initializer makes
     /// for every instance is thrown away unused when a context makes the model from a row.
@@ -40,7 +40,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
         if let made { return made }
         let storage = ModelStorage(entity: Schema.Entity.of(Model.self))
         made = storage
-        for (key, value) in initialValues { storage.setValue(value, forKey: key) }
+        for initial in initialValues { storage.setValue(initial.value, forKey: initial.key) }
         initialValues = []
         return storage
     }
@@ -48,8 +48,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     /// Sets a value, or keeps it for later while there is no storage yet.
     private func set(_ value: Any, forKey key: AnyKeyPath) {
         if let made { return made.setValue(value, forKey: key) }
-        if initialValues.isEmpty { initialValues.reserveCapacity(16) }
-        initialValues.append((key, value))
+        initialValues.append(InitialValue(key: key, value: value))
     }
 
     public init(for modelType: Model.Type) {}
@@ -93,4 +92,13 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?) {
         storage.setValue(newValue as Any, forKey: key)
     }
+}
+
+/// A value set on a model before its storage exists. A non-generic struct rather than a tuple
+/// or a type nested in `DefaultBackingData<Model>`: for those the runtime looks up the array's
+/// type metadata on every allocation, and every model a fetch makes sets its `Optional`
+/// properties here.
+private struct InitialValue {
+    var key: AnyKeyPath
+    var value: Any
 }
