@@ -81,7 +81,7 @@ public struct QueryDecoder {
 
     /// Decodes the next column as `Value`, throwing a `RowDecodingError` that names the
     /// column and the SQL when it holds NULL or a value of another type.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func decode<Value: DatabaseValueConvertible>(_ type: Value.Type) throws -> Value {
         defer { index += 1 }
         return try row.decode(Value.self, at: index)
@@ -98,7 +98,7 @@ public struct QueryDecoder {
     /// in one step: the column's `sqlite3_value` straight into the Swift value. Chosen over
     /// the general overload for those types; an optional one reads its column once instead
     /// of testing it for NULL first (as `Optional.decode(from:)` must for multi-column types).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func decodeColumn<Value: QueryBindable>(_ type: Value.Type) throws -> Value
     where Value.QueryOutput == Value {
         try decode(Value.self)
