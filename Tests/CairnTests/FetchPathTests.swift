@@ -145,6 +145,24 @@ struct VanishedRowTests {
 
     @Test("model(for:) of a row that does not exist reads empty values instead of stopping the program")
     func modelForMissingRow() throws {
+        let container = try memoryContainer(for: Jotting.self)
+        let context = ModelContext(container)
+        let note = Jotting(title: "gone", color: "red", priority: 2)
+        context.insert(note)
+        try context.save()
+        let id = note.persistentModelID
+        context.delete(note)
+        try context.save()
+
+        let placeholder = ModelContext(container).model(for: id) as? Jotting
+        #expect(placeholder?.persistentModelID == id)
+        #expect(placeholder?.title == "")
+        #expect(placeholder?.priority == nil)
+        #expect(placeholder?.color == "yellow")  // the declared default
+    }
+
+    @Test("model(for:) of a missing row whose entity has a property with no empty value is no model of that entity")
+    func modelForMissingRowWithoutEmptyValue() throws {
         let container = try memoryContainer(for: Pin.self)
         let context = ModelContext(container)
         let pin = Pin(name: "gone", spot: Location(latitude: 4, longitude: 5), shape: .square(side: 1))
@@ -154,9 +172,11 @@ struct VanishedRowTests {
         context.delete(pin)
         try context.save()
 
-        let placeholder = ModelContext(container).model(for: id) as? Pin
-        #expect(placeholder?.name == "")
-        #expect(placeholder?.spot == Location(latitude: 0, longitude: 0))
+        // A Pin would have to answer `shape`, and `Shape` has no empty value: reading it could
+        // only stop the program. The answer keeps the identifier but is not a Pin.
+        let answer = ModelContext(container).model(for: id)
+        #expect(answer as? Pin == nil)
+        #expect(answer.persistentModelID == id)
     }
 
     @Test("the empty value of a Decodable type, field by field")

@@ -41,6 +41,12 @@ extension ModelContext {
 
     /// The model with an identifier: the registered one, else the stored row's model, else
     /// (the row does not exist) a model with that identifier whose properties read as empty.
+    ///
+    /// One kind of property has no empty value: a `Codable` enum with associated values (and
+    /// any type without a declared default that cannot be made from nothing). For an entity
+    /// with such a property and no row, reading it could only stop the program, so the answer
+    /// is a bare model of no known entity that carries the identifier: `model(for: id) as? Trip`
+    /// is then `nil`, as a fetch of the missing row would be empty.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
         mergeExternalChanges()
         if let key = byIdentifier[persistentModelID], let model = tracked[key] { return model }
@@ -52,6 +58,9 @@ extension ModelContext {
             let model = try? fetchStored(entity.modelType, primaryKey: key)
         {
             return model
+        }
+        if let layout = try? container.store(for: entity.name).layout(for: entity.name), !layout.alwaysLoaded.isEmpty {
+            return UnknownEntityModel(identifier: persistentModelID)
         }
         return placeholder(entity.modelType, identifier: persistentModelID)
     }
@@ -171,7 +180,8 @@ extension ModelContext {
 }
 
 /// What ``ModelContext/model(for:)`` returns for an identifier whose entity the container does
-/// not know. Written by hand: a minimal manual `PersistentModel` conformance.
+/// not know, or whose row is gone when its entity has a property with no empty value. Written
+/// by hand: a minimal manual `PersistentModel` conformance.
 final class UnknownEntityModel: PersistentModel {
     static var schemaMetadata: [Schema.PropertyMetadata] { [] }
     private let registrar = ObservationRegistrar()
