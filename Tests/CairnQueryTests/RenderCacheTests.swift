@@ -79,6 +79,10 @@ struct RenderCacheTests {
         (SQLSelect(from: "t").where(a.equals(int(1))), SQLSelect(from: "t").where(a.equals(.null))),
         (SQLSelect(from: "t").limit(1), SQLSelect(from: "t")),
         (SQLSelect(from: "t").where(a.equals(text("x"))), SQLSelect(from: "u").where(a.equals(text("x")))),
+        // The cache's key hashes a SELECT's column count, not its columns: equal counts must
+        // still be told apart, with and without a value among the columns.
+        (SQLSelect([a], from: .table("t")).where(a.equals(int(1))), SQLSelect([b], from: .table("t")).where(a.equals(int(1)))),
+        (SQLSelect([a, b.plus(int(1))], from: .table("t")), SQLSelect([b, a.plus(int(1))], from: .table("t"))),
     ])
     func distinctShapes(first: SQLSelect, second: SQLSelect) throws {
         let cache = SQLRenderCache()

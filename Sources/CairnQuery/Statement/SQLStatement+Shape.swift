@@ -151,9 +151,17 @@ struct SQLShapeExtractor {
     // MARK: - Clauses
 
     private mutating func columns(_ columns: [SQLSelectColumn]) -> [SQLSelectColumn] {
-        let start = values.count
-        let rewritten = columns.map { SQLSelectColumn(expression($0.expression), as: $0.alias) }
-        return values.count == start ? columns : rewritten
+        // Result columns rarely hold values: a new array is made only from the first column
+        // that does, so a value-free list is returned as the same array (its shape then
+        // compares equal to the cached one by identity).
+        var rewritten: [SQLSelectColumn]?
+        for (index, column) in columns.enumerated() {
+            let start = values.count
+            let expression = expression(column.expression)
+            if rewritten == nil, values.count != start { rewritten = Array(columns[..<index]) }
+            rewritten?.append(SQLSelectColumn(expression, as: column.alias))
+        }
+        return rewritten ?? columns
     }
 
     private mutating func source(_ source: SQLTableSource) -> SQLTableSource {
