@@ -71,9 +71,14 @@ struct PredicateShape {
 /// primary key).
 enum PredicateValues {
     static func databaseValue(_ value: Any) throws -> DatabaseValue {
+        // Concrete types first: a cast to a concrete type compares metadata, while each
+        // protocol cast below (`any PersistentModel`, `any _OptionalMarker`) searches
+        // conformances. An Int64 key used to fail nine casts first, about 8,000 instructions
+        // per fetch (callgrind, W5).
         switch value {
         case let value as String: return .text(value)
         case let value as Int: return .integer(Int64(value))
+        case let value as Int64: return .integer(value)
         case let value as Double: return .real(value)
         case let value as Bool: return .integer(value ? 1 : 0)
         case let value as Date: return .real(value.timeIntervalSinceReferenceDate)
