@@ -163,7 +163,7 @@ extension Schema {
         }
 
         static func cached(for type: any PersistentModel.Type) -> Entity {
-            EntityCache.shared.entity(for: type)
+            EntityCache.entity(for: type)
         }
 
         /// Every model type a relationship of this entity points to.
@@ -178,27 +178,10 @@ extension Schema {
 
 /// One entity per model type per process: building reads `schemaMetadata` and resolves codecs,
 /// which should happen once.
-final class EntityCache: @unchecked Sendable {
-    // @unchecked Sendable: `entities` is only touched while holding `lock`.
-    static let shared = EntityCache()
-    private let lock = NSLock()
-    private var entities: [ObjectIdentifier: Schema.Entity] = [:]
+enum EntityCache {
+    private static let entities = TypeKeyedCache<Schema.Entity>()
 
-    func entity(for type: any PersistentModel.Type) -> Schema.Entity {
-        let key = ObjectIdentifier(type)
-        lock.lock()
-        if let entity = entities[key] {
-            lock.unlock()
-            return entity
-        }
-        lock.unlock()
-        // Built outside the lock: building never needs another entity, but a model's metadata
-        // is user code and must not run under Cairn's lock.
-        let entity = Schema.Entity(modelType: type)
-        lock.lock()
-        defer { lock.unlock() }
-        if let existing = entities[key] { return existing }
-        entities[key] = entity
-        return entity
+    static func entity(for type: any PersistentModel.Type) -> Schema.Entity {
+        entities.value(for: type) { Schema.Entity(modelType: type) }
     }
 }

@@ -81,9 +81,17 @@ public final class Schema: Hashable, @unchecked Sendable {
 
     static func entityName(for type: any PersistentModel.Type) -> String { entityName(forAny: type) }
 
+    /// Worked out once per type: `String(describing:)` of a type cost about 12,000
+    /// instructions, and every fetch asked for it several times (callgrind, W5: a tenth of a
+    /// one-row `fetch`).
     static func entityName(forAny type: Any.Type) -> String {
-        EntityNames.shared.name(of: type)
+        entityNames.value(for: type) {
+            let described = String(describing: type)
+            return described.split(separator: "<").first.map(String.init) ?? described
+        }
     }
+
+    private static let entityNames = TypeKeyedCache<String>()
 
     public static func == (lhs: Schema, rhs: Schema) -> Bool {
         lhs.version == rhs.version && lhs.entities == rhs.entities
@@ -131,23 +139,4 @@ public protocol VersionedSchema {
     static var versionIdentifier: Schema.Version { get }
     /// The model types of this version.
     static var models: [any PersistentModel.Type] { get }
-}
-
-/// The entity name of each type, worked out once: `String(describing:)` of a type cost about
-/// 12,000 instructions, and every fetch asked for it several times (callgrind, W5: a tenth of
-/// a one-row `fetch`).
-private final class EntityNames: @unchecked Sendable {
-    // `@unchecked Sendable`: `names` is read and written only while `lock` is held.
-    static let shared = EntityNames()
-    private let lock = NSLock()
-    private var names: [ObjectIdentifier: String] = [:]
-
-    func name(of type: Any.Type) -> String {
-        let key = ObjectIdentifier(type)
-        if let name = lock.withLock({ names[key] }) { return name }
-        let described = String(describing: type)
-        let name = described.split(separator: "<").first.map(String.init) ?? described
-        lock.withLock { names[key] = name }
-        return name
-    }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A `SELECT` statement over table `From`, joined to the tables in `Joins` (a tuple, `()`
 /// when there is none), whose rows decode as `Columns` (`()` until `select` is called: then
 /// a row is `(From, Joined…)`).
@@ -45,7 +43,7 @@ extension Table {
     /// // SELECT "remindersLists"."id", "remindersLists"."title" FROM "remindersLists"
     /// ```
     public static var all: SelectOf<Self> {
-        Select(query: AllRowsQueries.shared.query(for: Self.self), isSelected: false, decode: nil)
+        Select(query: AllRowsQueries.query(for: Self.self), isSelected: false, decode: nil)
     }
 }
 
@@ -53,21 +51,14 @@ extension Table {
 ///
 /// Nearly every statement starts from `all`, and building it (one named column expression per
 /// column, through `any ColumnExpression`) then freeing it cost more than SQLite's work for a
-/// primary-key lookup: about a third of `find(id).fetchOne(db)` (callgrind, W5). A table's
+/// primary-key lookup: about a fifth of `find(id).fetchOne(db)` (callgrind, W5). A table's
 /// columns, name and alias are static, so the query is too; a cached one shares its column
 /// array with every statement built from it.
-final class AllRowsQueries: @unchecked Sendable {
-    // `@unchecked Sendable`: `queries` is read and written only while `lock` is held.
-    static let shared = AllRowsQueries()
-    private let lock = NSLock()
-    private var queries: [ObjectIdentifier: SQLSelect] = [:]
+enum AllRowsQueries {
+    private static let queries = TypeKeyedCache<SQLSelect>()
 
-    func query<T: Table>(for type: T.Type) -> SQLSelect {
-        let key = ObjectIdentifier(type)
-        if let query = lock.withLock({ queries[key] }) { return query }
-        let query = SQLSelect(T.columns.selectedExpressions, from: .table(T.tableName, as: T.tableAlias))
-        lock.withLock { queries[key] = query }
-        return query
+    static func query<T: Table>(for type: T.Type) -> SQLSelect {
+        queries.value(for: type) { SQLSelect(T.columns.selectedExpressions, from: .table(T.tableName, as: T.tableAlias)) }
     }
 }
 
