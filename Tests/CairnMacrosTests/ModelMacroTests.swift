@@ -40,7 +40,9 @@ struct ModelMacroTests {
                 var finishedAt: Date? {
                     @storageRestrictions(accesses: _$backingData, initializes: _finishedAt)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.finishedAt, to: initialValue)
+                        if initialValue != nil {
+                            _$backingData.setValue(forKey: \.finishedAt, to: initialValue)
+                        }
                         _finishedAt = _SwiftDataNoType()
                     }
                     get {
@@ -102,6 +104,10 @@ struct ModelMacroTests {
                     _finishedAt = _SwiftDataNoType()
                     _isFavorite = _SwiftDataNoType()
                     _$backingData = backingData
+                }
+
+                public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Workout {
+                    Workout(backingData: Cairn.DefaultBackingData<Workout>(fetched: storage))
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -217,6 +223,32 @@ struct ModelMacroTests {
             #"name: "isExpanded""#, #"name: "shared""#, #"name: "length""#, #"name: "cache""#, #"name: "upper""#,
             "_isExpanded", "_length", "_cache",
         ])
+    }
+
+    @Test("an Optional's init accessor passes only a non-nil value on, however the Optional is spelled")
+    func optionalInitAccessors() {
+        let source = """
+            @Model final class Note {
+                var text: String = ""
+                var due: Date?
+                var done: Optional<Bool>
+                var owner: Swift.Optional<String>
+                var legacy: Int!
+            }
+            """
+        let skipsNil = { (name: String) in
+            "if initialValue != nil {\n            _$backingData.setValue(forKey: \\.\(name), to: initialValue)\n        }"
+        }
+        assertExpansionContains(source, ["due", "done", "owner", "legacy"].map(skipsNil))
+        assertExpansionContains(source, ["init(initialValue) {\n        _$backingData.setValue(forKey: \\.text, to: initialValue)"])
+    }
+
+    @Test("a final model makes fetched rows through a concrete factory; a non-final one keeps the generic default")
+    func fetchedFactory() {
+        assertExpansionContains(
+            "@Model final class Tag {\n    var name: String = \"\"\n}",
+            ["public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Tag {\n        Tag(backingData: Cairn.DefaultBackingData<Tag>(fetched: storage))\n    }"])
+        assertExpansionLacks("@Model class Tag {\n    var name: String = \"\"\n}", ["_$makeFetched"])
     }
 
     @Test("a model with its own init(backingData:) keeps it")

@@ -57,6 +57,11 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
         made = storage
     }
 
+    /// The backing data of a fetched row (what ``PersistentModel/_$makeFetched(_:)`` makes).
+    public init(fetched: _FetchedStorage) {
+        made = fetched.storage
+    }
+
     public var persistentModelID: PersistentIdentifier? { storage.identifier }
     /// The model's ``Schema/Entity``.
     public var metadata: Any { storage.entity }

@@ -36,7 +36,8 @@
 @attached(
     member,
     names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init),
-    named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation))
+    named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation),
+    named(_$makeFetched))
 @attached(memberAttribute)
 @attached(
     extension, conformances: PersistentModel, Observable, Table,

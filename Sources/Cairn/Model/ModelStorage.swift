@@ -49,9 +49,16 @@ final class ModelStorage {
     /// Values of key paths outside the schema metadata (hand-written models only).
     var extra: [AnyKeyPath: Any] = [:]
 
+    /// The storage of a new model: its Optional properties are `nil` and changed, as Swift's
+    /// implicit initialization leaves them; the model's initializer sets the rest.
     init(entity: Schema.Entity) {
         self.entity = entity
-        slots = Array(repeating: .unloaded, count: entity.properties.count)
+        var slots = Array(repeating: Slot.unloaded, count: entity.properties.count)
+        for (slot, value) in entity.implicitNils {
+            slots[slot] = .value(value)
+            changed.insert(slot)
+        }
+        self.slots = slots
         identifier = .temporary(entityName: entity.name)
     }
 

@@ -94,15 +94,32 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     static var _$uniquenessConstraints: [[AnyKeyPath]] { get }
     /// Key-path lists to index, from `#Index`. Defaults to none.
     static var _$indices: [[AnyKeyPath]] { get }
+    /// Cairn: the model of a fetched row, made around the row's storage. `@Model` writes this
+    /// for a `final` class, where it is compiled for the concrete type: the generic default
+    /// looks up `DefaultBackingData<Self>`'s type metadata and conformance on every row.
+    static func _$makeFetched(_ storage: _FetchedStorage) -> Self
+}
+
+/// The storage of a fetched row on its way into a model (see
+/// ``PersistentModel/_$makeFetched(_:)``); opaque outside Cairn.
+public struct _FetchedStorage {
+    let storage: ModelStorage
 }
 
 extension PersistentModel {
     public static var _$uniquenessConstraints: [[AnyKeyPath]] { [] }
     public static var _$indices: [[AnyKeyPath]] { [] }
 
-    /// The backing data `@Model` gives a new instance.
+    /// The backing data `@Model` gives a new instance. Inlinable, so that the model's own
+    /// module names the concrete `DefaultBackingData<P>` (a generic call looks its type up at
+    /// run time for every instance).
+    @inlinable
     public static func createBackingData<P: PersistentModel>() -> some BackingData<P> {
         DefaultBackingData<P>(for: P.self)
+    }
+
+    public static func _$makeFetched(_ storage: _FetchedStorage) -> Self {
+        Self(backingData: DefaultBackingData<Self>(fetched: storage))
     }
 
     /// Cairn's storage behind the model, or `nil` for a hand-written custom backing data.

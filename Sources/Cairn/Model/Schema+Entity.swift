@@ -48,6 +48,10 @@ extension Schema {
         public let problems: [ModelError]
 
         let slotsByKeyPath: [AnyKeyPath: Int]
+        /// The slot and `nil` value of every Optional property: where a new model's storage
+        /// starts, as Swift initializes those properties (the generated init accessors do not
+        /// pass that nil on; see `_PersistedPropertyMacro`).
+        let implicitNils: [(slot: Int, value: Any)]
 
         /// The properties, as stored, in declaration order.
         public var storedProperties: [any SchemaProperty] { properties.filter { !$0.isTransient } }
@@ -131,6 +135,9 @@ extension Schema {
             }
             self.properties = properties
             slotsByKeyPath = slots
+            implicitNils = properties.enumerated().compactMap { slot, property in
+                (property.valueType as? any _OptionalBuilding.Type).map { (slot, $0._nilValue) }
+            }
             let attributes = properties.compactMap { $0 as? Attribute }
             let relationships = properties.compactMap { $0 as? Relationship }
             self.attributes = Set(attributes)

@@ -63,6 +63,17 @@ extension ModelMacro: MemberMacro {
                 }
                 """)
         }
+        // Compiled for the concrete class, a fetched row becomes a model without the runtime
+        // type lookups the generic default needs; a non-final class keeps the default, which
+        // makes the dynamic `Self`.
+        if classDecl.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) {
+            members.append(
+                """
+                public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> \(raw: typeName) {
+                    \(raw: typeName)(backingData: Cairn.DefaultBackingData<\(raw: typeName)>(fetched: storage))
+                }
+                """)
+        }
         members += [
             "private let _$observationRegistrar = Observation.ObservationRegistrar()",
             """

@@ -15,11 +15,18 @@ extension _PersistedPropertyMacro: AccessorMacro {
     ) throws -> [AccessorDeclSyntax] {
         guard case .persisted(let property) = MemberClassification.classify(declaration) else { return [] }
         let name = property.name
+        // Swift initializes every Optional property to nil through its init accessor, in every
+        // initializer: also in `init(backingData:)`, where the backing data it reaches is a
+        // throwaway. A new model's storage starts those properties at nil anyway
+        // (`Schema.Entity.implicitNils`), so a nil is not passed on.
+        let initialize: CodeBlockItemSyntax = property.isOptional
+            ? "if initialValue != nil { _$backingData.setValue(forKey: \\.\(raw: name), to: initialValue) }"
+            : "_$backingData.setValue(forKey: \\.\(raw: name), to: initialValue)"
         return [
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
             init(initialValue) {
-                _$backingData.setValue(forKey: \\.\(raw: name), to: initialValue)
+                \(initialize)
                 _\(raw: name) = _SwiftDataNoType()
             }
             """,

@@ -9,6 +9,20 @@ struct StoredProperty {
     let attributeArguments: LabeledExprListSyntax?
     /// The arguments of `@Relationship(…)`, if written (empty list for `@Relationship`).
     let relationshipArguments: LabeledExprListSyntax?
+
+    /// Whether the type is spelled as an Optional (`T?`, `T!`, `Optional<T>`); a typealias of
+    /// one is not recognized, which only costs speed.
+    var isOptional: Bool {
+        if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
+        if let identifier = type.as(IdentifierTypeSyntax.self) {
+            return identifier.name.text == "Optional" && identifier.genericArgumentClause != nil
+        }
+        if let member = type.as(MemberTypeSyntax.self) {
+            return member.name.text == "Optional" && member.baseType.trimmedDescription == "Swift"
+                && member.genericArgumentClause != nil
+        }
+        return false
+    }
 }
 
 /// What `@Model` does with one member of the class.
