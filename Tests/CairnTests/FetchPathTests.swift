@@ -64,6 +64,53 @@ struct FetchPathTests {
         #expect(stored.map(\.title) == ["plain"])
     }
 
+    @Test("a new model's Optionals without an initializer are nil and count as changed; a declared default and an initializer's value win")
+    func newModelOptionals() {
+        let note = Jotting(title: "x", color: "blue", priority: 2)
+        #expect(note.body == nil)
+        #expect(note.pinnedAt == nil)
+        #expect(note.color == "blue")
+        #expect(note.priority == 2)
+        #expect(note.changedPropertyNames == ["title", "body", "pinnedAt", "color", "priority"])
+        #expect(Jotting(title: "y", color: "green").priority == nil)
+    }
+
+    @Test("a column holding another storage class than its property's natural one is converted as the codec does")
+    func otherStorageClassesConvert() throws {
+        let container = try memoryContainer(for: Jotting.self)
+        let context = ModelContext(container)
+        context.insert(Jotting(title: "t", color: nil, priority: 1))
+        try context.save()
+        // SQLite keeps what it is given: an integer in a TEXT column, text in an INTEGER one.
+        try container.write(for: Jotting.self) { db in
+            try db.execute(sql: #"UPDATE "Jotting" SET "title" = 42, "priority" = '7', "body" = 1.5, "color" = NULL"#)
+        }
+        let fetched = try ModelContext(container).fetch(FetchDescriptor<Jotting>())
+        #expect(fetched.map(\.title) == ["42"])
+        #expect(fetched.map(\.priority) == [7])
+        #expect(fetched.map(\.body) == ["1.5"])
+        #expect(fetched.map(\.color) == [nil])
+    }
+
+    @Test("a NULL in a non-optional column is an error naming the column, not a default")
+    func nullInRequiredColumnThrows() throws {
+        let container = try memoryContainer(for: Binder.self)
+        let context = ModelContext(container)
+        context.insert(Binder(name: "f"))
+        try context.save()
+        try container.write(for: Binder.self) { db in
+            try db.execute(sql: #"CREATE TABLE "Copy" AS SELECT * FROM "Binder""#)
+            try db.execute(sql: #"DROP TABLE "Binder""#)
+            try db.execute(sql: #"CREATE TABLE "Binder" ("id" INTEGER PRIMARY KEY, "name" TEXT)"#)
+            try db.execute(sql: #"INSERT INTO "Binder" ("id", "name") SELECT "id", NULL FROM "Copy""#)
+        }
+        #expect {
+            _ = try ModelContext(container).fetch(FetchDescriptor<Binder>())
+        } throws: { error in
+            "\(error)".contains(#""Binder"."name""#)
+        }
+    }
+
     @Test("identifiers of two entities with the same primary key stay distinct as keys")
     func identifiersOfTwoEntities() throws {
         let container = try memoryContainer(for: Jotting.self, Binder.self)

@@ -91,7 +91,7 @@ extension ModelContext {
         let rendered = try adjust(selectAll(layout)).render()
         // Models are made while the statement steps, as in `storedModels(_:)`.
         return try store.access { connection in
-            try connection.rows(rendered) { row in try materialize(T.self, row: row, layout: layout, store: store) }
+            try connection.models(rendered) { row in try materialize(T.self, row: row, layout: layout, store: store) }
         }
     }
 
@@ -124,7 +124,7 @@ extension ModelContext {
         let slots = try decodeSlots(row: row, layout: layout)
         let storage = ModelStorage(entity: layout.entity, identifier: identifier, slots: slots)
         storage.context = self
-        let model = T(backingData: DefaultBackingData<T>(storage: storage))
+        let model = T._$makeFetched(_FetchedStorage(storage: storage))
         register(model, storage)
         return model
     }
@@ -132,8 +132,9 @@ extension ModelContext {
     /// The slots of a row: attributes decoded, to-one relationships as raw keys, to-many
     /// relationships unloaded.
     func decodeSlots(row: some RowValues, layout: TableLayout, columns: [TableLayout.Column]? = nil) throws -> [ModelStorage.Slot] {
+        guard let columns else { return try row.slots(layout.slotPlan, tableName: layout.tableName) }
         var slots = Array(repeating: ModelStorage.Slot.unloaded, count: layout.entity.properties.count)
-        for (offset, column) in (columns ?? layout.columns).enumerated() where offset + 1 < row.count {
+        for (offset, column) in columns.enumerated() where offset + 1 < row.count {
             let value = row.value(at: offset + 1)
             switch column.kind {
             case .attribute(let attribute):
@@ -195,19 +196,4 @@ final class UnknownEntityModel: PersistentModel {
         let storage = ModelStorage(entity: Schema.Entity.of(UnknownEntityModel.self), identifier: identifier, slots: [])
         self.init(backingData: DefaultBackingData<UnknownEntityModel>(storage: storage))
     }
-}
-
-/// The values of one fetched row by position: an array copied out of a statement, or the
-/// statement's current row itself, read in place while stepping (no array per row).
-protocol RowValues {
-    var count: Int { get }
-    func value(at index: Int) -> DatabaseValue
-}
-
-extension Array: RowValues where Element == DatabaseValue {
-    func value(at index: Int) -> DatabaseValue { self[index] }
-}
-
-extension Row: RowValues {
-    func value(at index: Int) -> DatabaseValue { databaseValue(at: index) }
 }

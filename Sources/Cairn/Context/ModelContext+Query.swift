@@ -99,7 +99,7 @@ extension ModelContext {
         // Models are made while the statement steps: no row is copied out first. Nothing in
         // `materialize` reaches the store again, so holding its lock meanwhile is safe.
         return try store.access { connection in
-            try connection.rows(rendered) { row in
+            try connection.models(rendered) { row in
                 try materialize(T.self, row: row, layout: layout, store: store)
             }
         }
@@ -124,7 +124,7 @@ extension ModelContext {
             let slots = try decodeSlots(row: row, layout: layout, columns: columns)
             let storage = ModelStorage(entity: layout.entity, identifier: identifier, slots: slots)
             storage.context = self
-            let model = T(backingData: DefaultBackingData<T>(storage: storage))
+            let model = T._$makeFetched(_FetchedStorage(storage: storage))
             register(model, storage)
             return model
         }

@@ -86,7 +86,7 @@ extension ModelContext {
         // Batch: every registered model of this entity whose relationship is an unresolved key.
         var keys: Set<Int64> = [primaryKey]
         if let index = storage.entity.properties.firstIndex(where: { $0 === relationship }) {
-            for (_, other) in tracked {
+            for other in tracked.values {
                 guard let otherStorage = other._storage, otherStorage.entity === storage.entity,
                     case .raw(.integer(let otherKey)) = otherStorage.slots[index]
                 else { continue }

@@ -26,9 +26,9 @@ public final class ModelContext {
     private var autosaveScheduled = false
 
     /// Every model the context knows (inserted, fetched, deleted), by its storage's identity.
-    var tracked: [ObjectIdentifier: any PersistentModel] = [:]
+    var tracked = IdentityTable<ObjectIdentifier, any PersistentModel>()
     /// Tracked models by identifier (permanent ids of saved models, temporary ids of inserted ones).
-    var byIdentifier: [PersistentIdentifier: ObjectIdentifier] = [:]
+    var byIdentifier = IdentityTable<PersistentIdentifier, ObjectIdentifier>()
     /// Inserted models, in insertion order.
     var insertionOrder: [ObjectIdentifier] = []
     /// Deleted models, in deletion order.

@@ -139,6 +139,24 @@ struct StoreConnection {
         return try database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
     }
 
+    /// The models of rendered SQL's rows, each made while the statement is on its row.
+    ///
+    /// They are collected as plain references and cast once at the end: appending to a `[T]`
+    /// in code that is generic over the model type looks up `Array<T>`'s type metadata on every
+    /// row, which costs more than decoding a column.
+    func models<T: AnyObject>(_ rendered: RenderedSQL, _ make: (Row) throws -> T) throws -> [T] {
+        store.record(rendered.sql)
+        var made: [AnyObject] = []
+        try database.cachedStatement(sql: rendered.sql).forEachRow(arguments: StatementArguments(rendered.arguments)) { row in
+            made.append(try make(row))
+        }
+        // Every element is a `T` (`make` returned it), and `T` is a class, so `[AnyObject]`
+        // and `[T]` have the same representation: the stdlib's own array casts of class
+        // elements end in this bit cast after checking each element. Checking here too
+        // (`map { $0 as? T }`) cost more per row than the generic append it replaces.
+        return unsafeBitCast(made, to: [T].self)
+    }
+
     /// Runs `body` in one transaction: all of it is on disk, or none of it.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try database.inTransaction(.immediate, body)

@@ -57,6 +57,8 @@ struct TableLayout {
     /// their type has no empty value to show if the row is gone before they are loaded (a
     /// non-optional `Codable` struct with required fields, and no declared default).
     let alwaysLoaded: Set<Int>
+    /// How a row of ``selectColumns`` becomes the entity's slots.
+    let slotPlan: SlotPlan
 
     var tableName: String { entity.name }
     var primaryKey: String { entity.primaryKeyColumn }
@@ -91,6 +93,7 @@ struct TableLayout {
         self.toMany = toMany
         self.transientDefaults = transientDefaults
         self.alwaysLoaded = alwaysLoaded
+        slotPlan = SlotPlan(entity: entity, columns: columns, transientDefaults: transientDefaults)
     }
 
     /// Where a to-many relationship is stored: the inverse's foreign key when the inverse is

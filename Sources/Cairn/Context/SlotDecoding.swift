@@ -1,0 +1,173 @@
+import Foundation
+
+/// How the values of a fetched row become a model's slots, worked out once per table layout.
+///
+/// A fetch makes one model per row, so this is the inner loop of `fetch`: for the common column
+/// types (`Int`, `Int64`, `Double`, `String`, `Bool` and their Optionals) it reads the column
+/// straight from the statement when the column holds its natural storage class, and boxes the
+/// value into the slot without a `DatabaseValue`, a codec closure or a generic type lookup in
+/// between. Any other type, and any value in another storage class (an integer in a `String`
+/// attribute, say), goes through the attribute's codec as before, so the answers are the same.
+struct SlotPlan {
+    /// A column primitive read directly.
+    enum Reader {
+        case int64, int, double, string, bool
+        /// Through ``Schema/Attribute/value(from:)``.
+        case codec
+    }
+
+    /// How one slot is filled from a row. Plain values only (the attributes and constants sit
+    /// in their own arrays): copying an entry with an `Any` or a class in it would cost a
+    /// value-witness call per slot per row.
+    struct Fill {
+        enum Kind { case attribute, toOne, constant }
+        let kind: Kind
+        let slot: Int
+        /// The row's column (0 is the primary key), or the index into `constants`.
+        let column: Int
+        let reader: Reader
+        let optional: Bool
+        /// The index into `attributes`.
+        let attribute: Int
+    }
+
+    /// The filled slots; every other slot starts `.unloaded`.
+    let fills: [Fill]
+    let slotCount: Int
+    /// The attributes read through their codec, with their column names (for errors).
+    let attributes: [(attribute: Schema.Attribute, columnName: String)]
+    /// Transient attributes' declared defaults.
+    let constants: [Any]
+
+    init(entity: Schema.Entity, columns: [TableLayout.Column], transientDefaults: [(slot: Int, value: Any)]) {
+        var fills: [Fill] = []
+        var attributes: [(Schema.Attribute, String)] = []
+        for (offset, column) in columns.enumerated() {
+            switch column.kind {
+            case .attribute(let attribute):
+                let (reader, optional) = Self.reader(for: attribute)
+                fills.append(Fill(kind: .attribute, slot: column.slot, column: offset + 1, reader: reader,
+                                  optional: optional, attribute: attributes.count))
+                attributes.append((attribute, column.name))
+            case .toOne:
+                fills.append(Fill(kind: .toOne, slot: column.slot, column: offset + 1, reader: .codec, optional: false, attribute: 0))
+            }
+        }
+        for (index, (slot, _)) in transientDefaults.enumerated() {
+            fills.append(Fill(kind: .constant, slot: slot, column: index, reader: .codec, optional: false, attribute: 0))
+        }
+        self.fills = fills
+        slotCount = entity.properties.count
+        self.attributes = attributes
+        constants = transientDefaults.map(\.value)
+    }
+
+    private static func reader(for attribute: Schema.Attribute) -> (Reader, optional: Bool) {
+        guard let codec = attribute.codec, codec.representation == .primitive else { return (.codec, false) }
+        let type = attribute.valueType
+        let readers: [(any Any.Type, any Any.Type, Reader)] = [
+            (Int64.self, Int64?.self, .int64), (Int.self, Int?.self, .int), (Double.self, Double?.self, .double),
+            (String.self, String?.self, .string), (Bool.self, Bool?.self, .bool),
+        ]
+        for (plain, optional, reader) in readers {
+            if type == plain { return (reader, false) }
+            if type == optional { return (reader, true) }
+        }
+        return (.codec, false)
+    }
+
+    /// The slots of a row of the layout's full SELECT (primary key, then every column). Called
+    /// through ``RowValues/slots(_:tableName:)`` so that it is compiled for the row's type.
+    ///
+    /// Each filled slot is still `.unloaded` (no payload) when it is written, so it is
+    /// initialized in place rather than assigned: no old value to destroy, no `Optional<Any>`
+    /// in between.
+    @inline(__always)
+    func slots<Values: RowValues>(of row: Values, tableName: String) throws -> [ModelStorage.Slot] {
+        let columnCount = row.count
+        return try [ModelStorage.Slot](unsafeUninitializedCapacity: slotCount) { slots, initialized in
+            guard let base = slots.baseAddress else { return }
+            slots.initialize(repeating: .unloaded)
+            initialized = slotCount
+            try fills.withUnsafeBufferPointer { fills in
+                for fill in fills where fill.kind == .constant || fill.column < columnCount {
+                    let target = base + fill.slot
+                    switch fill.kind {
+                    case .constant: target.initialize(to: .value(constants[fill.column]))
+                    case .toOne: target.initialize(to: .raw(row.value(at: fill.column)))
+                    case .attribute: try store(fill, row: row, into: target, tableName: tableName)
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func store<Values: RowValues>(
+        _ fill: Fill, row: Values, into target: UnsafeMutablePointer<ModelStorage.Slot>, tableName: String
+    ) throws {
+        let column = fill.column
+        let stored: Bool
+        switch fill.reader {
+        case .int64: stored = Self.store(Int64.self, optional: fill.optional, row: row, column: column, into: target)
+        case .int: stored = Self.store(Int.self, optional: fill.optional, row: row, column: column, into: target)
+        case .double: stored = Self.store(Double.self, optional: fill.optional, row: row, column: column, into: target)
+        case .string: stored = Self.store(String.self, optional: fill.optional, row: row, column: column, into: target)
+        case .bool: stored = Self.store(Bool.self, optional: fill.optional, row: row, column: column, into: target)
+        case .codec: stored = false
+        }
+        if stored { return }
+        let (attribute, columnName) = attributes[fill.attribute]
+        let value = row.value(at: column)
+        do {
+            target.initialize(to: .value(try attribute.value(from: value)))
+        } catch {
+            throw ModelError(
+                .valueDecodingFailed, entityName: tableName, propertyName: attribute.name,
+                column: SQLText.identifier(tableName) + "." + SQLText.identifier(columnName),
+                value: value.description, message: "A stored value cannot be read as \(attribute.valueType): \(error)")
+        }
+    }
+
+    /// Stores the column as `P` (or `P?`) when it holds `P`'s natural storage class, or NULL for
+    /// an Optional; `false` (nothing stored) sends the value through the codec.
+    @inline(__always)
+    private static func store<P: DatabaseValueConvertible, Values: RowValues>(
+        _ type: P.Type, optional: Bool, row: Values, column: Int, into target: UnsafeMutablePointer<ModelStorage.Slot>
+    ) -> Bool {
+        if optional, row.isNull(at: column) {
+            target.initialize(to: .value(P?.none as Any))
+            return true
+        }
+        guard let value = row.natural(P.self, at: column) else { return false }
+        target.initialize(to: .value(optional ? Optional(value) as Any : value as Any))
+        return true
+    }
+}
+
+/// The values of one fetched row by position: an array copied out of a statement, or the
+/// statement's current row itself, read in place while stepping (no array per row).
+protocol RowValues {
+    var count: Int { get }
+    func value(at index: Int) -> DatabaseValue
+    /// Whether the value at `index` is NULL.
+    func isNull(at index: Int) -> Bool
+    /// The value at `index` as `P`, or `nil` when it is not in `P`'s natural storage class.
+    func natural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> P?
+    /// The slots of this row under a plan (each conforming type compiles the plan for itself).
+    func slots(_ plan: SlotPlan, tableName: String) throws -> [ModelStorage.Slot]
+}
+
+extension Array: RowValues where Element == DatabaseValue {
+    func value(at index: Int) -> DatabaseValue { self[index] }
+    func isNull(at index: Int) -> Bool { self[index].isNull }
+    func natural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> P? { P.fromDatabaseValue(self[index]) }
+    func slots(_ plan: SlotPlan, tableName: String) throws -> [ModelStorage.Slot] { try plan.slots(of: self, tableName: tableName) }
+}
+
+extension Row: RowValues {
+    func value(at index: Int) -> DatabaseValue { databaseValue(at: index) }
+    @inline(__always)
+    func natural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> P? { self[index] }
+    func slots(_ plan: SlotPlan, tableName: String) throws -> [ModelStorage.Slot] { try plan.slots(of: self, tableName: tableName) }
+}
