@@ -35,7 +35,9 @@ import Observation
 ///         }
 ///     }
 ///     @Transient private var _title: _SwiftDataNoType
-///     // … the same for isFavorite …
+///     // … the same for isFavorite; an Optional property's init accessor passes only a
+///     // non-nil value on (`if initialValue != nil { … }`): a new model's storage starts its
+///     // Optionals at nil, and `init(backingData:)` should not write them into a throwaway …
 ///
 ///     init(title: String) { self.title = title }
 ///
@@ -55,6 +57,10 @@ import Observation
 ///         _title = _SwiftDataNoType()
 ///         _isFavorite = _SwiftDataNoType()
 ///         self.persistentBackingData = backingData
+///     }
+///     // For a final class: fetched rows become models without generic type lookups.
+///     public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Workout {
+///         Workout(backingData: Cairn.DefaultBackingData<Workout>(fetched: storage))
 ///     }
 ///     @Transient private let _$observationRegistrar = Observation.ObservationRegistrar()
 ///     struct _SwiftDataNoType {}
