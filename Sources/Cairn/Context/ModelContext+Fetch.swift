@@ -67,8 +67,7 @@ extension ModelContext {
 
     private func placeholder<M: PersistentModel>(_ type: M.Type, identifier: PersistentIdentifier) -> M {
         let entity = Schema.Entity.of(type)
-        let storage = ModelStorage(entity: entity, identifier: identifier,
-                                   slots: Array(repeating: .unloaded, count: entity.properties.count))
+        let storage = ModelStorage.stored(entity: entity, identifier: identifier)
         return M(backingData: DefaultBackingData<M>(storage: storage))
     }
 
@@ -121,8 +120,9 @@ extension ModelContext {
         let identifier = PersistentIdentifier.permanent(
             entityName: layout.tableName, storeIdentifier: store.identifier, primaryKey: primaryKey)
         if let key = byIdentifier[identifier], let existing = tracked[key] as? T { return existing }
-        let slots = try decodeSlots(row: row, layout: layout)
-        let storage = ModelStorage(entity: layout.entity, identifier: identifier, slots: slots)
+        let storage = try ModelStorage.stored(entity: layout.entity, identifier: identifier) { slots in
+            try row.fill(layout.slotPlan, into: slots, tableName: layout.tableName)
+        }
         storage.context = self
         let model = T._$makeFetched(_FetchedStorage(storage: storage))
         register(model, storage)
@@ -132,7 +132,14 @@ extension ModelContext {
     /// The slots of a row: attributes decoded, to-one relationships as raw keys, to-many
     /// relationships unloaded.
     func decodeSlots(row: some RowValues, layout: TableLayout, columns: [TableLayout.Column]? = nil) throws -> [ModelStorage.Slot] {
-        guard let columns else { return try row.slots(layout.slotPlan, tableName: layout.tableName) }
+        guard let columns else {
+            var slots = Array(repeating: ModelStorage.Slot.unloaded, count: layout.entity.properties.count)
+            try slots.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                try row.fill(layout.slotPlan, into: base, tableName: layout.tableName)
+            }
+            return slots
+        }
         var slots = Array(repeating: ModelStorage.Slot.unloaded, count: layout.entity.properties.count)
         for (offset, column) in columns.enumerated() where offset + 1 < row.count {
             let value = row.value(at: offset + 1)
@@ -193,7 +200,7 @@ final class UnknownEntityModel: PersistentModel {
     }
 
     convenience init(identifier: PersistentIdentifier) {
-        let storage = ModelStorage(entity: Schema.Entity.of(UnknownEntityModel.self), identifier: identifier, slots: [])
+        let storage = ModelStorage.stored(entity: Schema.Entity.of(UnknownEntityModel.self), identifier: identifier)
         self.init(backingData: DefaultBackingData<UnknownEntityModel>(storage: storage))
     }
 }

@@ -122,7 +122,7 @@ extension ModelContext {
                 entityName: layout.tableName, storeIdentifier: store.identifier, primaryKey: primaryKey)
             if let key = byIdentifier[identifier], let existing = tracked[key] as? T { return existing }
             let slots = try decodeSlots(row: row, layout: layout, columns: columns)
-            let storage = ModelStorage(entity: layout.entity, identifier: identifier, slots: slots)
+            let storage = ModelStorage.stored(entity: layout.entity, identifier: identifier, slots: slots)
             storage.context = self
             let model = T._$makeFetched(_FetchedStorage(storage: storage))
             register(model, storage)

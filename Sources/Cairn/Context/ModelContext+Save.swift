@@ -41,7 +41,7 @@ extension ModelContext {
             if let otherKey = byIdentifier[identifier], otherKey != key, let other = trackedStorage(otherKey) {
                 // The upsert wrote onto a row this context already holds: that instance takes
                 // the new values, and the inserted one now stands for the row.
-                other.slots = storage.slots
+                other.copySlots(from: storage)
                 other.commit()
             }
             storage.commit(identifier: identifier)

@@ -76,27 +76,22 @@ struct SlotPlan {
         return (.codec, false)
     }
 
-    /// The slots of a row of the layout's full SELECT (primary key, then every column). Called
-    /// through ``RowValues/slots(_:tableName:)`` so that it is compiled for the row's type.
+    /// Writes the slots of a row of the layout's full SELECT (primary key, then every column)
+    /// into `base`, one slot per property, every one `.unloaded` on entry. Called through
+    /// ``RowValues/fill(_:into:tableName:)`` so that it is compiled for the row's type.
     ///
-    /// Each filled slot is still `.unloaded` (no payload) when it is written, so it is
-    /// initialized in place rather than assigned: no old value to destroy, no `Optional<Any>`
-    /// in between.
+    /// A filled slot holds no payload when it is written, so it is initialized in place rather
+    /// than assigned: no old value to destroy, no `Optional<Any>` in between.
     @inline(__always)
-    func slots<Values: RowValues>(of row: Values, tableName: String) throws -> [ModelStorage.Slot] {
+    func fill<Values: RowValues>(_ base: UnsafeMutablePointer<ModelStorage.Slot>, from row: Values, tableName: String) throws {
         let columnCount = row.count
-        return try [ModelStorage.Slot](unsafeUninitializedCapacity: slotCount) { slots, initialized in
-            guard let base = slots.baseAddress else { return }
-            slots.initialize(repeating: .unloaded)
-            initialized = slotCount
-            try fills.withUnsafeBufferPointer { fills in
-                for fill in fills where fill.kind == .constant || fill.column < columnCount {
-                    let target = base + fill.slot
-                    switch fill.kind {
-                    case .constant: target.initialize(to: .value(constants[fill.column]))
-                    case .toOne: target.initialize(to: .raw(row.value(at: fill.column)))
-                    case .attribute: try store(fill, row: row, into: target, tableName: tableName)
-                    }
+        try fills.withUnsafeBufferPointer { fills in
+            for fill in fills where fill.kind == .constant || fill.column < columnCount {
+                let target = base + fill.slot
+                switch fill.kind {
+                case .constant: target.initialize(to: .value(constants[fill.column]))
+                case .toOne: target.initialize(to: .raw(row.value(at: fill.column)))
+                case .attribute: try store(fill, row: row, into: target, tableName: tableName)
                 }
             }
         }
@@ -154,20 +149,24 @@ protocol RowValues {
     func isNull(at index: Int) -> Bool
     /// The value at `index` as `P`, or `nil` when it is not in `P`'s natural storage class.
     func natural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> P?
-    /// The slots of this row under a plan (each conforming type compiles the plan for itself).
-    func slots(_ plan: SlotPlan, tableName: String) throws -> [ModelStorage.Slot]
+    /// Writes this row's slots under a plan (each conforming type compiles the plan for itself).
+    func fill(_ plan: SlotPlan, into slots: UnsafeMutablePointer<ModelStorage.Slot>, tableName: String) throws
 }
 
 extension Array: RowValues where Element == DatabaseValue {
     func value(at index: Int) -> DatabaseValue { self[index] }
     func isNull(at index: Int) -> Bool { self[index].isNull }
     func natural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> P? { P.fromDatabaseValue(self[index]) }
-    func slots(_ plan: SlotPlan, tableName: String) throws -> [ModelStorage.Slot] { try plan.slots(of: self, tableName: tableName) }
+    func fill(_ plan: SlotPlan, into slots: UnsafeMutablePointer<ModelStorage.Slot>, tableName: String) throws {
+        try plan.fill(slots, from: self, tableName: tableName)
+    }
 }
 
 extension Row: RowValues {
     func value(at index: Int) -> DatabaseValue { databaseValue(at: index) }
     @inline(__always)
     func natural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> P? { self[index] }
-    func slots(_ plan: SlotPlan, tableName: String) throws -> [ModelStorage.Slot] { try plan.slots(of: self, tableName: tableName) }
+    func fill(_ plan: SlotPlan, into slots: UnsafeMutablePointer<ModelStorage.Slot>, tableName: String) throws {
+        try plan.fill(slots, from: self, tableName: tableName)
+    }
 }

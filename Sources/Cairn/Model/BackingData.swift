@@ -38,7 +38,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     /// first, so those values wait in `initialValues` rather than making a storage per row.
     var storage: ModelStorage {
         if let made { return made }
-        let storage = ModelStorage(entity: Schema.Entity.of(Model.self))
+        let storage = ModelStorage.new(entity: Schema.Entity.of(Model.self))
         made = storage
         for initial in initialValues { storage.setValue(initial.value, forKey: initial.key) }
         initialValues = []

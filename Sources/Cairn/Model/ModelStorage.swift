@@ -6,7 +6,12 @@ import Foundation
 /// Values are Swift values (`.value`); a to-one relationship read from a row starts as the
 /// related row's primary key (`.raw`) and becomes a model on first access; a property whose
 /// column was not fetched is `.unloaded` and is faulted in by the context on first access.
-final class ModelStorage {
+///
+/// The slots are tail-allocated in the storage object (a `ManagedBuffer`), and the other
+/// fields live in its header: a fetch makes one storage per row, and a separate `[Slot]` was
+/// a second allocation plus a run-time lookup of `_ContiguousArrayStorage<Slot>`'s metadata
+/// on every row.
+final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> {
     enum Slot {
         case unloaded
         case raw(DatabaseValue)
@@ -27,48 +32,144 @@ final class ModelStorage {
         case deletedSaved
     }
 
-    let entity: Schema.Entity
-    var slots: [Slot]
+    /// Everything but the slots (a `ManagedBuffer` subclass keeps its stored state in the header).
+    struct Fields {
+        let entity: Schema.Entity
+        /// The number of slots: the entity's property count.
+        let slotCount: Int
+        var originals: [Int: Slot] = [:]
+        var changed: Set<Int> = []
+        var identifier: PersistentIdentifier
+        var state: State
+        weak var context: ModelContext?
+        weak var knownOwner: (any PersistentModel)?
+        var extra: [AnyKeyPath: Any] = [:]
+    }
+
+    /// The storage of a new model: its Optional properties are `nil` and changed, as Swift's
+    /// implicit initialization leaves them; the model's initializer sets the rest.
+    static func new(entity: Schema.Entity) -> ModelStorage {
+        let storage = make(entity: entity, identifier: .temporary(entityName: entity.name), state: .new)
+        for (slot, value) in entity.implicitNils {
+            storage.slots[slot] = .value(value)
+            storage.changed.insert(slot)
+        }
+        return storage
+    }
+
+    /// The storage of a stored row; `fill` writes its slots, which start `.unloaded` (they
+    /// are all initialized whether or not `fill` throws).
+    static func stored(
+        entity: Schema.Entity, identifier: PersistentIdentifier, fill: (UnsafeMutablePointer<Slot>) throws -> Void
+    ) rethrows -> ModelStorage {
+        let storage = make(entity: entity, identifier: identifier, state: .persisted)
+        try storage.withUnsafeMutablePointerToElements { try fill($0) }
+        return storage
+    }
+
+    /// The storage of a stored row whose slots are all `.unloaded`.
+    static func stored(entity: Schema.Entity, identifier: PersistentIdentifier) -> ModelStorage {
+        make(entity: entity, identifier: identifier, state: .persisted)
+    }
+
+    /// The storage of a stored row with the given slots (one per property; missing ones stay
+    /// `.unloaded`).
+    static func stored(entity: Schema.Entity, identifier: PersistentIdentifier, slots: [Slot]) -> ModelStorage {
+        stored(entity: entity, identifier: identifier) { base in
+            for (index, slot) in slots.prefix(entity.properties.count).enumerated() { base[index] = slot }
+        }
+    }
+
+    private static func make(entity: Schema.Entity, identifier: PersistentIdentifier, state: State) -> ModelStorage {
+        let count = entity.properties.count
+        let buffer = create(minimumCapacity: count) { _ in
+            Fields(entity: entity, slotCount: count, identifier: identifier, state: state)
+        }
+        // `create` makes an instance of the class it is called on.
+        let storage = unsafeDowncast(buffer, to: ModelStorage.self)
+        // One store per slot: `initialize(repeating:count:)` copied the `.unloaded` value
+        // through an outlined copy of `Slot` per element.
+        storage.withUnsafeMutablePointerToElements { slots in
+            for index in 0..<count { (slots + index).initialize(to: .unloaded) }
+        }
+        return storage
+    }
+
+    deinit {
+        _ = withUnsafeMutablePointers { fields, slots in slots.deinitialize(count: fields.pointee.slotCount) }
+    }
+
+    // MARK: - Fields
+
+    var entity: Schema.Entity { header.entity }
+
+    /// The slots, read and written in place.
+    var slots: Slots { Slots(storage: self) }
+
     /// The committed slot of every property changed since the last save (for rollback).
-    var originals: [Int: Slot] = [:]
+    var originals: [Int: Slot] {
+        get { header.originals }
+        _modify { yield &header.originals }
+    }
+
     /// The properties changed since the last save (every property set on a new model).
-    var changed: Set<Int> = []
-    var identifier: PersistentIdentifier
-    var state: State = .new
+    var changed: Set<Int> {
+        get { header.changed }
+        _modify { yield &header.changed }
+    }
+
+    var identifier: PersistentIdentifier {
+        get { header.identifier }
+        set { header.identifier = newValue }
+    }
+
+    var state: State {
+        get { header.state }
+        set { header.state = newValue }
+    }
+
     /// The context the model is registered with.
-    weak var context: ModelContext?
+    var context: ModelContext? {
+        get { header.context }
+        set { header.context = newValue }
+    }
+
     /// The model this storage backs, once known (set by relationship setters and contexts);
     /// needed to put the model into the inverse of a relationship. A model a context made from
     /// a row is found through the context instead: a weak reference per fetched model would
     /// cost an allocation each.
     var owner: (any PersistentModel)? {
-        get { knownOwner ?? context?.tracked[ObjectIdentifier(self)] }
-        set { knownOwner = newValue }
+        get { header.knownOwner ?? context?.tracked[ObjectIdentifier(self)] }
+        set { header.knownOwner = newValue }
     }
-    private weak var knownOwner: (any PersistentModel)?
+
     /// Values of key paths outside the schema metadata (hand-written models only).
-    var extra: [AnyKeyPath: Any] = [:]
-
-    /// The storage of a new model: its Optional properties are `nil` and changed, as Swift's
-    /// implicit initialization leaves them; the model's initializer sets the rest.
-    init(entity: Schema.Entity) {
-        self.entity = entity
-        var slots = Array(repeating: Slot.unloaded, count: entity.properties.count)
-        for (slot, value) in entity.implicitNils {
-            slots[slot] = .value(value)
-            changed.insert(slot)
-        }
-        self.slots = slots
-        identifier = .temporary(entityName: entity.name)
+    var extra: [AnyKeyPath: Any] {
+        get { header.extra }
+        _modify { yield &header.extra }
     }
 
-    /// The storage of a stored row: `values` has one slot per property (`.unloaded` for
-    /// columns not fetched).
-    init(entity: Schema.Entity, identifier: PersistentIdentifier, slots: [Slot]) {
-        self.entity = entity
-        self.slots = slots
-        self.identifier = identifier
-        state = .persisted
+    /// A view of the tail-allocated slots.
+    struct Slots {
+        let storage: ModelStorage
+
+        var count: Int { storage.header.slotCount }
+
+        subscript(index: Int) -> Slot {
+            get {
+                precondition(index >= 0 && index < count, "slot \(index) out of range")
+                return storage.withUnsafeMutablePointerToElements { $0[index] }
+            }
+            nonmutating set {
+                precondition(index >= 0 && index < count, "slot \(index) out of range")
+                storage.withUnsafeMutablePointerToElements { $0[index] = newValue }
+            }
+        }
+    }
+
+    /// Takes every slot of another storage of the same entity.
+    func copySlots(from other: ModelStorage) {
+        for index in 0..<Swift.min(slots.count, other.slots.count) { slots[index] = other.slots[index] }
     }
 
     var hasChanges: Bool {
