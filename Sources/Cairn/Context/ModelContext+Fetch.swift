@@ -129,35 +129,14 @@ extension ModelContext {
         return model
     }
 
-    /// The slots of a row: attributes decoded, to-one relationships as raw keys, to-many
-    /// relationships unloaded.
-    func decodeSlots(row: some RowValues, layout: TableLayout, columns: [TableLayout.Column]? = nil) throws -> [ModelStorage.Slot] {
-        guard let columns else {
-            var slots = Array(repeating: ModelStorage.Slot.unloaded, count: layout.entity.properties.count)
-            try slots.withUnsafeMutableBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                try row.fill(layout.slotPlan, into: base, tableName: layout.tableName)
-            }
-            return slots
-        }
+    /// The slots of a row of the layout's full SELECT: attributes decoded, to-one relationships
+    /// as raw keys, to-many relationships unloaded.
+    func decodeSlots(row: some RowValues, layout: TableLayout) throws -> [ModelStorage.Slot] {
         var slots = Array(repeating: ModelStorage.Slot.unloaded, count: layout.entity.properties.count)
-        for (offset, column) in columns.enumerated() where offset + 1 < row.count {
-            let value = row.value(at: offset + 1)
-            switch column.kind {
-            case .attribute(let attribute):
-                do {
-                    slots[column.slot] = .value(try attribute.value(from: value))
-                } catch {
-                    throw ModelError(
-                        .valueDecodingFailed, entityName: layout.tableName, propertyName: attribute.name,
-                        column: SQLText.identifier(layout.tableName) + "." + SQLText.identifier(column.name),
-                        value: value.description, message: "A stored value cannot be read as \(attribute.valueType): \(error)")
-                }
-            case .toOne:
-                slots[column.slot] = .raw(value)
-            }
+        try slots.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            try row.fill(layout.slotPlan, into: base, tableName: layout.tableName)
         }
-        for (slot, value) in layout.transientDefaults { slots[slot] = .value(value) }
         return slots
     }
 

@@ -113,6 +113,7 @@ extension ModelContext {
         let wanted = Set(descriptor.propertiesToFetch.compactMap { layout.entity.property(for: $0)?.name })
         let columns = layout.columns.filter { wanted.contains($0.propertyName) || layout.alwaysLoaded.contains($0.slot) }
         let rendered = try QueryCompiler.render(descriptor, selecting: .columns(columns.map(\.name)))
+        let plan = SlotPlan(entity: layout.entity, columns: columns, transientDefaults: layout.transientDefaults)
         let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { row in
             guard case .integer(let primaryKey)? = row.first, row.count == columns.count + 1 else {
@@ -121,8 +122,9 @@ extension ModelContext {
             let identifier = PersistentIdentifier.permanent(
                 entityName: layout.tableName, storeIdentifier: store.identifier, primaryKey: primaryKey)
             if let key = byIdentifier[identifier], let existing = tracked[key] as? T { return existing }
-            let slots = try decodeSlots(row: row, layout: layout, columns: columns)
-            let storage = ModelStorage.stored(entity: layout.entity, identifier: identifier, slots: slots)
+            let storage = try ModelStorage.stored(entity: layout.entity, identifier: identifier) { slots in
+                try row.fill(plan, into: slots, tableName: layout.tableName)
+            }
             storage.context = self
             let model = T._$makeFetched(_FetchedStorage(storage: storage))
             register(model, storage)

@@ -72,14 +72,6 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         make(entity: entity, identifier: identifier, state: .persisted)
     }
 
-    /// The storage of a stored row with the given slots (one per property; missing ones stay
-    /// `.unloaded`).
-    static func stored(entity: Schema.Entity, identifier: PersistentIdentifier, slots: [Slot]) -> ModelStorage {
-        stored(entity: entity, identifier: identifier) { base in
-            for (index, slot) in slots.prefix(entity.properties.count).enumerated() { base[index] = slot }
-        }
-    }
-
     private static func make(entity: Schema.Entity, identifier: PersistentIdentifier, state: State) -> ModelStorage {
         let count = entity.properties.count
         let buffer = create(minimumCapacity: count) { _ in
