@@ -34,8 +34,9 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
 
     /// The storage, made on first use: the backing data `@Model`'s property initializer makes
     /// for every instance is thrown away unused when a context makes the model from a row.
-    /// Swift still sets every `Optional` property without an initializer to `nil` through it
-    /// first, so those values wait in `initialValues` rather than making a storage per row.
+    /// Values set before then (a model's initializer, or the `nil` of an Optional whose type
+    /// `@Model` did not recognize as one, which it otherwise keeps back) wait in
+    /// `initialValues` rather than making a storage per row.
     var storage: ModelStorage {
         if let made { return made }
         let storage = ModelStorage.new(entity: Schema.Entity.of(Model.self))
@@ -101,8 +102,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
 
 /// A value set on a model before its storage exists. A non-generic struct rather than a tuple
 /// or a type nested in `DefaultBackingData<Model>`: for those the runtime looks up the array's
-/// type metadata on every allocation, and every model a fetch makes sets its `Optional`
-/// properties here.
+/// type metadata on every allocation.
 private struct InitialValue {
     var key: AnyKeyPath
     var value: Any
