@@ -29,6 +29,17 @@ final class Binder {
 
 @Suite("Models made from rows")
 struct FetchPathTests {
+    /// A container holding one saved `Jotting` ("t", no color, priority 1), after `sql` ran on
+    /// its store behind the model layer's back.
+    private func savedJotting(then sql: String) throws -> ModelContainer {
+        let container = try memoryContainer(for: Jotting.self)
+        let context = ModelContext(container)
+        context.insert(Jotting(title: "t", color: nil, priority: 1))
+        try context.save()
+        try container.write(for: Jotting.self) { db in try db.execute(sql: sql) }
+        return container
+    }
+
     @Test("a fetched model reads its stored values, has no changes, and is the same instance on the next fetch")
     func fetchedModelsAreClean() throws {
         let container = try memoryContainer(for: Jotting.self)
@@ -77,14 +88,8 @@ struct FetchPathTests {
 
     @Test("a column holding another storage class than its property's natural one is converted as the codec does")
     func otherStorageClassesConvert() throws {
-        let container = try memoryContainer(for: Jotting.self)
-        let context = ModelContext(container)
-        context.insert(Jotting(title: "t", color: nil, priority: 1))
-        try context.save()
         // SQLite keeps what it is given: an integer in a TEXT column, text in an INTEGER one.
-        try container.write(for: Jotting.self) { db in
-            try db.execute(sql: #"UPDATE "Jotting" SET "title" = 42, "priority" = '7', "body" = 1.5, "color" = NULL"#)
-        }
+        let container = try savedJotting(then: #"UPDATE "Jotting" SET "title" = 42, "priority" = '7', "body" = 1.5, "color" = NULL"#)
         let fetched = try ModelContext(container).fetch(FetchDescriptor<Jotting>())
         #expect(fetched.map(\.title) == ["42"])
         #expect(fetched.map(\.priority) == [7])
@@ -137,13 +142,7 @@ struct FetchPathTests {
 
     @Test("a stored value that cannot be read as the property's type is an error naming the column")
     func undecodableValueThrows() throws {
-        let container = try memoryContainer(for: Jotting.self)
-        let context = ModelContext(container)
-        context.insert(Jotting(title: "t", color: nil, priority: 1))
-        try context.save()
-        try container.write(for: Jotting.self) { db in
-            try db.execute(sql: #"UPDATE "Jotting" SET "priority" = x'00ff'"#)
-        }
+        let container = try savedJotting(then: #"UPDATE "Jotting" SET "priority" = x'00ff'"#)
         #expect {
             _ = try ModelContext(container).fetch(FetchDescriptor<Jotting>())
         } throws: { error in

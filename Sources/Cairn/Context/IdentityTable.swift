@@ -62,10 +62,6 @@ struct IdentityTable<Key: IdentityKey, Value> {
         return buffer.remove(at: index)
     }
 
-    mutating func removeAll() {
-        buffer = Buffer(capacity: 0)
-    }
-
     private mutating func insert(_ value: Value, for key: Key) {
         let tag = Self.tag(of: key)
         makeUnique()
