@@ -84,10 +84,23 @@ struct Route: Codable, Equatable, JSONDatabaseValueConvertible { var name: Strin
         #expect(try db.fetchValue(Bool.self, sql: "SELECT 7") == true)
     }
 
-    @Test(arguments: ["", "a", "Café ☕️ 🏃‍♀️ — 日本語", String(repeating: "x", count: 100_000), "nul\u{0}inside"])
+    // Either side of Swift's 15-byte inline limit, where reading switches between two paths.
+    @Test(arguments: ["", "a", "Café ☕️ 🏃‍♀️ — 日本語", String(repeating: "x", count: 100_000), "nul\u{0}inside",
+                      "fifteen bytes!!", "sixteen bytes!!!", "café crème é", "日本語日本", "日本語日本x"])
     func string(_ value: String) throws {
         let (fast, slow, type) = try roundTrip(value, in: db)
         #expect(fast == value && slow == value && type == "text")
+    }
+
+    /// SQLite stores whatever bytes it is given as TEXT; invalid UTF-8 comes back repaired
+    /// with U+FFFD, short or long, never as a `String` that breaks its own invariants.
+    @Test(arguments: [0, 3, 12, 13, 40])
+    func invalidUTF8IsRepaired(padding: Int) throws {
+        let prefix = String(repeating: "a", count: padding)
+        let hexPrefix = String(repeating: "61", count: padding)
+        let text = try db.fetchValue(String.self, sql: "SELECT CAST(x'\(hexPrefix)FF62C3' AS TEXT)")
+        #expect(text == prefix + "\u{FFFD}b\u{FFFD}")
+        #expect(text?.utf8.count == padding + 7)
     }
 
     @Test func data() throws {
