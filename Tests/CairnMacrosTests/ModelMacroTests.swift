@@ -22,7 +22,7 @@ struct ModelMacroTests {
                 var title: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _title)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.title, to: initialValue)
+                        _$backingData.resolve().setValue(forKey: \.title, to: initialValue)
                         _title = _SwiftDataNoType()
                     }
                     get {
@@ -41,7 +41,7 @@ struct ModelMacroTests {
                     @storageRestrictions(accesses: _$backingData, initializes: _finishedAt)
                     init(initialValue) {
                         if initialValue != nil {
-                            _$backingData.setValue(forKey: \.finishedAt, to: initialValue)
+                            _$backingData.resolve().setValue(forKey: \.finishedAt, to: initialValue)
                         }
                         _finishedAt = _SwiftDataNoType()
                     }
@@ -60,7 +60,7 @@ struct ModelMacroTests {
                 var isFavorite: Bool {
                     @storageRestrictions(accesses: _$backingData, initializes: _isFavorite)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.isFavorite, to: initialValue)
+                        _$backingData.resolve().setValue(forKey: \.isFavorite, to: initialValue)
                         _isFavorite = _SwiftDataNoType()
                     }
                     get {
@@ -80,14 +80,17 @@ struct ModelMacroTests {
                     self.title = title
                 }
 
-                private var _$backingData: any Cairn.BackingData<Workout> = Workout.createBackingData()
+                private var _$backingData = Cairn._ModelBackingDataSlot<Workout>()
 
                 public var persistentBackingData: any Cairn.BackingData<Workout> {
                     get {
-                        _$backingData
+                        if let existing = _$backingData.existing {
+                            return existing
+                        }
+                        return _$backingData.resolve()
                     }
                     set {
-                        _$backingData = newValue
+                        _$backingData = Cairn._ModelBackingDataSlot(newValue)
                     }
                 }
 
@@ -103,7 +106,7 @@ struct ModelMacroTests {
                     _title = _SwiftDataNoType()
                     _finishedAt = _SwiftDataNoType()
                     _isFavorite = _SwiftDataNoType()
-                    _$backingData = backingData
+                    _$backingData = Cairn._ModelBackingDataSlot(backingData)
                 }
 
                 public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Workout {
@@ -237,10 +240,10 @@ struct ModelMacroTests {
             }
             """
         let skipsNil = { (name: String) in
-            "if initialValue != nil {\n            _$backingData.setValue(forKey: \\.\(name), to: initialValue)\n        }"
+            "if initialValue != nil {\n            _$backingData.resolve().setValue(forKey: \\.\(name), to: initialValue)\n        }"
         }
         assertExpansionContains(source, ["due", "done", "owner", "legacy"].map(skipsNil))
-        assertExpansionContains(source, ["init(initialValue) {\n        _$backingData.setValue(forKey: \\.text, to: initialValue)"])
+        assertExpansionContains(source, ["init(initialValue) {\n        _$backingData.resolve().setValue(forKey: \\.text, to: initialValue)"])
     }
 
     @Test("a final model makes fetched rows through a concrete factory; a non-final one keeps the generic default")

@@ -20,6 +20,14 @@ final class Jotting {
     }
 }
 
+/// A model whose initializer sets no property: its backing data is made on first use.
+@Model
+final class Sticker {
+    var label: String?
+    var size: Int?
+    init() {}
+}
+
 /// A second entity, so identifiers of two entities can share a primary key.
 @Model
 final class Binder {
@@ -60,7 +68,7 @@ struct FetchPathTests {
         #expect(zip(notes, again).allSatisfy { $0 === $1 })
     }
 
-    @Test("values set before a model has storage keep their order: an initializer's nil beats the declared default")
+    @Test("an initializer's nil beats the declared default, in memory and once saved")
     func initialValuesApplyInOrder() throws {
         let note = Jotting(title: "plain", color: nil)
         #expect(note.color == nil)
@@ -84,6 +92,25 @@ struct FetchPathTests {
         #expect(note.priority == 2)
         #expect(note.changedPropertyNames == ["title", "body", "pinnedAt", "color", "priority"])
         #expect(Jotting(title: "y", color: "green").priority == nil)
+    }
+
+    @Test("a model whose initializer sets nothing gets its backing data on first use, and saves its nils")
+    func modelWithNothingSet() throws {
+        let fresh = Sticker()
+        #expect(fresh.persistentModelID.isTemporary)
+        #expect(fresh.persistentBackingData === fresh.persistentBackingData)
+        #expect(fresh.label == nil && fresh.size == nil)
+
+        let container = try memoryContainer(for: Sticker.self)
+        let context = ModelContext(container)
+        let inserted = Sticker()
+        context.insert(inserted)
+        inserted.size = 4
+        try context.save()
+        let stored = try ModelContext(container).fetch(FetchDescriptor<Sticker>())
+        #expect(stored.map(\.label) == [nil])
+        #expect(stored.map(\.size) == [4])
+        #expect(stored.first?.persistentModelID == inserted.persistentModelID)
     }
 
     @Test("a column holding another storage class than its property's natural one is converted as the codec does")

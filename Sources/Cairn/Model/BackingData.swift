@@ -29,27 +29,14 @@ public protocol BackingData<Model>: AnyObject {
 /// set of properties changed since the last save.
 public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     private var made: ModelStorage?
-    /// Values set before the storage exists, applied in order when it is made.
-    private var initialValues: [InitialValue] = []
 
-    /// The storage, made on first use: the backing data `@Model`'s property initializer makes
-    /// for every instance is thrown away unused when a context makes the model from a row.
-    /// Values set before then (a model's initializer, or the `nil` of an Optional whose type
-    /// `@Model` did not recognize as one, which it otherwise keeps back) wait in
-    /// `initialValues` rather than making a storage per row.
+    /// The storage, made when a new model's initializer sets its first property (a fetched
+    /// row's backing data starts with its storage).
     var storage: ModelStorage {
         if let made { return made }
         let storage = ModelStorage.new(entity: Schema.Entity.of(Model.self))
         made = storage
-        for initial in initialValues { storage.setValue(initial.value, forKey: initial.key) }
-        initialValues = []
         return storage
-    }
-
-    /// Sets a value, or keeps it for later while there is no storage yet.
-    private func set(_ value: Any, forKey key: AnyKeyPath) {
-        if let made { return made.setValue(value, forKey: key) }
-        initialValues.append(InitialValue(key: key, value: value))
     }
 
     public init(for modelType: Model.Type) {}
@@ -84,7 +71,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     }
 
     public func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
-        set(newValue, forKey: key)
+        storage.setValue(newValue, forKey: key)
     }
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
         storage.setValue(newValue, forKey: key)
@@ -100,10 +87,38 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     }
 }
 
-/// A value set on a model before its storage exists. A non-generic struct rather than a tuple
-/// or a type nested in `DefaultBackingData<Model>`: for those the runtime looks up the array's
-/// type metadata on every allocation.
-private struct InitialValue {
-    var key: AnyKeyPath
-    var value: Any
+/// What `@Model` keeps behind a model's `persistentBackingData`: nothing until it is first
+/// needed. Swift runs a stored property's initial value in every initializer, so a plain
+/// `= Workout.createBackingData()` made a new model's backing data even for a model that a
+/// context makes around a fetched row, and threw it away (an allocation and about 460
+/// instructions a row, callgrind). Empty, the slot costs nothing; a new model's initializer
+/// makes the backing data when it sets its first property.
+public struct _ModelBackingDataSlot<Model: PersistentModel> {
+    @usableFromInline
+    var stored: (any BackingData<Model>)?
+
+    /// The backing data, once there is one.
+    @inlinable
+    public var existing: (any BackingData<Model>)? { stored }
+
+    /// An empty slot: the backing data is made on first use.
+    @inlinable
+    public init() {}
+
+    /// A slot holding `backingData` (a fetched row's, or one assigned to
+    /// `persistentBackingData`).
+    @inlinable
+    public init(_ backingData: any BackingData<Model>) {
+        stored = backingData
+    }
+
+    /// The backing data, made for a new model if there is none yet. Inlinable so that the
+    /// model's own module names the concrete `DefaultBackingData<Model>`.
+    @inlinable
+    public mutating func resolve() -> any BackingData<Model> {
+        if let stored { return stored }
+        let made: any BackingData<Model> = Model.createBackingData()
+        stored = made
+        return made
+    }
 }

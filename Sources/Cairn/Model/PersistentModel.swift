@@ -21,7 +21,7 @@ import Observation
 ///     var title: String {
 ///         @storageRestrictions(accesses: _$backingData, initializes: _title)
 ///         init(initialValue) {
-///             _$backingData.setValue(forKey: \.title, to: initialValue)
+///             _$backingData.resolve().setValue(forKey: \.title, to: initialValue)
 ///             _title = _SwiftDataNoType()
 ///         }
 ///         get {
@@ -41,10 +41,15 @@ import Observation
 ///
 ///     init(title: String) { self.title = title }
 ///
-///     @Transient private var _$backingData: any Cairn.BackingData<Workout> = Workout.createBackingData()
+///     // Empty until used: a new model's first property makes its backing data; a fetched
+///     // row's model never makes one to throw away.
+///     @Transient private var _$backingData = Cairn._ModelBackingDataSlot<Workout>()
 ///     public var persistentBackingData: any Cairn.BackingData<Workout> {
-///         get { _$backingData }
-///         set { _$backingData = newValue }
+///         get {
+///             if let existing = _$backingData.existing { return existing }
+///             return _$backingData.resolve()
+///         }
+///         set { _$backingData = Cairn._ModelBackingDataSlot(newValue) }
 ///     }
 ///     public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
 ///         [
@@ -56,7 +61,7 @@ import Observation
 ///     public required init(backingData: any Cairn.BackingData<Workout>) {
 ///         _title = _SwiftDataNoType()
 ///         _isFavorite = _SwiftDataNoType()
-///         self.persistentBackingData = backingData
+///         _$backingData = Cairn._ModelBackingDataSlot(backingData)
 ///     }
 ///     // For a final class: fetched rows become models without generic type lookups.
 ///     public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Workout {

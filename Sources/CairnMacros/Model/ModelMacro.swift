@@ -40,14 +40,19 @@ extension ModelMacro: MemberMacro {
         }
 
         var members: [DeclSyntax] = [
-            "private var _$backingData: any Cairn.BackingData<\(raw: typeName)> = \(raw: typeName).createBackingData()",
+            // Empty until first used: an initial value that made backing data would run in
+            // `init(backingData:)` too, for every fetched row, and be thrown away.
+            "private var _$backingData = Cairn._ModelBackingDataSlot<\(raw: typeName)>()",
             """
             public var persistentBackingData: any Cairn.BackingData<\(raw: typeName)> {
                 get {
-                    _$backingData
+                    if let existing = _$backingData.existing {
+                        return existing
+                    }
+                    return _$backingData.resolve()
                 }
                 set {
-                    _$backingData = newValue
+                    _$backingData = Cairn._ModelBackingDataSlot(newValue)
                 }
             }
             """,
@@ -59,7 +64,7 @@ extension ModelMacro: MemberMacro {
                 """
                 public required init(backingData: any Cairn.BackingData<\(raw: typeName)>) {
                     \(raw: placeholders)
-                    _$backingData = backingData
+                    _$backingData = Cairn._ModelBackingDataSlot(backingData)
                 }
                 """)
         }

@@ -20,8 +20,8 @@ extension _PersistedPropertyMacro: AccessorMacro {
         // throwaway. A new model's storage starts those properties at nil anyway
         // (`Schema.Entity.implicitNils`), so a nil is not passed on.
         let initialize: CodeBlockItemSyntax = property.isOptional
-            ? "if initialValue != nil { _$backingData.setValue(forKey: \\.\(raw: name), to: initialValue) }"
-            : "_$backingData.setValue(forKey: \\.\(raw: name), to: initialValue)"
+            ? "if initialValue != nil { _$backingData.resolve().setValue(forKey: \\.\(raw: name), to: initialValue) }"
+            : "_$backingData.resolve().setValue(forKey: \\.\(raw: name), to: initialValue)"
         return [
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
