@@ -44,7 +44,9 @@ struct TableMacroTests {
                     self.title = try decoder.decodeColumn(String.self)
                 }
                 static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Tag {
-                    try Tag(decoder: &decoder)
+                    let _0 = try decoder.decodeColumn(Int.self)
+                    let _1 = try decoder.decodeColumn(String.self)
+                    return Tag(id: _0, title: _1)
                 }
                 typealias Into = Tag
                 func databaseValues() throws -> [Cairn.DatabaseValue] {
@@ -125,10 +127,43 @@ struct TableMacroTests {
                     self.count = try decoder.decodeColumn(Int.self)
                 }
                 static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Stats {
-                    try Stats(decoder: &decoder)
+                    let _0 = try decoder.decodeColumn(RemindersList.self)
+                    let _1 = try decoder.decodeColumn(Int.self)
+                    return Stats(list: _0, count: _1)
                 }
             }
             """)
+    }
+
+    /// `decode(from:)` builds a row with the memberwise initializer only when the struct
+    /// certainly has one taking exactly the columns; otherwise it goes through `init(decoder:)`.
+    @Test(arguments: [
+        ("struct Row { let id: Int; init(id: Int) { self.id = id } }", false),
+        ("struct Row { let id: Int; private var note: String }", false),
+        ("struct Row<T> { let id: Int }", false),
+        ("struct Row { let id: Int; lazy var cache = 0 }", false),
+        ("struct Row { let id: Int; @Wrapped var other: Int }", false),
+        ("struct Row { let id: Int; var (a, b) = (1, 2) }", false),
+        ("struct Row { let id: Int; @Column(as: Date.ISO8601Representation.self) var at: Date; var n: Int = 1 { didSet {} } }", true),
+        ("struct Row { let id: Int; @Ephemeral var draft = false; @Ephemeral let kind = 1; var total: Int { id } }", true),
+        ("struct Row { let id: Int; static var count = 0 }", true),
+        ("@AddsAnInit struct Row { let id: Int }", false),
+        ("@frozen @MainActor struct Row { let id: Int }", true),
+    ])
+    func decodeUsesMemberwiseInitializerOnlyWhenItExists(source: String, memberwise: Bool) {
+        let expanded = MacroExpansion.expand("@Table " + source).expanded
+        #expect(expanded.contains("return Row(id: _0") == memberwise, "\(expanded)")
+        #expect(expanded.contains("try Row(decoder: &decoder)") == !memberwise)
+    }
+
+    @Test func memberwiseDecodingPassesColumnsInOrderAndLeavesEphemeralsToTheirDefaults() {
+        assertExpansionContains(
+            "@Table struct Row { let id: Int; @Ephemeral var draft = false; @Column(\"n\", as: Date.UnixTimeRepresentation.self) var at: Date }",
+            ["""
+                let _0 = try decoder.decodeColumn(Int.self)
+                    let _1 = try decoder.decodeColumn(Date.UnixTimeRepresentation.self)
+                    return Row(id: _0, at: _1)
+            """])
     }
 
     @Test func tableNameGivenOrInferred() {

@@ -66,7 +66,8 @@ public struct SelectionMacro: ExtensionMacro {
             "\(TableMacro.typeExpression($0.storedType)).columnWidth"
         }.joined(separator: " + ")))
         lines.append("    }")
-        lines.append(contentsOf: TableMacro.decoding(access: access, type: type, columns: properties))
+        lines.append(contentsOf: TableMacro.decoding(
+            access: access, type: type, columns: properties, memberwise: shape.usesMemberwiseInitializer))
         lines.append("}")
         return [try ExtensionDeclSyntax(SyntaxNodeString(stringLiteral: lines.joined(separator: "\n")))]
     }

@@ -101,7 +101,8 @@ public struct TableMacro: ExtensionMacro {
         lines.append("    \(access)static var columnWidth: Int {")
         lines.append("        " + (columns.isEmpty ? "0" : columns.map { "\(typeExpression($0.storedType)).columnWidth" }.joined(separator: " + ")))
         lines.append("    }")
-        lines.append(contentsOf: decoding(access: access, type: type, columns: columns))
+        lines.append(contentsOf: decoding(
+            access: access, type: type, columns: columns, memberwise: shape.usesMemberwiseInitializer))
         lines.append("    \(access)typealias Into = \(type)")
         lines.append(contentsOf: valuesFunction(access: access, columns: columns, indent: "    ", optionalKey: nil))
         if let primaryKey {
@@ -120,14 +121,26 @@ public struct TableMacro: ExtensionMacro {
         }
     }
 
-    static func decoding(access: String, type: String, columns: [TableProperty]) -> [String] {
+    /// `init(decoder:)`, and `decode(from:)`, which the fetch methods call for every row. When
+    /// the struct has its memberwise initializer, `decode(from:)` reads the columns into
+    /// locals and passes them to it: built that way, the row is returned without the copy that
+    /// `init(decoder:)` makes of it (see ``TableShape/memberwiseInitializerIsUsable(_:)``).
+    static func decoding(access: String, type: String, columns: [TableProperty], memberwise: Bool) -> [String] {
         var lines = ["    \(access)init(decoder: inout Cairn.QueryDecoder) throws {"]
         for column in columns {
             lines.append("        self.\(column.name) = try decoder.decodeColumn(\(typeExpression(column.storedType)).self)")
         }
         lines.append("    }")
         lines.append("    \(access)static func decode(from decoder: inout Cairn.QueryDecoder) throws -> \(type) {")
-        lines.append("        try \(type)(decoder: &decoder)")
+        if memberwise {
+            for (index, column) in columns.enumerated() {
+                lines.append("        let _\(index) = try decoder.decodeColumn(\(typeExpression(column.storedType)).self)")
+            }
+            let arguments = columns.enumerated().map { "\($1.name): _\($0)" }.joined(separator: ", ")
+            lines.append("        return \(type)(\(arguments))")
+        } else {
+            lines.append("        try \(type)(decoder: &decoder)")
+        }
         lines.append("    }")
         return lines
     }

@@ -116,6 +116,10 @@ struct TableShape {
     let typeName: String
     let access: String
     let properties: [TableProperty]
+    /// Whether `decode(from:)` may build a row with the struct's implicit memberwise
+    /// initializer, passing the columns in order and leaving the other properties to their
+    /// defaults (see ``memberwiseInitializerIsUsable(_:)``).
+    let usesMemberwiseInitializer: Bool
 
     static func read(
         _ declaration: some DeclGroupSyntax, macro: String, node: AttributeSyntax,
@@ -139,7 +143,59 @@ struct TableShape {
         guard valid else { return nil }
         let modifiers = structDecl.modifiers.map(\.name.text)
         let access = modifiers.contains("public") || modifiers.contains("open") ? "public " : ""
-        return TableShape(typeName: structDecl.name.trimmedDescription, access: access, properties: properties)
+        return TableShape(
+            typeName: structDecl.name.trimmedDescription, access: access, properties: properties,
+            usesMemberwiseInitializer: memberwiseInitializerIsUsable(structDecl))
+    }
+
+    /// Whether the struct has Swift's implicit memberwise initializer with a parameter for each
+    /// column, in declaration order, and a default for every other parameter: no initializer
+    /// in its body, no generic parameters, and every stored property a column or an
+    /// `@Ephemeral` `var` with a default, without other attributes or `private` access (which
+    /// would change or hide the initializer). When in doubt, no: `init(decoder:)` then builds
+    /// the row, which costs a copy of it (a retain and a release per reference-counted column:
+    /// the optimizer keeps a throwing initializer's `self` in memory and loads it twice).
+    static func memberwiseInitializerIsUsable(_ structDecl: StructDeclSyntax) -> Bool {
+        if structDecl.genericParameterClause != nil { return false }
+        // Another attached macro could add an initializer to the body, which would take the
+        // memberwise one away; the attributes known not to are let through.
+        let harmless: Set<String> = [
+            "Table", "Selection", "frozen", "MainActor", "available", "dynamicMemberLookup", "preconcurrency",
+        ]
+        for attribute in structDecl.attributes {
+            guard let name = TableMember.attributeName(attribute), harmless.contains(name) else { return false }
+        }
+        for member in structDecl.memberBlock.members {
+            if member.decl.is(InitializerDeclSyntax.self) || member.decl.is(MacroExpansionDeclSyntax.self) {
+                return false
+            }
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            let modifiers = variable.modifiers.map(\.name.tokenKind)
+            if modifiers.contains(.keyword(.static)) || modifiers.contains(.keyword(.class)) { continue }
+            if modifiers.contains(.keyword(.lazy)) || modifiers.contains(.keyword(.private))
+                || modifiers.contains(.keyword(.fileprivate))
+            {
+                return false
+            }
+            guard variable.bindings.count == 1, let binding = variable.bindings.first,
+                binding.pattern.is(IdentifierPatternSyntax.self)
+            else { return false }
+            if let accessors = binding.accessorBlock {
+                guard case .accessors(let list) = accessors.accessors,
+                    list.allSatisfy({ [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) })
+                else { continue }  // computed: not a parameter
+            }
+            let attributes = variable.attributes.map { TableMember.attributeName($0) }
+            if attributes.contains(where: { $0 != "Column" && $0 != "Ephemeral" }) { return false }
+            let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+            if attributes.contains("Ephemeral") {
+                // A `var` with a default is a defaulted parameter; a `let` with one is none.
+                continue
+            }
+            // A column `let` with a value is no parameter, and could not be decoded anyway.
+            if isLet && binding.initializer != nil { return false }
+        }
+        return true
     }
 
     static func kindName(_ declaration: some DeclGroupSyntax) -> String {
