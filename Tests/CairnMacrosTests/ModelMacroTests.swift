@@ -80,7 +80,7 @@ struct ModelMacroTests {
                     self.title = title
                 }
 
-                private var _$backingData = Cairn._ModelBackingDataSlot<Workout>()
+                @exclusivity(unchecked) private var _$backingData = Cairn._ModelBackingDataSlot<Workout>()
 
                 public var persistentBackingData: any Cairn.BackingData<Workout> {
                     get {

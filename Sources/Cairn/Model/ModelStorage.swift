@@ -49,7 +49,7 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     /// The storage of a new model: its Optional properties are `nil` and changed, as Swift's
     /// implicit initialization leaves them; the model's initializer sets the rest.
     static func new(entity: Schema.Entity) -> ModelStorage {
-        let storage = make(entity: entity, identifier: .temporary(entityName: entity.name), state: .new)
+        let storage = make(entity: entity, identifier: .temporary(scope: entity.unsavedScope), state: .new)
         for (slot, value) in entity.implicitNils {
             storage.slots[slot] = .value(value)
             storage.changed.insert(slot)
@@ -93,37 +93,47 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
 
     // MARK: - Fields
 
-    var entity: Schema.Entity { header.entity }
+    /// The header, reached through its address. `ManagedBuffer.header` is a stored property of
+    /// a class in another module, so each access to it through the property paid a dynamic
+    /// exclusivity check (about 76 instructions, twice per fetched row). A storage is confined
+    /// to its context's thread or actor, no access below overlaps another, and the address
+    /// stays valid while `self` is alive, which every caller here keeps it.
+    @inline(__always)
+    fileprivate var fields: UnsafeMutablePointer<Fields> {
+        withUnsafeMutablePointerToHeader { $0 }
+    }
+
+    var entity: Schema.Entity { fields.pointee.entity }
 
     /// The slots, read and written in place.
     var slots: Slots { Slots(storage: self) }
 
     /// The committed slot of every property changed since the last save (for rollback).
     var originals: [Int: Slot] {
-        get { header.originals }
-        _modify { yield &header.originals }
+        get { fields.pointee.originals }
+        _modify { yield &fields.pointee.originals }
     }
 
     /// The properties changed since the last save (every property set on a new model).
     var changed: Set<Int> {
-        get { header.changed }
-        _modify { yield &header.changed }
+        get { fields.pointee.changed }
+        _modify { yield &fields.pointee.changed }
     }
 
     var identifier: PersistentIdentifier {
-        get { header.identifier }
-        set { header.identifier = newValue }
+        get { fields.pointee.identifier }
+        set { fields.pointee.identifier = newValue }
     }
 
     var state: State {
-        get { header.state }
-        set { header.state = newValue }
+        get { fields.pointee.state }
+        set { fields.pointee.state = newValue }
     }
 
     /// The context the model is registered with.
     var context: ModelContext? {
-        get { header.context }
-        set { header.context = newValue }
+        get { fields.pointee.context }
+        set { fields.pointee.context = newValue }
     }
 
     /// The model this storage backs, once known (set by relationship setters and contexts);
@@ -131,21 +141,21 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     /// a row is found through the context instead: a weak reference per fetched model would
     /// cost an allocation each.
     var owner: (any PersistentModel)? {
-        get { header.knownOwner ?? context?.tracked[ObjectIdentifier(self)] }
-        set { header.knownOwner = newValue }
+        get { fields.pointee.knownOwner ?? context?.tracked[ObjectIdentifier(self)] }
+        set { fields.pointee.knownOwner = newValue }
     }
 
     /// Values of key paths outside the schema metadata (hand-written models only).
     var extra: [AnyKeyPath: Any] {
-        get { header.extra }
-        _modify { yield &header.extra }
+        get { fields.pointee.extra }
+        _modify { yield &fields.pointee.extra }
     }
 
     /// A view of the tail-allocated slots.
     struct Slots {
         let storage: ModelStorage
 
-        var count: Int { storage.header.slotCount }
+        var count: Int { storage.fields.pointee.slotCount }
 
         subscript(index: Int) -> Slot {
             get {
