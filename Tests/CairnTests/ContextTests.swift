@@ -205,6 +205,14 @@ struct ContextBasicsTests {
         let data = try JSONEncoder().encode(id)
         let decoded = try JSONDecoder().decode(PersistentIdentifier.self, from: data)
         #expect(decoded == id)
+        #expect(decoded.hashValue == id.hashValue)
+        #expect(decoded.entityName == "Workout" && decoded.primaryKey == 1 && decoded.storeIdentifier == id.storeIdentifier)
+        // The encoded form names the entity, the store and the key.
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let fields = object?["id"] as? [String: Any]
+        #expect(fields?["entityName"] as? String == "Workout")
+        #expect(fields?["storeIdentifier"] as? String == id.storeIdentifier)
+        #expect(fields?["key"] != nil)
         let context = ModelContext(try store.container(for: Workout.self))
         let model = context.model(for: decoded) as? Workout
         #expect(model?.title == "Run")

@@ -96,12 +96,12 @@ extension ModelContext {
     public func batchLoader<T: PersistentModel>(_ type: T.Type, primaryKeys keys: [Int64]) throws -> (Range<Int>) -> [T] {
         mergeExternalChanges()
         let entityName = Schema.entityName(for: T.self)
-        let storeIdentifier = try container.store(for: entityName).identifier
+        let scope = try container.store(for: entityName).layout(for: entityName).identifierScope
         let holder = BatchHolder<T>()
         return { range in
             self.release(holder.models)
             let identifiers = keys[range].map {
-                PersistentIdentifier.permanent(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: $0)
+                PersistentIdentifier.permanent(scope: scope, primaryKey: $0)
             }
             holder.models = self.models(T.self, for: identifiers)
             return holder.models
@@ -142,13 +142,13 @@ extension ModelContext {
             return
         }
         let entityName = Schema.entityName(for: T.self)
-        let storeIdentifier = try container.store(for: entityName).identifier
+        let scope = try container.store(for: entityName).layout(for: entityName).identifierScope
         let keys = try primaryKeys(fetch)
         var start = 0
         while start < keys.count {
             let end = Swift.min(keys.count, start + size)
             let identifiers = keys[start..<end].map {
-                PersistentIdentifier.permanent(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: $0)
+                PersistentIdentifier.permanent(scope: scope, primaryKey: $0)
             }
             let batch = models(T.self, for: identifiers)
             for model in batch { try block(model) }

@@ -117,8 +117,7 @@ extension ModelContext {
                              column: SQLText.identifier(layout.tableName) + "." + SQLText.identifier(layout.primaryKey),
                              value: first?.description, message: "A row has no integer primary key")
         }
-        let identifier = PersistentIdentifier.permanent(
-            entityName: layout.tableName, storeIdentifier: store.identifier, primaryKey: primaryKey)
+        let identifier = PersistentIdentifier.permanent(scope: layout.identifierScope, primaryKey: primaryKey)
         if let key = byIdentifier[identifier], let existing = tracked[key] as? T { return existing }
         let storage = try ModelStorage.stored(entity: layout.entity, identifier: identifier) { slots in
             try row.fill(layout.slotPlan, into: slots, tableName: layout.tableName)

@@ -119,8 +119,7 @@ extension ModelContext {
             guard case .integer(let primaryKey)? = row.first, row.count == columns.count + 1 else {
                 throw ModelError(.valueDecodingFailed, entityName: layout.tableName, message: "A row has no integer primary key")
             }
-            let identifier = PersistentIdentifier.permanent(
-                entityName: layout.tableName, storeIdentifier: store.identifier, primaryKey: primaryKey)
+            let identifier = PersistentIdentifier.permanent(scope: layout.identifierScope, primaryKey: primaryKey)
             if let key = byIdentifier[identifier], let existing = tracked[key] as? T { return existing }
             let storage = try ModelStorage.stored(entity: layout.entity, identifier: identifier) { slots in
                 try row.fill(plan, into: slots, tableName: layout.tableName)
@@ -159,10 +158,11 @@ extension ModelContext {
         let entityName = Schema.entityName(for: T.self)
         let store = try container.store(for: entityName)
         let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers)
+        let scope = try store.layout(for: entityName).identifierScope
         let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
         return rows.compactMap { row in
             guard case .integer(let key)? = row.first else { return nil }
-            return .permanent(entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
+            return .permanent(scope: scope, primaryKey: key)
         }
     }
 }

@@ -79,9 +79,10 @@ extension ModelContext {
         guard case .integer(let primaryKey) = raw else {
             return (relationship.valueType as? any _OptionalBuilding.Type)?._nilValue
         }
-        guard let store = try? container.store(for: relationship.destination) else { return nil }
-        let identifier = PersistentIdentifier.permanent(
-            entityName: relationship.destination, storeIdentifier: store.identifier, primaryKey: primaryKey)
+        guard let store = try? container.store(for: relationship.destination),
+            let scope = try? store.layout(for: relationship.destination).identifierScope
+        else { return nil }
+        let identifier = PersistentIdentifier.permanent(scope: scope, primaryKey: primaryKey)
         if let key = byIdentifier[identifier], let model = tracked[key] { return model }
         // Batch: every registered model of this entity whose relationship is an unresolved key.
         var keys: Set<Int64> = [primaryKey]
@@ -90,8 +91,7 @@ extension ModelContext {
                 guard let otherStorage = other._storage, otherStorage.entity === storage.entity,
                     case .raw(.integer(let otherKey)) = otherStorage.slots[index]
                 else { continue }
-                let otherID = PersistentIdentifier.permanent(
-                    entityName: relationship.destination, storeIdentifier: store.identifier, primaryKey: otherKey)
+                let otherID = PersistentIdentifier.permanent(scope: scope, primaryKey: otherKey)
                 if byIdentifier[otherID] == nil { keys.insert(otherKey) }
             }
         }

@@ -202,7 +202,7 @@ struct StoreWriter {
         guard case .integer(let key)? = rows.first?.first else {
             throw ModelError(.storeFailure, entityName: layout.tableName, message: "The insert returned no primary key")
         }
-        assigned[ObjectIdentifier(storage)] = .permanent(entityName: layout.tableName, storeIdentifier: store.identifier, primaryKey: key)
+        assigned[ObjectIdentifier(storage)] = .permanent(scope: layout.identifierScope, primaryKey: key)
         for (column, target) in deferred { pendingForeignKeys.append((layout, key, column, target)) }
     }
 

@@ -22,7 +22,9 @@ final class ModelStore: @unchecked Sendable {
 
     init(configuration: ModelConfiguration, entities: [Schema.Entity], version: Schema.Version) throws {
         self.configuration = configuration
-        layouts = Dictionary(entities.map { ($0.name, TableLayout(entity: $0)) }, uniquingKeysWith: { a, _ in a })
+        layouts = Dictionary(
+            entities.map { ($0.name, TableLayout(entity: $0, storeIdentifier: configuration.name)) },
+            uniquingKeysWith: { a, _ in a })
         var engineConfiguration = Configuration()
         engineConfiguration.addCairnPredicateSupport()
         engineConfiguration.foreignKeysEnabled = false

@@ -60,13 +60,17 @@ struct TableLayout {
     /// How a row of ``selectColumns`` becomes the entity's slots.
     let slotPlan: SlotPlan
 
+    /// The entity and store of the permanent identifiers of this table's rows, shared by all.
+    let identifierScope: IdentifierScope
+
     var tableName: String { entity.name }
     var primaryKey: String { entity.primaryKeyColumn }
     /// The primary key, then every column.
     var selectColumns: [String] { [primaryKey] + columns.map(\.name) }
 
-    init(entity: Schema.Entity) {
+    init(entity: Schema.Entity, storeIdentifier: String?) {
         self.entity = entity
+        identifierScope = IdentifierScope(entityName: entity.name, storeIdentifier: storeIdentifier)
         var columns: [Column] = []
         var toMany: [String: ToManyStorage] = [:]
         var transientDefaults: [(slot: Int, value: Any)] = []

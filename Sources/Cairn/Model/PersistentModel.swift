@@ -43,7 +43,7 @@ import Observation
 ///
 ///     // Empty until used: a new model's first property makes its backing data; a fetched
 ///     // row's model never makes one to throw away.
-///     @Transient private var _$backingData = Cairn._ModelBackingDataSlot<Workout>()
+///     @Transient @exclusivity(unchecked) private var _$backingData = Cairn._ModelBackingDataSlot<Workout>()
 ///     public var persistentBackingData: any Cairn.BackingData<Workout> {
 ///         get {
 ///             if let existing = _$backingData.existing { return existing }

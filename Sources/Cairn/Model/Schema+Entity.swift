@@ -52,6 +52,8 @@ extension Schema {
         /// starts, as Swift initializes those properties (the generated init accessors do not
         /// pass that nil on; see `_PersistedPropertyMacro`).
         let implicitNils: [(slot: Int, value: Any)]
+        /// The scope of the temporary identifiers of this entity's new models.
+        let unsavedScope: IdentifierScope
 
         /// The properties, as stored, in declaration order.
         public var storedProperties: [any SchemaProperty] { properties.filter { !$0.isTransient } }
@@ -103,6 +105,7 @@ extension Schema {
             let name = Schema.entityName(for: modelType)
             self.name = name
             self.modelType = modelType
+            unsavedScope = IdentifierScope(entityName: name, storeIdentifier: nil)
             var properties: [any SchemaProperty] = []
             var problems: [ModelError] = []
             var slots: [AnyKeyPath: Int] = [:]

@@ -50,13 +50,14 @@ extension ModelContext {
         let entityName = Schema.entityName(for: T.self)
         let store = try container.store(for: entityName)
         let rendered = try SQLRenderCache.shared.render(.select(select))
+        let scope = try store.layout(for: entityName).identifierScope
         let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { row in
             guard case .integer(let key)? = row.first else {
                 throw ModelError(.valueDecodingFailed, entityName: entityName, value: row.first?.description,
                                  message: "A row has no integer primary key (SQL: \(rendered.sql))")
             }
-            return PersistentIdentifier.permanent(entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
+            return PersistentIdentifier.permanent(scope: scope, primaryKey: key)
         }
     }
 
