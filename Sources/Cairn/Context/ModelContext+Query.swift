@@ -95,6 +95,7 @@ extension ModelContext {
         if !descriptor.propertiesToFetch.isEmpty {
             return try partialModels(descriptor, layout: layout, store: store)
         }
+        if let page = try storedModelsInIndexOrder(descriptor, layout: layout, store: store) { return page }
         let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name)))
         // Models are made while the statement steps: no row is copied out first. Nothing in
         // `materialize` reaches the store again, so holding its lock meanwhile is safe.
@@ -188,11 +189,15 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
 extension ModelContext {
     /// The SQL of `fetch(descriptor)` (saved rows; unsaved changes are merged in memory) and
     /// SQLite's query plan for it.
+    ///
+    /// A page whose last sort key is in `.reverse` order is read in index order first: one row
+    /// more on each side, ties broken by `"id" DESC` (see `storedModelsInIndexOrder`); that is
+    /// the SQL shown, unless rows of that shape tied before.
     public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> QueryPlan {
         let entityName = Schema.entityName(for: T.self)
         let store = try container.store(for: entityName)
         let layout = try store.layout(for: entityName)
-        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name)))
+        let rendered = try firstFetchSQL(descriptor, layout: layout)
         let explain = RenderedSQL(sql: "EXPLAIN QUERY PLAN " + rendered.sql, arguments: rendered.arguments)
         let rows = try store.access { try $0.rows(PreparedStatement(rendered: explain)) }
         let details = rows.compactMap { row -> String? in

@@ -29,6 +29,16 @@ struct QueryShapeKey: Hashable, Sendable {
     let selection: QuerySelection
     let hasLimit: Bool
     let hasOffset: Bool
+    let tieBreak: TieBreak
+}
+
+/// The direction of the primary key that breaks ties after the last sort descriptor.
+enum TieBreak: Hashable, Sendable {
+    /// `"id" ASC`: stored order, as Swift's stable sort keeps its input's order.
+    case ascending
+    /// `"id" DESC`: the order of an index on the last key read backwards, for a last key in
+    /// `.reverse` order. Only right when no two rows tie (see `ModelContext.storedModelsInIndexOrder`).
+    case descending
 }
 
 /// Compiles `FetchDescriptor`s (predicate, sort, paging) into SQL, caching the SQL per shape.
@@ -46,18 +56,18 @@ enum QueryCompiler {
     ///
     /// - Throws: ``SwiftDataError/unsupportedPredicate``, ``SwiftDataError/unsupportedKeyPath``
     ///   or ``SwiftDataError/unsupportedSortDescriptor``, naming what cannot be translated.
-    static func render<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, selecting selection: QuerySelection) throws
-        -> RenderedSQL
-    {
+    static func render<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, selecting selection: QuerySelection, tieBreak: TieBreak = .ascending
+    ) throws -> RenderedSQL {
         do {
-            return try renderUnmapped(descriptor, selecting: selection)
+            return try renderUnmapped(descriptor, selecting: selection, tieBreak: tieBreak)
         } catch let error as PredicateSQLError {
             throw error.swiftDataError
         }
     }
 
     private static func renderUnmapped<T: PersistentModel>(
-        _ descriptor: FetchDescriptor<T>, selecting selection: QuerySelection
+        _ descriptor: FetchDescriptor<T>, selecting selection: QuerySelection, tieBreak: TieBreak
     ) throws -> RenderedSQL {
         let entity = Schema.Entity.of(T.self)
         var shape: PredicateShape?
@@ -73,14 +83,14 @@ enum QueryCompiler {
         for sort in descriptor.sortBy { sortTokens += try SortCompiler.shapeTokens(sort) }
         let key = QueryShapeKey(
             entity: ObjectIdentifier(T.self), predicate: shape?.tokens, sort: sortTokens, selection: selection,
-            hasLimit: descriptor.fetchLimit != nil, hasOffset: descriptor.fetchOffset != nil)
+            hasLimit: descriptor.fetchLimit != nil, hasOffset: descriptor.fetchOffset != nil, tieBreak: tieBreak)
         let compiled: CompiledQuery
         if let cached = QueryCache.current[key] {
             compiled = cached
         } else {
             compiled = try compile(
                 descriptor, entity: entity, root: root, constants: shape?.constants ?? [], rootVariable: descriptor.predicate?.variable.key,
-                selection: selection)
+                selection: selection, tieBreak: tieBreak)
             QueryCache.current[key] = compiled
         }
         let constants = shape?.constants ?? []
@@ -99,7 +109,7 @@ enum QueryCompiler {
     /// Builds and renders the select of a shape not seen before.
     private static func compile<T: PersistentModel>(
         _ descriptor: FetchDescriptor<T>, entity: Schema.Entity, root: (any SQLPredicateExpression)?, constants: [Any],
-        rootVariable: PredicateExpressions.VariableID?, selection: QuerySelection
+        rootVariable: PredicateExpressions.VariableID?, selection: QuerySelection, tieBreak: TieBreak
     ) throws -> CompiledQuery {
         QueryCache.current.noteCompile()
         let alias = "t0"
@@ -135,7 +145,7 @@ enum QueryCompiler {
         if case .columns = selection {
             let terms = try descriptor.sortBy.map { try SortCompiler.orderingTerm($0, entity: entity, alias: alias) }
             if !terms.isEmpty {
-                select.ordering = terms + [primaryKey.ascending()]
+                select.ordering = terms + [tieBreak == .ascending ? primaryKey.ascending() : primaryKey.descending()]
             }
         } else if selection == .identifiers {
             let terms = try descriptor.sortBy.map { try SortCompiler.orderingTerm($0, entity: entity, alias: alias) }
