@@ -27,12 +27,7 @@ struct FetchDescriptorTests {
 
     /// Foundation's answer over the given models (in stored order).
     func expected(_ descriptor: FetchDescriptor<Workout>, in models: [Workout]) throws -> [Workout] {
-        var result = models
-        if let predicate = descriptor.predicate { result = try result.filter { try predicate.evaluate($0) } }
-        if !descriptor.sortBy.isEmpty { result = result.sorted(using: descriptor.sortBy) }
-        result = Array(result.dropFirst(descriptor.fetchOffset ?? 0))
-        if let limit = descriptor.fetchLimit { result = Array(result.prefix(limit)) }
-        return result
+        try foundationAnswer(descriptor, over: models)
     }
 
     func statements(_ context: ModelContext) throws -> [String] {

@@ -30,12 +30,7 @@ struct IndexOrderFetchTests {
     }
 
     func expected(_ descriptor: FetchDescriptor<Workout>, in models: [Workout]) throws -> [Workout] {
-        var result = models
-        if let predicate = descriptor.predicate { result = try result.filter { try predicate.evaluate($0) } }
-        result = result.sorted(using: descriptor.sortBy)
-        result = Array(result.dropFirst(descriptor.fetchOffset ?? 0))
-        if let limit = descriptor.fetchLimit { result = Array(result.prefix(limit)) }
-        return result
+        try foundationAnswer(descriptor, over: models)
     }
 
     /// The statements `body` ran on the Workout store.

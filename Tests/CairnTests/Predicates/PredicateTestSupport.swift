@@ -116,3 +116,14 @@ let tokens = [
     UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
     UUID(uuidString: "10000000-0000-0000-0000-000000000000"),
 ].compactMap { $0 }
+
+/// Foundation's answer to a descriptor over models in stored order: `filter`, then
+/// `sorted(using:)` (stable), then the page.
+func foundationAnswer<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, over models: [T]) throws -> [T] {
+    var result = models
+    if let predicate = descriptor.predicate { result = try result.filter { try predicate.evaluate($0) } }
+    if !descriptor.sortBy.isEmpty { result = result.sorted(using: descriptor.sortBy) }
+    result = Array(result.dropFirst(descriptor.fetchOffset ?? 0))
+    if let limit = descriptor.fetchLimit { result = Array(result.prefix(limit)) }
+    return result
+}
