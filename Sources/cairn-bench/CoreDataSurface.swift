@@ -20,9 +20,11 @@ struct CoreDataSurface: BenchSurface {
             return nil
         }
 
+        // As in the SwiftData surface, the context goes away after the clock, with its rows.
         try m.measure(2, {
-            try ModelContext(container).fetch(NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout"))
-        }, checksum: { Workload.checksumW2($0.map(SwiftDataSurface.row)) })
+            let context = ModelContext(container)
+            return (context, try context.fetch(NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout")))
+        }, checksum: { Workload.checksumW2($0.1.map(SwiftDataSurface.row)) })
 
         try m.measure(3) {
             let context = ModelContext(container)
