@@ -27,7 +27,7 @@ struct ModelMacroTests {
                     }
                     get {
                         access(keyPath: \.title)
-                        return self.getValue(forKey: \.title)
+                        return _$backingData.value(of: self, forKey: \.title, slot: 0)
                     }
                     set {
                         withMutation(keyPath: \.title) {
@@ -47,7 +47,7 @@ struct ModelMacroTests {
                     }
                     get {
                         access(keyPath: \.finishedAt)
-                        return self.getValue(forKey: \.finishedAt)
+                        return _$backingData.value(of: self, forKey: \.finishedAt, slot: 1)
                     }
                     set {
                         withMutation(keyPath: \.finishedAt) {
@@ -65,7 +65,7 @@ struct ModelMacroTests {
                     }
                     get {
                         access(keyPath: \.isFavorite)
-                        return self.getValue(forKey: \.isFavorite)
+                        return _$backingData.value(of: self, forKey: \.isFavorite, slot: 2)
                     }
                     set {
                         withMutation(keyPath: \.isFavorite) {
@@ -202,7 +202,7 @@ struct ModelMacroTests {
             ])
     }
 
-    @Test("transient, static, computed and lazy properties are not persisted")
+    @Test("transient, static, computed and lazy properties are not persisted, nor counted in the getters' slots")
     func skippedProperties() {
         let source = """
             @Model final class Note {
@@ -215,12 +215,16 @@ struct ModelMacroTests {
                     get { text.uppercased() }
                     set { text = newValue }
                 }
+                var due: Date?
             }
             """
         assertExpansionContains(source, [
             "var isExpanded = false",
             "static var shared: Int = 0",
             #"Cairn.Schema.PropertyMetadata(name: "text", keypath: \Note.text, defaultValue: ("") as String),"#,
+            #"Cairn.Schema.PropertyMetadata(name: "due", keypath: \Note.due),"#,
+            #"return _$backingData.value(of: self, forKey: \.text, slot: 0)"#,
+            #"return _$backingData.value(of: self, forKey: \.due, slot: 1)"#,
         ])
         assertExpansionLacks(source, [
             #"name: "isExpanded""#, #"name: "shared""#, #"name: "length""#, #"name: "cache""#, #"name: "upper""#,

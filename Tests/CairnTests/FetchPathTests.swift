@@ -28,6 +28,24 @@ final class Sticker {
     init() {}
 }
 
+/// Attributes of one type on either side of properties that are not persisted: a getter that
+/// read the wrong slot would show a neighbour's value.
+@Model
+final class Postcard {
+    var from: String
+    @Transient var draft = "unsent"
+    var to: String
+    var length: Int { from.count + to.count }
+    var stamp: String?
+    var note: String?
+    init(from: String, to: String, stamp: String?, note: String?) {
+        self.from = from
+        self.to = to
+        self.stamp = stamp
+        self.note = note
+    }
+}
+
 /// A second entity, so identifiers of two entities can share a primary key.
 @Model
 final class Binder {
@@ -111,6 +129,33 @@ struct FetchPathTests {
         #expect(stored.map(\.label) == [nil])
         #expect(stored.map(\.size) == [4])
         #expect(stored.first?.persistentModelID == inserted.persistentModelID)
+    }
+
+    @Test("a fetched model's getters read each property's own value, loaded, faulted in, or changed")
+    func gettersReadTheirOwnSlots() throws {
+        let container = try memoryContainer(for: Postcard.self)
+        let writer = ModelContext(container)
+        writer.insert(Postcard(from: "Ada", to: "Bob", stamp: nil, note: "hi"))
+        try writer.save()
+
+        let reader = ModelContext(container)
+        let card = try #require(try reader.fetch(FetchDescriptor<Postcard>()).first)
+        #expect([card.from, card.to] == ["Ada", "Bob"])
+        #expect(card.stamp == nil && card.note == "hi")
+        #expect(card.draft == "unsent" && card.length == 6)
+        card.to = "Cy"
+        card.stamp = "1c"
+        #expect(card.to == "Cy" && card.stamp == "1c" && card.from == "Ada")
+
+        // Only `from` read: the others load on first access, then read by slot.
+        var partial = FetchDescriptor<Postcard>()
+        partial.propertiesToFetch = [\.from]
+        let partialReader = ModelContext(container)
+        let other = try #require(try partialReader.fetch(partial).first)
+        #expect(other.from == "Ada")
+        #expect(other.note == "hi")
+        #expect(other.to == "Bob")
+        #expect(other.stamp == nil)
     }
 
     @Test("a column holding another storage class than its property's natural one is converted as the codec does")

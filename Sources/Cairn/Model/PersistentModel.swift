@@ -26,7 +26,9 @@ import Observation
 ///         }
 ///         get {
 ///             _$observationRegistrar.access(self, keyPath: \.title)
-///             return self.getValue(forKey: \.title)
+///             // slot 0: the property's place in schemaMetadata. A fetched row's loaded value
+///             // is read from its slot; anything else through self.getValue(forKey: \.title).
+///             return _$backingData.value(of: self, forKey: \.title, slot: 0)
 ///         }
 ///         set {
 ///             _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
@@ -115,6 +117,14 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
 /// ``PersistentModel/_$makeFetched(_:)``); opaque outside Cairn.
 public struct _FetchedStorage {
     let storage: ModelStorage
+
+    /// The Swift value in slot `slot` if it is loaded (no faulting, no relationship to
+    /// resolve); `nil` otherwise, or for a slot the entity does not have.
+    @usableFromInline
+    func loadedValue(at slot: Int) -> Any? {
+        guard slot >= 0, slot < storage.slots.count else { return nil }
+        return storage.loadedValue(at: slot)
+    }
 }
 
 extension PersistentModel {

@@ -148,7 +148,16 @@ extension ModelMacro: MemberAttributeMacro {
         in context: some MacroExpansionContext
     ) throws -> [AttributeSyntax] {
         guard declaration.is(ClassDeclSyntax.self) else { return [] }
-        guard case .persisted = MemberClassification.classify(member) else { return [] }
+        guard case .persisted(let property) = MemberClassification.classify(member) else { return [] }
+        // The property's slot: its place among the persisted properties, the order of
+        // `schemaMetadata` (and so of the entity's slots). Found by name, which is unique in
+        // the class: the member handed in need not be the node inside `declaration`.
+        var slot = 0
+        for other in declaration.memberBlock.members {
+            guard case .persisted(let persisted) = MemberClassification.classify(other.decl) else { continue }
+            if persisted.name == property.name { return ["@_PersistedProperty(slot: \(raw: slot))"] }
+            slot += 1
+        }
         return ["@_PersistedProperty"]
     }
 }

@@ -22,6 +22,11 @@ extension _PersistedPropertyMacro: AccessorMacro {
         let initialize: CodeBlockItemSyntax = property.isOptional
             ? "if initialValue != nil { _$backingData.resolve().setValue(forKey: \\.\(raw: name), to: initialValue) }"
             : "_$backingData.resolve().setValue(forKey: \\.\(raw: name), to: initialValue)"
+        // A fetched row's loaded value is read by slot (see `_ModelBackingDataSlot.value(of:…)`);
+        // without a slot (the attribute written by hand) through the key path.
+        let read: StmtSyntax = slot(node).map {
+            "return _$backingData.value(of: self, forKey: \\.\(raw: name), slot: \(raw: $0))"
+        } ?? "return self.getValue(forKey: \\.\(raw: name))"
         return [
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
@@ -33,7 +38,7 @@ extension _PersistedPropertyMacro: AccessorMacro {
             """
             get {
                 access(keyPath: \\.\(raw: name))
-                return self.getValue(forKey: \\.\(raw: name))
+                \(read)
             }
             """,
             """
@@ -44,6 +49,21 @@ extension _PersistedPropertyMacro: AccessorMacro {
             }
             """,
         ]
+    }
+}
+
+extension _PersistedPropertyMacro {
+    /// The `slot:` argument, when given and not negative.
+    static func slot(_ node: AttributeSyntax) -> Int? {
+        guard let arguments = node.arguments?.as(LabeledExprListSyntax.self) else { return nil }
+        for argument in arguments where argument.label?.text == "slot" {
+            if let literal = argument.expression.as(IntegerLiteralExprSyntax.self), let value = Int(literal.literal.text),
+                value >= 0
+            {
+                return value
+            }
+        }
+        return nil
     }
 }
 
