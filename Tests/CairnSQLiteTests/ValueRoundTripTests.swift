@@ -103,6 +103,15 @@ struct Route: Codable, Equatable, JSONDatabaseValueConvertible { var name: Strin
         #expect(text?.utf8.count == padding + 7)
     }
 
+    @Test func nullOrValueReadsAColumnOnce() throws {
+        let read = try db.fetchOne(sql: "SELECT NULL, 5, 'x', 2.5") { row in
+            [row.nullOrValue(Int.self, at: 0), row.nullOrValue(Int.self, at: 1), row.nullOrValue(Int.self, at: 2),
+             row.nullOrValue(Int.self, at: 3), row.nullOrValue(Int.self, at: 9)]
+        }
+        #expect(read?.map(\.isNull) == [true, false, false, false, true])
+        #expect(read?.map(\.value) == [nil, 5, nil, nil, nil])
+    }
+
     @Test func data() throws {
         #expect(try roundTrip(Data(), in: db) == (Data(), Data(), "blob"))
         let bytes = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })

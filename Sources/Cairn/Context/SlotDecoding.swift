@@ -130,12 +130,18 @@ struct SlotPlan {
     private static func store<P: DatabaseValueConvertible, Values: RowValues>(
         _ type: P.Type, optional: Bool, row: Values, column: Int, into target: UnsafeMutablePointer<ModelStorage.Slot>
     ) -> Bool {
-        if optional, row.isNull(at: column) {
-            target.initialize(to: .value(P?.none as Any))
+        if optional {
+            let (isNull, value) = row.nullOrNatural(P.self, at: column)
+            if isNull {
+                target.initialize(to: .value(P?.none as Any))
+                return true
+            }
+            guard let value else { return false }
+            target.initialize(to: .value(Optional(value) as Any))
             return true
         }
         guard let value = row.natural(P.self, at: column) else { return false }
-        target.initialize(to: .value(optional ? Optional(value) as Any : value as Any))
+        target.initialize(to: .value(value as Any))
         return true
     }
 }
@@ -149,6 +155,8 @@ protocol RowValues {
     func isNull(at index: Int) -> Bool
     /// The value at `index` as `P`, or `nil` when it is not in `P`'s natural storage class.
     func natural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> P?
+    /// Whether the value at `index` is NULL and, if not, ``natural(_:at:)``, reading it once.
+    func nullOrNatural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> (isNull: Bool, value: P?)
     /// Writes this row's slots under a plan (each conforming type compiles the plan for itself).
     func fill(_ plan: SlotPlan, into slots: UnsafeMutablePointer<ModelStorage.Slot>, tableName: String) throws
 }
@@ -157,6 +165,9 @@ extension Array: RowValues where Element == DatabaseValue {
     func value(at index: Int) -> DatabaseValue { self[index] }
     func isNull(at index: Int) -> Bool { self[index].isNull }
     func natural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> P? { P.fromDatabaseValue(self[index]) }
+    func nullOrNatural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> (isNull: Bool, value: P?) {
+        self[index].isNull ? (true, nil) : (false, P.fromDatabaseValue(self[index]))
+    }
     func fill(_ plan: SlotPlan, into slots: UnsafeMutablePointer<ModelStorage.Slot>, tableName: String) throws {
         try plan.fill(slots, from: self, tableName: tableName)
     }
@@ -166,6 +177,10 @@ extension Row: RowValues {
     func value(at index: Int) -> DatabaseValue { databaseValue(at: index) }
     @inline(__always)
     func natural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> P? { self[index] }
+    @inline(__always)
+    func nullOrNatural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> (isNull: Bool, value: P?) {
+        nullOrValue(P.self, at: index)
+    }
     func fill(_ plan: SlotPlan, into slots: UnsafeMutablePointer<ModelStorage.Slot>, tableName: String) throws {
         try plan.fill(slots, from: self, tableName: tableName)
     }

@@ -75,6 +75,22 @@ public struct Row {
         return Value.decode(from: sqliteValue, storageClass: sqlite3_value_type(sqliteValue))
     }
 
+    /// Column `index` read once: whether it is `NULL` (also true when out of range) and, when it
+    /// is not, its value if it converts to `Value` (nil when it does not). For reading an
+    /// optional column without asking SQLite for it twice.
+    ///
+    /// ```swift
+    /// let (isNull, finishedAt) = row.nullOrValue(Double.self, at: 3)
+    /// ```
+    @inlinable
+    public func nullOrValue<Value: DatabaseValueConvertible>(_ type: Value.Type, at index: Int) -> (isNull: Bool, value: Value?) {
+        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount,
+              let sqliteValue = sqlite3_column_value(handle, Int32(index)) else { return (true, nil) }
+        let storageClass = sqlite3_value_type(sqliteValue)
+        if storageClass == SQLITE_NULL { return (true, nil) }
+        return (false, Value.decode(from: sqliteValue, storageClass: storageClass))
+    }
+
     /// Non-throwing access by column name; nil when missing, `NULL` or not convertible.
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value? {
