@@ -12,10 +12,12 @@ import Foundation
 //
 // When no two rows of the page tie, the tie-break changes nothing, and the page can be read
 // with `id DESC`. Whether they tie is only known after reading: the page is read with one row
-// more on each side, and if any two neighbouring rows compare equal under the descriptors
-// (Foundation's own `compare`, as `sorted(using:)` uses), a tie group may reach into or across
-// the page, and the fetch runs again with the stored-order tie-break. A shape that tied once is
-// remembered and read the ordinary way from then on.
+// more on each side, and if any two neighbouring rows hold equal sort-key columns (equal as
+// SQL's ORDER BY sees them), a tie group may reach into or across the page, and the fetch runs
+// again with the stored-order tie-break. A shape that tied once is remembered and read the
+// ordinary way from then on. The columns are compared rather than the models through
+// `SortDescriptor.compare`: that walks key paths and sort comparators at about 5,000
+// instructions a comparison, as much as the temporary B-tree cost.
 
 extension ModelContext {
     /// The page `descriptor` selects, read in index order, or `nil` when the fetch is not of that
@@ -23,18 +25,26 @@ extension ModelContext {
     func storedModelsInIndexOrder<T: PersistentModel>(
         _ descriptor: FetchDescriptor<T>, layout: TableLayout, store: ModelStore
     ) throws -> [T]? {
-        guard let probe = IndexOrderProbe(descriptor, entity: layout.entity) else { return nil }
+        guard let probe = IndexOrderProbe(descriptor, layout: layout) else { return nil }
         let rendered = try QueryCompiler.render(
             probe.descriptor, selecting: .columns(layout.columns.map(\.name)), tieBreak: .descending)
         guard !TiedShapes.current.contains(rendered.sql) else { return nil }
+        // Each row's sort-key columns, one row after another.
+        var keys: [DatabaseValue] = []
         let models = try store.access { connection in
             try connection.models(rendered) { row in
-                try materialize(T.self, row: row, layout: layout, store: store)
+                for column in probe.keyColumns { keys.append(row.value(at: column)) }
+                return try materialize(T.self, row: row, layout: layout, store: store)
             }
         }
-        for index in models.indices.dropFirst() where probe.tie(models[index - 1], models[index]) {
-            TiedShapes.current.insert(rendered.sql)
-            return nil
+        let width = probe.keyColumns.count
+        for row in models.indices.dropFirst() {
+            let previous = (row - 1) * width
+            let current = row * width
+            if (0..<width).allSatisfy({ sqlTie(keys[previous + $0], keys[current + $0]) }) {
+                TiedShapes.current.insert(rendered.sql)
+                return nil
+            }
         }
         return Array(models.dropFirst(probe.leadingRows).prefix(probe.limit))
     }
@@ -42,7 +52,7 @@ extension ModelContext {
     /// The SQL `fetch(descriptor)` runs first: the index-order read when it applies.
     func firstFetchSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, layout: TableLayout) throws -> RenderedSQL {
         let columns = QuerySelection.columns(layout.columns.map(\.name))
-        if let probe = IndexOrderProbe(descriptor, entity: layout.entity) {
+        if let probe = IndexOrderProbe(descriptor, layout: layout) {
             let rendered = try QueryCompiler.render(probe.descriptor, selecting: columns, tieBreak: .descending)
             if !TiedShapes.current.contains(rendered.sql) { return rendered }
         }
@@ -58,19 +68,30 @@ struct IndexOrderProbe<T: PersistentModel> {
     let leadingRows: Int
     /// The page's size.
     let limit: Int
-    private let sortBy: [SortDescriptor<T>]
+    /// Where the sort keys' columns are in a row of the fetch (after the primary key).
+    let keyColumns: [Int]
 
     /// The probe for a fetch with a limit whose last sort descriptor is `.reverse` and whose
-    /// keys are all the entity's own stored attributes (comparing models on them reads no other
-    /// row); `nil` for any other fetch.
-    init?(_ original: FetchDescriptor<T>, entity: Schema.Entity) {
+    /// keys are the entity's own stored attributes of a kind whose SQL equality is plain (numbers,
+    /// dates, UUIDs, and strings with the default comparator, `cairn_swift`, whose ties are
+    /// Swift's `==`); `nil` for any other fetch.
+    init?(_ original: FetchDescriptor<T>, layout: TableLayout) {
         guard let last = original.sortBy.last, last.order == .reverse,
             let limit = original.fetchLimit, limit > 0, limit < Int.max - 2,
-            original.propertiesToFetch.isEmpty,
-            original.sortBy.allSatisfy({ sort in
-                sort.keyPath.flatMap { entity.attribute(for: $0) }.map { !$0.isTransient } ?? false
-            })
+            original.propertiesToFetch.isEmpty
         else { return nil }
+        var keyColumns: [Int] = []
+        for sort in original.sortBy {
+            guard let keyPath = sort.keyPath, let attribute = layout.entity.attribute(for: keyPath), !attribute.isTransient,
+                let position = layout.columns.firstIndex(where: { $0.propertyName == attribute.name })
+            else { return nil }
+            switch SQLValueKind.of(unwrappedType(attribute.valueType).base) {
+            case .integer, .real, .date, .uuid: break
+            case .text where sort.stringComparator == nil: break
+            default: return nil
+            }
+            keyColumns.append(position + 1)
+        }
         let offset = max(0, original.fetchOffset ?? 0)
         var widened = original
         leadingRows = offset > 0 ? 1 : 0
@@ -78,14 +99,23 @@ struct IndexOrderProbe<T: PersistentModel> {
         widened.fetchLimit = limit + leadingRows + 1
         descriptor = widened
         self.limit = limit
-        sortBy = original.sortBy
+        self.keyColumns = keyColumns
     }
+}
 
-    /// Whether two models compare equal under every descriptor.
-    func tie(_ lhs: T, _ rhs: T) -> Bool {
-        sortBy.allSatisfy { $0.compare(lhs, rhs) == .orderedSame }
+/// Whether two stored values are equal as ORDER BY sees them (NULLs together, numbers by value,
+/// text by Swift's `==`, which is `cairn_swift`'s equality). When unsure it says yes: a tie
+/// only costs the ordinary read.
+func sqlTie(_ lhs: DatabaseValue, _ rhs: DatabaseValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): true
+    case (.integer(let a), .integer(let b)): a == b
+    case (.real(let a), .real(let b)): a == b
+    case (.integer(let a), .real(let b)), (.real(let b), .integer(let a)): Double(a) == b
+    case (.text(let a), .text(let b)): a == b
+    case (.blob(let a), .blob(let b)): a == b
+    default: false
     }
-
 }
 
 /// The SQL texts of index-order reads whose rows tied, shared by every context of the process:

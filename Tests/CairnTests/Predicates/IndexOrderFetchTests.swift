@@ -11,7 +11,7 @@ struct IndexOrderFetchTests {
 
     /// Workouts inserted in a shuffled order of `startedAt` (so stored order is not key order),
     /// with an index on `startedAt` as a model's `#Index` would make.
-    func workouts(_ startedAt: [Double], seed: UInt64) throws -> (ModelContext, [Workout]) {
+    func workouts(_ startedAt: [Double], seed: UInt64, titles: [String]? = nil) throws -> (ModelContext, [Workout]) {
         let container = try memoryContainer(for: Workout.self)
         try container.write(for: Workout.self) { db in
             try db.execute(sql: #"CREATE INDEX "Workout_startedAt" ON "Workout" ("startedAt")"#)
@@ -21,7 +21,7 @@ struct IndexOrderFetchTests {
         var made: [Workout] = []
         for (index, offset) in startedAt.shuffled(using: &random).enumerated() {
             let workout = Workout(
-                title: "w\(index)", startedAt: start.addingTimeInterval(offset), minutes: 10 * (index % 7), calories: 1)
+                title: titles.map { $0[index % $0.count] } ?? "w\(index)", startedAt: start.addingTimeInterval(offset), minutes: 10 * (index % 7), calories: 1)
             context.insert(workout)
             made.append(workout)
         }
@@ -100,7 +100,9 @@ struct IndexOrderFetchTests {
             // From all-distinct keys to a handful of values.
             let distinct = [200, 40, 12, 3][round % 4]
             let keys = (0..<30).map { _ in Double(random.next() % UInt64(distinct)) * 60 }
-            let (context, all) = try workouts(keys, seed: random.next())
+            // Titles that tie as Swift's == says (a precomposed and a decomposed é), or not at all.
+            let titles = round % 3 == 0 ? ["é", "e\u{301}", "E", "e", "f"] : nil
+            let (context, all) = try workouts(keys, seed: random.next(), titles: titles)
             for _ in 0..<8 {
                 var sortBy = [SortDescriptor(\Workout.startedAt, order: .reverse)]
                 if random.next() % 3 == 0 { sortBy.insert(SortDescriptor(\Workout.minutes), at: 0) }
@@ -118,6 +120,15 @@ struct IndexOrderFetchTests {
             }
         }
         #expect(indexReads > 50 && fallbacks > 50)
+    }
+
+    @Test("columns tie as ORDER BY sees them: numbers by value, text by Swift's ==, NULL with NULL")
+    func tiesAsSQLSeesThem() {
+        #expect(sqlTie(.integer(2), .real(2.0)) && sqlTie(.real(2.0), .integer(2)))
+        #expect(sqlTie(.text("é"), .text("e\u{301}")))
+        #expect(sqlTie(.null, .null))
+        #expect(!sqlTie(.integer(2), .real(2.5)) && !sqlTie(.text("e"), .text("é")))
+        #expect(!sqlTie(.null, .integer(0)) && !sqlTie(.integer(1), .text("1")))
     }
 
     @Test("other fetches keep the stored-order tie-break: a forward last key, no limit, propertiesToFetch")
