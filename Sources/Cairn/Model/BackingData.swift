@@ -118,7 +118,11 @@ public struct _ModelBackingDataSlot<Model: PersistentModel> {
     @inlinable
     public init(_ backingData: any BackingData<Model>) {
         stored = backingData
-        storage = (backingData as? DefaultBackingData<Model>)?.existingStorage
+        // An exact type check (DefaultBackingData is final) rather than `as?`, which went
+        // through swift_dynamicCast at about 220 instructions a fetched row.
+        if type(of: backingData) == DefaultBackingData<Model>.self {
+            storage = unsafeDowncast(backingData, to: DefaultBackingData<Model>.self).existingStorage
+        }
     }
 
     /// The backing data, made for a new model if there is none yet. Inlinable so that the
