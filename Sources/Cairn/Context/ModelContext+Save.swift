@@ -7,7 +7,7 @@ extension ModelContext {
     /// ```sql
     /// BEGIN IMMEDIATE TRANSACTION
     /// DELETE FROM "Workout" WHERE "id" = ?
-    /// INSERT INTO "Workout" ("title", "startedAt", …) VALUES (?, ?, …) RETURNING "id"
+    /// INSERT INTO "Workout" ("title", "startedAt", …) VALUES (?, ?, …)   -- then its rowid
     /// UPDATE "Workout" SET "minutes" = ? WHERE "id" = ?
     /// COMMIT TRANSACTION
     /// ```
@@ -137,9 +137,10 @@ struct StoreWriter {
     let store: ModelStore
     let insertedKeys: Set<ObjectIdentifier>
     var assigned: [ObjectIdentifier: PersistentIdentifier]
-    /// Rendered INSERT statements with parameters, by table and column list: rendered once per
-    /// save and bound for each row.
-    private var insertTemplates: [String: RenderedSQL] = [:]
+    /// Rendered INSERT statements with parameters, by table and the columns they set (a row
+    /// leaves out a foreign key to a row inserted later in the save): rendered once per save
+    /// and bound for each row. Whether each returns its key with RETURNING (an upsert).
+    private var insertTemplates: [InsertShape: (sql: RenderedSQL, returnsKey: Bool)] = [:]
     /// Foreign keys to rows inserted later in the save: (table, row key, column, related storage).
     private var pendingForeignKeys: [(layout: TableLayout, row: Int64, column: String, target: ModelStorage)] = []
 
@@ -182,9 +183,9 @@ struct StoreWriter {
                 deferred.append((column.name, target))
             }
         }
-        let templateKey = layout.tableName + "\u{0}" + columns.joined(separator: "\u{0}")
-        let template: RenderedSQL
-        if let cached = insertTemplates[templateKey] {
+        let shape = InsertShape(layout: layout, columnCount: columns.count, deferred: deferred.map(\.0))
+        let template: (sql: RenderedSQL, returnsKey: Bool)
+        if let cached = insertTemplates[shape] {
             template = cached
         } else {
             var insert = columns.isEmpty
@@ -194,13 +195,24 @@ struct StoreWriter {
                 let others = columns.filter { !target.contains($0) }
                 let assignments = (others.isEmpty ? [target[0]] : others).map { SQLAssignment($0, .excluded($0)) }
                 insert = insert.onConflict(target, doUpdate: assignments)
+                // An upsert may update an existing row, whose key only RETURNING gives.
+                template = (try insert.returning([SQLSelectColumn(.column(layout.primaryKey))]).render(), true)
+            } else {
+                // A plain INSERT's key is sqlite3_last_insert_rowid: RETURNING made SQLite build
+                // an ephemeral table per statement, about 20,000 instructions a row (callgrind, W1).
+                template = (try insert.render(), false)
             }
-            template = try insert.returning([SQLSelectColumn(.column(layout.primaryKey))]).render()
-            insertTemplates[templateKey] = template
+            insertTemplates[shape] = template
         }
-        let rows = try rows(template.binding(values), storage, layout)
-        guard case .integer(let key)? = rows.first?.first else {
-            throw ModelError(.storeFailure, entityName: layout.tableName, message: "The insert returned no primary key")
+        let key: Int64
+        if template.returnsKey {
+            let rows = try rows(template.sql.binding(values), storage, layout)
+            guard case .integer(let returned)? = rows.first?.first else {
+                throw ModelError(.storeFailure, entityName: layout.tableName, message: "The insert returned no primary key")
+            }
+            key = returned
+        } else {
+            key = try insertedRowID(template.sql.binding(values), storage, layout)
         }
         assigned[ObjectIdentifier(storage)] = .permanent(scope: layout.identifierScope, primaryKey: key)
         for (column, target) in deferred { pendingForeignKeys.append((layout, key, column, target)) }
@@ -310,6 +322,29 @@ struct StoreWriter {
         } catch {
             throw SaveWriter.describe(error, storage: storage, layout: layout)
         }
+    }
+
+    private func insertedRowID(_ rendered: RenderedSQL, _ storage: ModelStorage, _ layout: TableLayout) throws -> Int64 {
+        do {
+            return try connection.insertedRowID(rendered)
+        } catch {
+            throw SaveWriter.describe(error, storage: storage, layout: layout)
+        }
+    }
+}
+
+/// What decides an INSERT's text: the table, and which of its columns a row sets. A row sets
+/// every column but the foreign keys it defers, so those name the shape; the table is told
+/// apart by its layout's identifier scope, one object per table and store.
+struct InsertShape: Hashable {
+    let table: ObjectIdentifier
+    let columnCount: Int
+    let deferred: [String]
+
+    init(layout: TableLayout, columnCount: Int, deferred: [String]) {
+        table = ObjectIdentifier(layout.identifierScope)
+        self.columnCount = columnCount
+        self.deferred = deferred
     }
 }
 

@@ -127,6 +127,13 @@ struct StoreConnection {
         try rows(try statement.render())
     }
 
+    /// Runs an INSERT and returns the rowid of the row it inserted.
+    func insertedRowID(_ rendered: RenderedSQL) throws -> Int64 {
+        store.record(rendered.sql)
+        try database.execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        return database.lastInsertedRowID
+    }
+
     /// The rows of rendered SQL, each as its column values.
     func rows(_ rendered: RenderedSQL) throws -> [[DatabaseValue]] {
         store.record(rendered.sql)
