@@ -25,7 +25,7 @@ struct ModelDiagnosticTests {
         #expect(result.diagnostics == [diagnostic])
         // The rest of the model still expands, so the user sees only the one error.
         #expect(result.expanded.contains("Cairn.Schema.PropertyMetadata(name: \"ok\""))
-        #expect(!result.expanded.contains("_$backingData.resolve().setValue(forKey: \\.\(declaration.split(separator: " ")[1].split(separator: ":")[0])"))
+        #expect(!result.expanded.contains("_$backingData.setValue(forKey: \\.\(declaration.split(separator: " ")[1].split(separator: ":")[0])"))
     }
 
     @Test("a Codable, optional, array or model type is left to the type checker")

@@ -22,7 +22,7 @@ struct ModelMacroTests {
                 var title: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _title)
                     init(initialValue) {
-                        _$backingData.resolve().setValue(forKey: \.title, to: initialValue)
+                        _$backingData.setValue(forKey: \.title, to: initialValue, slot: 0)
                         _title = _SwiftDataNoType()
                     }
                     get {
@@ -41,7 +41,7 @@ struct ModelMacroTests {
                     @storageRestrictions(accesses: _$backingData, initializes: _finishedAt)
                     init(initialValue) {
                         if initialValue != nil {
-                            _$backingData.resolve().setValue(forKey: \.finishedAt, to: initialValue)
+                            _$backingData.setValue(forKey: \.finishedAt, to: initialValue, slot: 1)
                         }
                         _finishedAt = _SwiftDataNoType()
                     }
@@ -60,7 +60,7 @@ struct ModelMacroTests {
                 var isFavorite: Bool {
                     @storageRestrictions(accesses: _$backingData, initializes: _isFavorite)
                     init(initialValue) {
-                        _$backingData.resolve().setValue(forKey: \.isFavorite, to: initialValue)
+                        _$backingData.setValue(forKey: \.isFavorite, to: initialValue, slot: 2)
                         _isFavorite = _SwiftDataNoType()
                     }
                     get {
@@ -243,11 +243,11 @@ struct ModelMacroTests {
                 var legacy: Int!
             }
             """
-        let skipsNil = { (name: String) in
-            "if initialValue != nil {\n            _$backingData.resolve().setValue(forKey: \\.\(name), to: initialValue)\n        }"
+        let skipsNil = { (name: String, slot: Int) in
+            "if initialValue != nil {\n            _$backingData.setValue(forKey: \\.\(name), to: initialValue, slot: \(slot))\n        }"
         }
-        assertExpansionContains(source, ["due", "done", "owner", "legacy"].map(skipsNil))
-        assertExpansionContains(source, ["init(initialValue) {\n        _$backingData.resolve().setValue(forKey: \\.text, to: initialValue)"])
+        assertExpansionContains(source, [("due", 1), ("done", 2), ("owner", 3), ("legacy", 4)].map(skipsNil))
+        assertExpansionContains(source, ["init(initialValue) {\n        _$backingData.setValue(forKey: \\.text, to: initialValue, slot: 0)"])
     }
 
     @Test("a final model makes fetched rows through a concrete factory; a non-final one keeps the generic default")

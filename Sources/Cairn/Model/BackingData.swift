@@ -50,6 +50,16 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
         made = fetched.storage
     }
 
+    /// Sets slot `slot` of the storage (made if need be); `false` for a slot the entity does
+    /// not have. For `@Model` init accessors, which know the slot.
+    @usableFromInline
+    func setValue(_ value: Any, slot: Int) -> Bool {
+        let storage = self.storage
+        guard slot >= 0, slot < storage.slots.count else { return false }
+        storage.setValue(value, at: slot)
+        return true
+    }
+
     /// The storage, if there is one yet, for `@Model` getters' reads by slot.
     @usableFromInline
     var existingStorage: _FetchedStorage? { made.map(_FetchedStorage.init) }
@@ -170,5 +180,45 @@ extension _ModelBackingDataSlot {
         -> [Value]?
     {
         model.getValue(forKey: key)
+    }
+}
+
+// Writes for `@Model` init accessors, which run while a new model is initialized: an attribute
+// goes straight to its slot when the backing data is Cairn's own (through the backing data,
+// `setValue(forKey:to:)` looked the key path up in a dictionary, about 2,000 instructions a
+// property); relationships, and custom backing data, through `setValue(forKey:to:)`.
+extension _ModelBackingDataSlot {
+    /// An attribute.
+    @inlinable
+    public mutating func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: Int) {
+        let backingData = resolve()
+        if type(of: backingData) == DefaultBackingData<Model>.self,
+            unsafeDowncast(backingData, to: DefaultBackingData<Model>.self).setValue(newValue, slot: slot)
+        {
+            return
+        }
+        backingData.setValue(forKey: key, to: newValue)
+    }
+    /// A to-one relationship.
+    @inlinable
+    public mutating func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: Int) {
+        resolve().setValue(forKey: key, to: newValue)
+    }
+    /// An optional to-one relationship.
+    @inlinable
+    public mutating func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>, to newValue: Value?, slot: Int) {
+        resolve().setValue(forKey: key, to: newValue)
+    }
+    /// A to-many relationship.
+    @inlinable
+    public mutating func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>, to newValue: [Value], slot: Int) {
+        resolve().setValue(forKey: key, to: newValue)
+    }
+    /// An optional to-many relationship.
+    @inlinable
+    public mutating func setValue<Value: PersistentModel>(
+        forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?, slot: Int
+    ) {
+        resolve().setValue(forKey: key, to: newValue)
     }
 }

@@ -21,7 +21,7 @@ import Observation
 ///     var title: String {
 ///         @storageRestrictions(accesses: _$backingData, initializes: _title)
 ///         init(initialValue) {
-///             _$backingData.resolve().setValue(forKey: \.title, to: initialValue)
+///             _$backingData.setValue(forKey: \.title, to: initialValue, slot: 0)
 ///             _title = _SwiftDataNoType()
 ///         }
 ///         get {
@@ -144,7 +144,13 @@ extension PersistentModel {
     }
 
     /// Cairn's storage behind the model, or `nil` for a hand-written custom backing data.
-    var _storage: ModelStorage? { (persistentBackingData as? DefaultBackingData<Self>)?.storage }
+    var _storage: ModelStorage? {
+        // An exact type check (DefaultBackingData is final): `as?` went through
+        // swift_dynamicCast, several times per inserted model.
+        let backingData = persistentBackingData
+        guard type(of: backingData) == DefaultBackingData<Self>.self else { return nil }
+        return unsafeDowncast(backingData, to: DefaultBackingData<Self>.self).storage
+    }
 
     /// The identity of the model's row: temporary until the first save, then permanent.
     public var persistentModelID: PersistentIdentifier {

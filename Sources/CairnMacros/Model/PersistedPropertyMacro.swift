@@ -19,9 +19,11 @@ extension _PersistedPropertyMacro: AccessorMacro {
         // initializer: also in `init(backingData:)`, where the backing data it reaches is a
         // throwaway. A new model's storage starts those properties at nil anyway
         // (`Schema.Entity.implicitNils`), so a nil is not passed on.
+        let set: String = slot(node).map { "_$backingData.setValue(forKey: \\.\(name), to: initialValue, slot: \($0))" }
+            ?? "_$backingData.resolve().setValue(forKey: \\.\(name), to: initialValue)"
         let initialize: CodeBlockItemSyntax = property.isOptional
-            ? "if initialValue != nil { _$backingData.resolve().setValue(forKey: \\.\(raw: name), to: initialValue) }"
-            : "_$backingData.resolve().setValue(forKey: \\.\(raw: name), to: initialValue)"
+            ? "if initialValue != nil { \(raw: set) }"
+            : "\(raw: set)"
         // A fetched row's loaded value is read by slot (see `_ModelBackingDataSlot.value(of:…)`);
         // without a slot (the attribute written by hand) through the key path.
         let read: StmtSyntax = slot(node).map {
