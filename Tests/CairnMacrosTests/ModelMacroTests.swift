@@ -31,7 +31,7 @@ struct ModelMacroTests {
                     }
                     set {
                         withMutation(keyPath: \.title) {
-                            self.setValue(forKey: \.title, to: newValue)
+                            _$backingData.setValue(of: self, forKey: \.title, to: newValue, slot: 0)
                         }
                     }
                 }
@@ -51,7 +51,7 @@ struct ModelMacroTests {
                     }
                     set {
                         withMutation(keyPath: \.finishedAt) {
-                            self.setValue(forKey: \.finishedAt, to: newValue)
+                            _$backingData.setValue(of: self, forKey: \.finishedAt, to: newValue, slot: 1)
                         }
                     }
                 }
@@ -69,7 +69,7 @@ struct ModelMacroTests {
                     }
                     set {
                         withMutation(keyPath: \.isFavorite) {
-                            self.setValue(forKey: \.isFavorite, to: newValue)
+                            _$backingData.setValue(of: self, forKey: \.isFavorite, to: newValue, slot: 2)
                         }
                     }
                 }

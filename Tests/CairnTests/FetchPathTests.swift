@@ -131,7 +131,7 @@ struct FetchPathTests {
         #expect(stored.first?.persistentModelID == inserted.persistentModelID)
     }
 
-    @Test("a fetched model's getters read each property's own value, loaded, faulted in, or changed")
+    @Test("a fetched model's accessors read and write each property's own slot, loaded, faulted in, or changed")
     func gettersReadTheirOwnSlots() throws {
         let container = try memoryContainer(for: Postcard.self)
         let writer = ModelContext(container)
@@ -146,6 +146,14 @@ struct FetchPathTests {
         card.to = "Cy"
         card.stamp = "1c"
         #expect(card.to == "Cy" && card.stamp == "1c" && card.from == "Ada")
+        // Written by slot, the change is recorded as through the key path: saved, or rolled back.
+        #expect(card.changedPropertyNames == ["to", "stamp"] && reader.hasChanges)
+        try reader.save()
+        let saved = try #require(try ModelContext(container).fetch(FetchDescriptor<Postcard>()).first)
+        #expect(saved.to == "Cy" && saved.stamp == "1c")
+        card.note = nil
+        reader.rollback()
+        #expect(card.note == "hi" && !reader.hasChanges)
 
         // Only `from` read: the others load on first access, then read by slot.
         var partial = FetchDescriptor<Postcard>()
@@ -154,8 +162,8 @@ struct FetchPathTests {
         let other = try #require(try partialReader.fetch(partial).first)
         #expect(other.from == "Ada")
         #expect(other.note == "hi")
-        #expect(other.to == "Bob")
-        #expect(other.stamp == nil)
+        #expect(other.to == "Cy")
+        #expect(other.stamp == "1c")
     }
 
     @Test("a column holding another storage class than its property's natural one is converted as the codec does")

@@ -222,3 +222,41 @@ extension _ModelBackingDataSlot {
         resolve().setValue(forKey: key, to: newValue)
     }
 }
+
+// Writes for `@Model` setters: an attribute of a fetched row straight into its slot; anything
+// else through the model's `setValue(forKey:to:)` (which keeps relationship inverses in sync).
+// Not mutating: a relationship's write reads the slot again through the model.
+extension _ModelBackingDataSlot {
+    /// An attribute.
+    @inlinable
+    public func setValue<Value: Encodable>(of model: Model, forKey key: KeyPath<Model, Value>, to newValue: Value, slot: Int) {
+        if let storage, storage.setValue(newValue, at: slot) { return }
+        model.setValue(forKey: key, to: newValue)
+    }
+    /// A to-one relationship.
+    @inlinable
+    public func setValue<Value: PersistentModel>(of model: Model, forKey key: KeyPath<Model, Value>, to newValue: Value, slot: Int) {
+        model.setValue(forKey: key, to: newValue)
+    }
+    /// An optional to-one relationship.
+    @inlinable
+    public func setValue<Value: PersistentModel>(
+        of model: Model, forKey key: KeyPath<Model, Value?>, to newValue: Value?, slot: Int
+    ) {
+        model.setValue(forKey: key, to: newValue)
+    }
+    /// A to-many relationship.
+    @inlinable
+    public func setValue<Value: PersistentModel>(
+        of model: Model, forKey key: KeyPath<Model, [Value]>, to newValue: [Value], slot: Int
+    ) {
+        model.setValue(forKey: key, to: newValue)
+    }
+    /// An optional to-many relationship.
+    @inlinable
+    public func setValue<Value: PersistentModel>(
+        of model: Model, forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?, slot: Int
+    ) {
+        model.setValue(forKey: key, to: newValue)
+    }
+}

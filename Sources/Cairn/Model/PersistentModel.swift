@@ -32,7 +32,7 @@ import Observation
 ///         }
 ///         set {
 ///             _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
-///                 self.setValue(forKey: \.title, to: newValue)
+///                 _$backingData.setValue(of: self, forKey: \.title, to: newValue, slot: 0)
 ///             }
 ///         }
 ///     }
@@ -124,6 +124,15 @@ public struct _FetchedStorage {
     func loadedValue(at slot: Int) -> Any? {
         guard slot >= 0, slot < storage.slots.count else { return nil }
         return storage.loadedValue(at: slot)
+    }
+
+    /// Sets slot `slot` (recording the change, as `setValue(forKey:to:)` does); `false` for a
+    /// slot the entity does not have.
+    @usableFromInline
+    func setValue(_ value: Any, at slot: Int) -> Bool {
+        guard slot >= 0, slot < storage.slots.count else { return false }
+        storage.setValue(value, at: slot)
+        return true
     }
 }
 

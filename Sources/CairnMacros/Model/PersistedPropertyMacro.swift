@@ -29,6 +29,8 @@ extension _PersistedPropertyMacro: AccessorMacro {
         let read: StmtSyntax = slot(node).map {
             "return _$backingData.value(of: self, forKey: \\.\(raw: name), slot: \(raw: $0))"
         } ?? "return self.getValue(forKey: \\.\(raw: name))"
+        let write: String = slot(node).map { "_$backingData.setValue(of: self, forKey: \\.\(name), to: newValue, slot: \($0))" }
+            ?? "self.setValue(forKey: \\.\(name), to: newValue)"
         return [
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
@@ -46,7 +48,7 @@ extension _PersistedPropertyMacro: AccessorMacro {
             """
             set {
                 withMutation(keyPath: \\.\(raw: name)) {
-                    self.setValue(forKey: \\.\(raw: name), to: newValue)
+                    \(raw: write)
                 }
             }
             """,
