@@ -6,7 +6,7 @@ import Foundation
 /// let context = ModelContext(container)
 /// let run = Workout(title: "Run", startedAt: .now, minutes: 30, calories: 250)
 /// context.insert(run)
-/// try context.save()        // INSERT INTO "Workout" ("title", …) VALUES (?, …) RETURNING "id"
+/// try context.save()        // INSERT INTO "Workout" ("title", …) VALUES (?, …)
 /// run.minutes = 45
 /// try context.save()        // UPDATE "Workout" SET "minutes" = ? WHERE "id" = ?
 /// ```

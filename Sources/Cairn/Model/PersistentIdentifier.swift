@@ -10,7 +10,7 @@ import Foundation
 /// let run = Workout(title: "Run", startedAt: .now, minutes: 30, calories: 250)
 /// context.insert(run)
 /// run.persistentModelID.isTemporary       // true
-/// try context.save()                      // INSERT INTO "Workout" (…) VALUES (…) RETURNING "id"
+/// try context.save()                      // INSERT INTO "Workout" (…) VALUES (…); the rowid is the key
 /// run.persistentModelID.primaryKey        // 1
 /// ```
 ///
