@@ -11,18 +11,15 @@ struct FetchDescriptorTests {
     func workouts() throws -> (ModelContext, [Workout]) {
         let context = ModelContext(try memoryContainer(for: Workout.self))
         let titles = ["Run", "Café run", "swim", "Row", "cafe ride", "Yoga", "run", "Walk", "HIIT", "Run"]
-        var made: [Workout] = []
-        for (index, title) in titles.enumerated() {
+        let made = titles.enumerated().map { index, title in
             let workout = Workout(
                 title: title, startedAt: start.addingTimeInterval(Double(index % 4) * 3600), minutes: 15 * (index % 5),
                 calories: Double(index * 37 % 11) * 20)
             workout.isFavorite = index % 3 == 0
             workout.finishedAt = index % 4 == 1 ? nil : start.addingTimeInterval(Double(index) * 900)
-            context.insert(workout)
-            made.append(workout)
+            return workout
         }
-        try context.save()
-        return (context, made)
+        return try savedInOrder(made, in: context)
     }
 
     /// Foundation's answer over the given models (in stored order).

@@ -18,15 +18,12 @@ struct IndexOrderFetchTests {
         }
         let context = ModelContext(container)
         var random = SeededRandom(seed: seed)
-        var made: [Workout] = []
-        for (index, offset) in startedAt.shuffled(using: &random).enumerated() {
-            let workout = Workout(
-                title: titles.map { $0[index % $0.count] } ?? "w\(index)", startedAt: start.addingTimeInterval(offset), minutes: 10 * (index % 7), calories: 1)
-            context.insert(workout)
-            made.append(workout)
+        let made = startedAt.shuffled(using: &random).enumerated().map { index, offset in
+            Workout(
+                title: titles.map { $0[index % $0.count] } ?? "w\(index)", startedAt: start.addingTimeInterval(offset),
+                minutes: 10 * (index % 7), calories: 1)
         }
-        try context.save()
-        return (context, made)
+        return try savedInOrder(made, in: context)
     }
 
     func expected(_ descriptor: FetchDescriptor<Workout>, in models: [Workout]) throws -> [Workout] {

@@ -127,3 +127,10 @@ func foundationAnswer<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, over
     if let limit = descriptor.fetchLimit { result = Array(result.prefix(limit)) }
     return result
 }
+
+/// Inserts the models in order (their stored order) and saves.
+func savedInOrder<T: PersistentModel>(_ models: [T], in context: ModelContext) throws -> (ModelContext, [T]) {
+    for model in models { context.insert(model) }
+    try context.save()
+    return (context, models)
+}
