@@ -25,10 +25,7 @@ extension ModelContext {
     func storedModelsInIndexOrder<T: PersistentModel>(
         _ descriptor: FetchDescriptor<T>, layout: TableLayout, store: ModelStore
     ) throws -> [T]? {
-        guard let probe = IndexOrderProbe(descriptor, layout: layout) else { return nil }
-        let rendered = try QueryCompiler.render(
-            probe.descriptor, selecting: .columns(layout.columns.map(\.name)), tieBreak: .descending)
-        guard !TiedShapes.current.contains(rendered.sql) else { return nil }
+        guard let (probe, rendered) = try indexOrderRead(descriptor, layout: layout) else { return nil }
         // Each row's sort-key columns, one row after another.
         var keys: [DatabaseValue] = []
         let models = try store.access { connection in
@@ -51,12 +48,18 @@ extension ModelContext {
 
     /// The SQL `fetch(descriptor)` runs first: the index-order read when it applies.
     func firstFetchSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, layout: TableLayout) throws -> RenderedSQL {
-        let columns = QuerySelection.columns(layout.columns.map(\.name))
-        if let probe = IndexOrderProbe(descriptor, layout: layout) {
-            let rendered = try QueryCompiler.render(probe.descriptor, selecting: columns, tieBreak: .descending)
-            if !TiedShapes.current.contains(rendered.sql) { return rendered }
-        }
-        return try QueryCompiler.render(descriptor, selecting: columns)
+        if let (_, rendered) = try indexOrderRead(descriptor, layout: layout) { return rendered }
+        return try QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name)))
+    }
+
+    /// The widened page and its SQL, when the fetch is of that kind and its shape has not tied.
+    private func indexOrderRead<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, layout: TableLayout) throws
+        -> (IndexOrderProbe<T>, RenderedSQL)?
+    {
+        guard let probe = IndexOrderProbe(descriptor, layout: layout) else { return nil }
+        let rendered = try QueryCompiler.render(
+            probe.descriptor, selecting: .columns(layout.columns.map(\.name)), tieBreak: .descending)
+        return TiedShapes.current.contains(rendered.sql) ? nil : (probe, rendered)
     }
 }
 

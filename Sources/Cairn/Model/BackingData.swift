@@ -50,15 +50,18 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
         made = fetched.storage
     }
 
-    /// Sets slot `slot` of the storage (made if need be); `false` for a slot the entity does
-    /// not have. For `@Model` init accessors, which know the slot.
-    @usableFromInline
-    func setValue(_ value: Any, slot: Int) -> Bool {
-        let storage = self.storage
-        guard slot >= 0, slot < storage.slots.count else { return false }
-        storage.setValue(value, at: slot)
-        return true
+    /// `backingData` as Cairn's own, or `nil` for a custom backing data. An exact type check
+    /// (the class is final) rather than `as?`, which goes through swift_dynamicCast at about 220
+    /// instructions: fetches and saves ask this of every model.
+    @inlinable
+    static func exactly(_ backingData: any BackingData<Model>) -> DefaultBackingData? {
+        guard type(of: backingData) == DefaultBackingData.self else { return nil }
+        return unsafeDowncast(backingData, to: DefaultBackingData.self)
     }
+
+    /// The storage (made if need be), for `@Model` init accessors' writes by slot.
+    @usableFromInline
+    var madeStorage: _FetchedStorage { _FetchedStorage(storage: storage) }
 
     /// The storage, if there is one yet, for `@Model` getters' reads by slot.
     @usableFromInline
@@ -128,11 +131,7 @@ public struct _ModelBackingDataSlot<Model: PersistentModel> {
     @inlinable
     public init(_ backingData: any BackingData<Model>) {
         stored = backingData
-        // An exact type check (DefaultBackingData is final) rather than `as?`, which went
-        // through swift_dynamicCast at about 220 instructions a fetched row.
-        if type(of: backingData) == DefaultBackingData<Model>.self {
-            storage = unsafeDowncast(backingData, to: DefaultBackingData<Model>.self).existingStorage
-        }
+        storage = DefaultBackingData.exactly(backingData)?.existingStorage
     }
 
     /// The backing data, made for a new model if there is none yet. Inlinable so that the
@@ -192,11 +191,7 @@ extension _ModelBackingDataSlot {
     @inlinable
     public mutating func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: Int) {
         let backingData = resolve()
-        if type(of: backingData) == DefaultBackingData<Model>.self,
-            unsafeDowncast(backingData, to: DefaultBackingData<Model>.self).setValue(newValue, slot: slot)
-        {
-            return
-        }
+        if let own = DefaultBackingData.exactly(backingData), own.madeStorage.setValue(newValue, at: slot) { return }
         backingData.setValue(forKey: key, to: newValue)
     }
     /// A to-one relationship.

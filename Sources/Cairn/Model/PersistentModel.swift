@@ -113,8 +113,9 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     static func _$makeFetched(_ storage: _FetchedStorage) -> Self
 }
 
-/// The storage of a fetched row on its way into a model (see
-/// ``PersistentModel/_$makeFetched(_:)``); opaque outside Cairn.
+/// Cairn's storage behind a model, opaque outside Cairn: a fetched row's on its way into a
+/// model (``PersistentModel/_$makeFetched(_:)``), and what `@Model` accessors read and write
+/// by slot (``_ModelBackingDataSlot``).
 public struct _FetchedStorage {
     let storage: ModelStorage
 
@@ -153,13 +154,7 @@ extension PersistentModel {
     }
 
     /// Cairn's storage behind the model, or `nil` for a hand-written custom backing data.
-    var _storage: ModelStorage? {
-        // An exact type check (DefaultBackingData is final): `as?` went through
-        // swift_dynamicCast, several times per inserted model.
-        let backingData = persistentBackingData
-        guard type(of: backingData) == DefaultBackingData<Self>.self else { return nil }
-        return unsafeDowncast(backingData, to: DefaultBackingData<Self>.self).storage
-    }
+    var _storage: ModelStorage? { DefaultBackingData.exactly(persistentBackingData)?.storage }
 
     /// The identity of the model's row: temporary until the first save, then permanent.
     public var persistentModelID: PersistentIdentifier {
