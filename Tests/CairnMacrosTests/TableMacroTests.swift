@@ -148,6 +148,7 @@ struct TableMacroTests {
         ("struct Row { let id: Int; @Ephemeral var draft = false; @Ephemeral let kind = 1; var total: Int { id } }", true),
         ("struct Row { let id: Int; static var count = 0 }", true),
         ("@AddsAnInit struct Row { let id: Int }", false),
+        ("struct Row { let id: Int\n#if DEBUG\ninit() { id = 0 }\n#endif\n}", false),
         ("@frozen @MainActor struct Row { let id: Int }", true),
     ])
     func decodeUsesMemberwiseInitializerOnlyWhenItExists(source: String, memberwise: Bool) {

@@ -166,7 +166,10 @@ struct TableShape {
             guard let name = TableMember.attributeName(attribute), harmless.contains(name) else { return false }
         }
         for member in structDecl.memberBlock.members {
-            if member.decl.is(InitializerDeclSyntax.self) || member.decl.is(MacroExpansionDeclSyntax.self) {
+            // An `#if` block may hold an initializer or stored properties the macro cannot see.
+            if member.decl.is(InitializerDeclSyntax.self) || member.decl.is(MacroExpansionDeclSyntax.self)
+                || member.decl.is(IfConfigDeclSyntax.self)
+            {
                 return false
             }
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
