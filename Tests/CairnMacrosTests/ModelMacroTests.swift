@@ -109,8 +109,15 @@ struct ModelMacroTests {
                     _$backingData = Cairn._ModelBackingDataSlot(backingData)
                 }
 
+                private init(_$fetched storage: Cairn._FetchedStorage) {
+                    _title = _SwiftDataNoType()
+                    _finishedAt = _SwiftDataNoType()
+                    _isFavorite = _SwiftDataNoType()
+                    _$backingData = Cairn._ModelBackingDataSlot(fetched: storage)
+                }
+
                 public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Workout {
-                    Workout(backingData: Cairn.DefaultBackingData<Workout>(fetched: storage))
+                    Workout(_$fetched: storage)
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -250,12 +257,32 @@ struct ModelMacroTests {
         assertExpansionContains(source, ["init(initialValue) {\n        _$backingData.setValue(forKey: \\.text, to: initialValue, slot: 0)"])
     }
 
-    @Test("a final model makes fetched rows through a concrete factory; a non-final one keeps the generic default")
+    @Test("a final model makes fetched rows around their storage alone; a non-final one keeps the generic default")
     func fetchedFactory() {
         assertExpansionContains(
             "@Model final class Tag {\n    var name: String = \"\"\n}",
+            [
+                "private init(_$fetched storage: Cairn._FetchedStorage) {\n        _name = _SwiftDataNoType()\n        _$backingData = Cairn._ModelBackingDataSlot(fetched: storage)\n    }",
+                "public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Tag {\n        Tag(_$fetched: storage)\n    }",
+            ])
+        assertExpansionLacks("@Model class Tag {\n    var name: String = \"\"\n}", ["_$makeFetched", "_$fetched"])
+    }
+
+    @Test("a final model with its own init(backingData:) makes fetched rows through it")
+    func fetchedFactoryThroughHandWrittenInit() {
+        let source = """
+            @Model final class Tag {
+                var name: String = ""
+                required init(backingData: any Cairn.BackingData<Tag>) {
+                    _name = _SwiftDataNoType()
+                    persistentBackingData = backingData
+                }
+            }
+            """
+        assertExpansionContains(
+            source,
             ["public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Tag {\n        Tag(backingData: Cairn.DefaultBackingData<Tag>(fetched: storage))\n    }"])
-        assertExpansionLacks("@Model class Tag {\n    var name: String = \"\"\n}", ["_$makeFetched"])
+        assertExpansionLacks(source, ["_$fetched"])
     }
 
     @Test("a model with its own init(backingData:) keeps it")

@@ -86,6 +86,28 @@ struct FetchPathTests {
         #expect(zip(notes, again).allSatisfy { $0 === $1 })
     }
 
+    @Test("a fetched model's backing data, made when first asked for, is one object over the row's values")
+    func fetchedBackingDataIsMadeOnce() throws {
+        let container = try savedJotting(then: "SELECT 1")
+        let context = ModelContext(container)
+        let note = try #require(try context.fetch(FetchDescriptor<Jotting>()).first)
+        let backingData = note.persistentBackingData
+        #expect(backingData === note.persistentBackingData)
+        #expect(backingData.persistentModelID == note.persistentModelID)
+        #expect(note.persistentModelID.primaryKey == 1)
+        #expect(backingData.getValue(forKey: \Jotting.title) == "t")
+        // A write through the backing data and one through the accessor reach the same slot.
+        backingData.setValue(forKey: \Jotting.title, to: "through backing data")
+        #expect(note.title == "through backing data")
+        note.priority = 9
+        #expect(backingData.getValue(forKey: \Jotting.priority) == 9)
+        #expect(context.hasChanges)
+        try context.save()
+        let stored = try ModelContext(container).fetch(FetchDescriptor<Jotting>())
+        #expect(stored.map(\.title) == ["through backing data"])
+        #expect(stored.map(\.priority) == [9])
+    }
+
     @Test("an initializer's nil beats the declared default, in memory and once saved")
     func initialValuesApplyInOrder() throws {
         let note = Jotting(title: "plain", color: nil)

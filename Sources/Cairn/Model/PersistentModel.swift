@@ -65,9 +65,15 @@ import Observation
 ///         _isFavorite = _SwiftDataNoType()
 ///         _$backingData = Cairn._ModelBackingDataSlot(backingData)
 ///     }
-///     // For a final class: fetched rows become models without generic type lookups.
+///     // For a final class: fetched rows become models without generic type lookups, and
+///     // without a backing data object until one is asked for.
+///     private init(_$fetched storage: Cairn._FetchedStorage) {
+///         _title = _SwiftDataNoType()
+///         _isFavorite = _SwiftDataNoType()
+///         _$backingData = Cairn._ModelBackingDataSlot(fetched: storage)
+///     }
 ///     public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Workout {
-///         Workout(backingData: Cairn.DefaultBackingData<Workout>(fetched: storage))
+///         Workout(_$fetched: storage)
 ///     }
 ///     @Transient private let _$observationRegistrar = Observation.ObservationRegistrar()
 ///     struct _SwiftDataNoType {}

@@ -74,13 +74,32 @@ extension ModelMacro: MemberMacro {
         // Compiled for the concrete class, a fetched row becomes a model without the runtime
         // type lookups the generic default needs; a non-final class keeps the default, which
         // makes the dynamic `Self`.
+        // Without a hand-written `init(backingData:)`, a fetched row's model is made around its
+        // storage alone (see `_ModelBackingDataSlot.init(fetched:)`).
         if classDecl.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) {
-            members.append(
-                """
-                public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> \(raw: typeName) {
-                    \(raw: typeName)(backingData: Cairn.DefaultBackingData<\(raw: typeName)>(fetched: storage))
-                }
-                """)
+            if hasBackingInit {
+                members.append(
+                    """
+                    public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> \(raw: typeName) {
+                        \(raw: typeName)(backingData: Cairn.DefaultBackingData<\(raw: typeName)>(fetched: storage))
+                    }
+                    """)
+            } else {
+                let placeholders = properties.map { "_\($0.name) = _SwiftDataNoType()" }.joined(separator: "\n")
+                members.append(
+                    """
+                    private init(_$fetched storage: Cairn._FetchedStorage) {
+                        \(raw: placeholders)
+                        _$backingData = Cairn._ModelBackingDataSlot(fetched: storage)
+                    }
+                    """)
+                members.append(
+                    """
+                    public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> \(raw: typeName) {
+                        \(raw: typeName)(_$fetched: storage)
+                    }
+                    """)
+            }
         }
         members += [
             "private let _$observationRegistrar = Observation.ObservationRegistrar()",
