@@ -44,9 +44,14 @@ public final class ModelContext {
     /// Set while the context restores or loads values, so that doing so is not a change.
     var isRestoring = false
 
+    /// What the storage of each model this context tracks points to.
+    let link: ContextLink
+
     /// A context of the container.
     public init(_ container: ModelContainer) {
         self.container = container
+        link = ContextLink(container: container)
+        link.context = self
     }
 
     // MARK: - Inserting and deleting
