@@ -108,6 +108,21 @@ struct FetchPathTests {
         #expect(stored.map(\.priority) == [9])
     }
 
+    @Test("a getter's cast of its slot gives what `as?` gives, for exact types and every other case")
+    func slotCastMatchesDynamicCast() {
+        class Base {}
+        final class Derived: Base {}
+        let derived = Derived()
+        #expect(exactCast("x" as Any, to: String.self) == "x")
+        #expect(exactCast(Int?.some(3) as Any, to: Int?.self) == .some(3))
+        #expect(exactCast(Int?.none as Any, to: Int?.self) == .some(nil))
+        // Not the exact type: through the dynamic cast, as before.
+        #expect(exactCast(3 as Any, to: Int?.self) == .some(3))
+        #expect(exactCast(derived as Any, to: Base.self) === derived)
+        #expect(exactCast("x" as Any, to: Int.self) == nil)
+        #expect(exactCast(Int?.none as Any, to: Int.self) == nil)
+    }
+
     @Test("an initializer's nil beats the declared default, in memory and once saved")
     func initialValuesApplyInOrder() throws {
         let note = Jotting(title: "plain", color: nil)

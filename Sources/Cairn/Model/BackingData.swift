@@ -168,11 +168,14 @@ public struct _ModelBackingDataSlot<Model: PersistentModel> {
 // 2,500 instructions a read (callgrind, W6's two reads a row); specialized here for the
 // property's type, a read is the slot and one cast.
 extension _ModelBackingDataSlot {
-    /// An attribute.
+    /// An attribute. The key path is an autoclosure: only a read that misses the slot needs
+    /// it, and making it from the getter's literal cost about 64 instructions a read.
     @inlinable
-    public func value<Value: Decodable>(of model: Model, forKey key: KeyPath<Model, Value>, slot: Int) -> Value {
-        if let storage, let loaded = storage.loadedValue(at: slot), let value = loaded as? Value { return value }
-        return model.getValue(forKey: key)
+    public func value<Value: Decodable>(of model: Model, forKey key: @autoclosure () -> KeyPath<Model, Value>, slot: Int)
+        -> Value
+    {
+        if let storage, let value = storage.storage.loadedValue(Value.self, at: slot) { return value }
+        return model.getValue(forKey: key())
     }
     /// A to-one relationship.
     @inlinable
@@ -205,10 +208,12 @@ extension _ModelBackingDataSlot {
 extension _ModelBackingDataSlot {
     /// An attribute.
     @inlinable
-    public mutating func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: Int) {
+    public mutating func setValue<Value: Encodable>(
+        forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: Int
+    ) {
         let backingData = resolve()
         if let own = DefaultBackingData.exactly(backingData), own.madeStorage.setValue(newValue, at: slot) { return }
-        backingData.setValue(forKey: key, to: newValue)
+        backingData.setValue(forKey: key(), to: newValue)
     }
     /// A to-one relationship.
     @inlinable
@@ -240,9 +245,11 @@ extension _ModelBackingDataSlot {
 extension _ModelBackingDataSlot {
     /// An attribute.
     @inlinable
-    public func setValue<Value: Encodable>(of model: Model, forKey key: KeyPath<Model, Value>, to newValue: Value, slot: Int) {
+    public func setValue<Value: Encodable>(
+        of model: Model, forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: Int
+    ) {
         if let storage, storage.setValue(newValue, at: slot) { return }
-        model.setValue(forKey: key, to: newValue)
+        model.setValue(forKey: key(), to: newValue)
     }
     /// A to-one relationship.
     @inlinable

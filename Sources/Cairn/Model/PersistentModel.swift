@@ -123,6 +123,7 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
 /// model (``PersistentModel/_$makeFetched(_:)``), and what `@Model` accessors read and write
 /// by slot (``_ModelBackingDataSlot``).
 public struct _FetchedStorage {
+    @usableFromInline
     let storage: ModelStorage
 
     /// The Swift value in slot `slot` if it is loaded (no faulting, no relationship to
