@@ -28,14 +28,20 @@ extension ModelContext {
         guard let (probe, rendered) = try indexOrderRead(descriptor, layout: layout) else { return nil }
         // Each row's sort-key columns, one row after another.
         var keys: [DatabaseValue] = []
+        var rowCount = 0
+        let page = probe.leadingRows..<(probe.leadingRows + probe.limit)
         let models = try store.access { connection in
-            try connection.models(rendered) { row in
+            try connection.rows(rendered) { row -> T? in
+                defer { rowCount += 1 }
                 for column in probe.keyColumns { keys.append(row.value(at: column)) }
+                // The rows on either side of the page are read for their keys alone: their
+                // models would stay registered in the context without having been fetched.
+                guard page.contains(rowCount) else { return nil }
                 return try materialize(T.self, row: row, layout: layout, store: store)
             }
-        }
+        }.compactMap { $0 }
         let width = probe.keyColumns.count
-        for row in models.indices.dropFirst() {
+        for row in (0..<rowCount).dropFirst() {
             let previous = (row - 1) * width
             let current = row * width
             if (0..<width).allSatisfy({ sqlTie(keys[previous + $0], keys[current + $0]) }) {
@@ -43,7 +49,7 @@ extension ModelContext {
                 return nil
             }
         }
-        return Array(models.dropFirst(probe.leadingRows).prefix(probe.limit))
+        return models
     }
 
     /// The SQL `fetch(descriptor)` runs first: the index-order read when it applies.

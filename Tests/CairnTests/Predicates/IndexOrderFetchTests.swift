@@ -67,6 +67,22 @@ struct IndexOrderFetchTests {
         }
     }
 
+    @Test("the rows read on either side of the page are not registered in the context")
+    func neighboursAreNotRegistered() throws {
+        try TiedShapes.$current.withValue(TiedShapes()) {
+            let (saved, all) = try workouts((0..<20).map { Double($0) * 60 }, seed: 2)
+            var descriptor = FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.startedAt, order: .reverse)])
+            descriptor.fetchLimit = 3
+            descriptor.fetchOffset = 4
+            let context = ModelContext(saved.container)
+            let fetched = try context.fetch(descriptor)
+            let ordered = try expected(FetchDescriptor(sortBy: descriptor.sortBy), in: all)
+            #expect(fetched.map(\.persistentModelID) == ordered[4..<7].map(\.persistentModelID))
+            let registered = ordered.map { context.registeredModel(for: $0.persistentModelID) as Workout? }
+            #expect(registered.indices.filter { registered[$0] != nil } == [4, 5, 6])
+        }
+    }
+
     @Test("keys that tie in, before or after the page: Foundation's stable order, then the ordinary read for that shape",
           arguments: [(0, 3), (1, 3), (2, 2), (3, 4), (5, 1), (0, 40)])
     func tiesFallBackToStoredOrder(offset: Int, limit: Int) throws {
