@@ -123,6 +123,30 @@ struct FetchPathTests {
         #expect(exactCast(Int?.none as Any, to: Int.self) == nil)
     }
 
+    @Test("an unboxed slot value reads as its boxed form would, for every case and several property types")
+    func primitiveSlotsReadAsBoxed() {
+        let primitives: [ModelStorage.Primitive] = [
+            .int64(7), .int(-3), .double(2.5), .string("ä long enough string to live on the heap"), .bool(true),
+            .optionalInt64(7), .optionalInt64(nil), .optionalInt(nil), .optionalDouble(0.5), .optionalString("s"),
+            .optionalString(nil), .optionalBool(false),
+        ]
+        func agrees<Value: Equatable>(_ type: Value.Type) -> [Bool] {
+            primitives.map { $0.cast(to: Value.self) == ($0.boxed as? Value) }
+        }
+        #expect(agrees(Int64.self).allSatisfy { $0 })
+        #expect(agrees(Int64?.self).allSatisfy { $0 })
+        #expect(agrees(Int.self).allSatisfy { $0 })
+        #expect(agrees(Double?.self).allSatisfy { $0 })
+        #expect(agrees(String.self).allSatisfy { $0 })
+        #expect(agrees(String?.self).allSatisfy { $0 })
+        #expect(agrees(Bool?.self).allSatisfy { $0 })
+        // The boxed form has the property's exact type, as a `.value` slot held it.
+        #expect(type(of: ModelStorage.Primitive.optionalString(nil).boxed) == String?.self)
+        #expect(type(of: ModelStorage.Primitive.int64(1).boxed) == Int64.self)
+        #expect(ModelStorage.Primitive.optionalInt64(nil).cast(to: Int64?.self) == .some(nil))
+        #expect(ModelStorage.Primitive.optionalInt64(nil).cast(to: Int64.self) == nil)
+    }
+
     @Test("an initializer's nil beats the declared default, in memory and once saved")
     func initialValuesApplyInOrder() throws {
         let note = Jotting(title: "plain", color: nil)

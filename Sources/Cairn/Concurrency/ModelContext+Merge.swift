@@ -90,7 +90,7 @@ extension ModelContext {
                 let currentKey: DatabaseValue? = switch storage.slots[index] {
                 case .raw(let raw): raw
                 case .value(let value): relatedStorages(value)?.first.map { $0.identifier.primaryKey.map { .integer($0) } ?? .null } ?? .null
-                case .unloaded: nil
+                case .unloaded, .primitive: nil
                 }
                 if let currentKey, currentKey != stored { storage.slots[index] = .raw(stored) }
             }

@@ -184,7 +184,7 @@ public final class ModelContext {
     private func restore(_ model: any PersistentModel, _ storage: ModelStorage) {
         let originals = storage.originals
         for (index, slot) in originals {
-            if case .value(let value) = slot, let keyPath = storage.entity.properties[index].keypath as? any _KeyPathAssigning,
+            if let value = slot.loaded, let keyPath = storage.entity.properties[index].keypath as? any _KeyPathAssigning,
                 keyPath._assign(value, on: model)
             {
                 continue

@@ -9,6 +9,8 @@ import Foundation
 /// between. Any other type, and any value in another storage class (an integer in a `String`
 /// attribute, say), goes through the attribute's codec as before, so the answers are the same.
 struct SlotPlan {
+    typealias Primitive = ModelStorage.Primitive
+
     /// A column primitive read directly.
     enum Reader {
         case int64, int, double, string, bool
@@ -103,12 +105,13 @@ struct SlotPlan {
     ) throws {
         let column = fill.column
         let stored: Bool
+        let optional = fill.optional
         switch fill.reader {
-        case .int64: stored = Self.store(Int64.self, optional: fill.optional, row: row, column: column, into: target)
-        case .int: stored = Self.store(Int.self, optional: fill.optional, row: row, column: column, into: target)
-        case .double: stored = Self.store(Double.self, optional: fill.optional, row: row, column: column, into: target)
-        case .string: stored = Self.store(String.self, optional: fill.optional, row: row, column: column, into: target)
-        case .bool: stored = Self.store(Bool.self, optional: fill.optional, row: row, column: column, into: target)
+        case .int64: stored = Self.store(optional, row, column, target, Primitive.int64, Primitive.optionalInt64)
+        case .int: stored = Self.store(optional, row, column, target, Primitive.int, Primitive.optionalInt)
+        case .double: stored = Self.store(optional, row, column, target, Primitive.double, Primitive.optionalDouble)
+        case .string: stored = Self.store(optional, row, column, target, Primitive.string, Primitive.optionalString)
+        case .bool: stored = Self.store(optional, row, column, target, Primitive.bool, Primitive.optionalBool)
         case .codec: stored = false
         }
         if stored { return }
@@ -124,24 +127,26 @@ struct SlotPlan {
         }
     }
 
-    /// Stores the column as `P` (or `P?`) when it holds `P`'s natural storage class, or NULL for
-    /// an Optional; `false` (nothing stored) sends the value through the codec.
+    /// Stores the column as `P` (or `P?`, through `wrapOptional`) when it holds `P`'s natural
+    /// storage class, or NULL for an Optional; `false` (nothing stored) sends the value through
+    /// the codec.
     @inline(__always)
     private static func store<P: DatabaseValueConvertible, Values: RowValues>(
-        _ type: P.Type, optional: Bool, row: Values, column: Int, into target: UnsafeMutablePointer<ModelStorage.Slot>
+        _ optional: Bool, _ row: Values, _ column: Int, _ target: UnsafeMutablePointer<ModelStorage.Slot>,
+        _ wrap: (P) -> Primitive, _ wrapOptional: (P?) -> Primitive
     ) -> Bool {
         if optional {
             let (isNull, value) = row.nullOrNatural(P.self, at: column)
             if isNull {
-                target.initialize(to: .value(P?.none as Any))
+                target.initialize(to: .primitive(wrapOptional(nil)))
                 return true
             }
             guard let value else { return false }
-            target.initialize(to: .value(Optional(value) as Any))
+            target.initialize(to: .primitive(wrapOptional(value)))
             return true
         }
         guard let value = row.natural(P.self, at: column) else { return false }
-        target.initialize(to: .value(value as Any))
+        target.initialize(to: .primitive(wrap(value)))
         return true
     }
 }

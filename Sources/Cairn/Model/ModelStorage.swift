@@ -18,6 +18,8 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         case unloaded
         case raw(DatabaseValue)
         case value(Any)
+        /// A fetched value of a common attribute type, unboxed (see ``Primitive``).
+        case primitive(Primitive)
     }
 
     /// Where the model is in its life.
@@ -214,6 +216,8 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         switch slots[index] {
         case .value(let value):
             if let value = value as? Value { return value }
+        case .primitive(let primitive):
+            if let value = primitive.cast(to: Value.self) { return value }
         case .raw(let raw):
             if let context = loadingContext, let resolved = context.resolve(raw, property: entity.properties[index], of: self),
                 let value = resolved as? Value
@@ -232,8 +236,7 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
 
     /// The slot's Swift value if it is loaded, without faulting or resolving.
     func loadedValue(at index: Int) -> Any? {
-        if case .value(let value) = slots[index] { return value }
-        return nil
+        slots[index].loaded
     }
 
     /// Slot `index`'s Swift value as `Value` if it is loaded and of that type; `nil` for an
@@ -243,8 +246,12 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     @inlinable
     func loadedValue<Value>(_ type: Value.Type, at index: Int) -> Value? {
         withUnsafeMutablePointers { fields, slots in
-            guard index >= 0, index < fields.pointee.slotCount, case .value(let value) = slots[index] else { return nil }
-            return exactCast(value, to: Value.self)
+            guard index >= 0, index < fields.pointee.slotCount else { return nil }
+            switch slots[index] {
+            case .primitive(let primitive): return primitive.cast(to: Value.self)
+            case .value(let value): return exactCast(value, to: Value.self)
+            case .unloaded, .raw: return nil
+            }
         }
     }
 
@@ -271,6 +278,8 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         switch slots[index] {
         case .value(let value):
             return relatedModels(value)
+        case .primitive:
+            return []
         case .raw, .unloaded:
             guard loadingContext != nil else { return [] }
             return relatedModels(value(at: index, as: Any.self))
