@@ -31,7 +31,7 @@ extension ModelContext {
         var rowCount = 0
         let page = probe.leadingRows..<(probe.leadingRows + probe.limit)
         let models = try store.access { connection in
-            try connection.rows(rendered) { row -> T? in
+            try connection.models(rendered) { row -> T? in
                 defer { rowCount += 1 }
                 for column in probe.keyColumns { keys.append(row.value(at: column)) }
                 // The rows on either side of the page are read for their keys alone: their
@@ -39,7 +39,7 @@ extension ModelContext {
                 guard page.contains(rowCount) else { return nil }
                 return try materialize(T.self, row: row, layout: layout, store: store)
             }
-        }.compactMap { $0 }
+        }
         let width = probe.keyColumns.count
         for row in (0..<rowCount).dropFirst() {
             let previous = (row - 1) * width

@@ -153,11 +153,12 @@ struct StoreConnection {
     /// They are collected as plain references and cast once at the end: appending to a `[T]`
     /// in code that is generic over the model type looks up `Array<T>`'s type metadata on every
     /// row, which costs more than decoding a column.
-    func models<T: AnyObject>(_ rendered: RenderedSQL, _ make: (Row) throws -> T) throws -> [T] {
+    /// A row for which `make` returns `nil` is read but makes no model.
+    func models<T: AnyObject>(_ rendered: RenderedSQL, _ make: (Row) throws -> T?) throws -> [T] {
         store.record(rendered.sql)
         var made: [AnyObject] = []
         try database.cachedStatement(sql: rendered.sql).forEachRow(arguments: StatementArguments(rendered.arguments)) { row in
-            made.append(try make(row))
+            if let model = try make(row) { made.append(model) }
         }
         // Every element is a `T` (`make` returned it), and `T` is a class, so `[AnyObject]`
         // and `[T]` have the same representation: the stdlib's own array casts of class
