@@ -62,7 +62,12 @@ extension ModelContext {
     private func indexOrderRead<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, layout: TableLayout) throws
         -> (IndexOrderProbe<T>, RenderedSQL)?
     {
-        guard let probe = IndexOrderProbe(descriptor, layout: layout) else { return nil }
+        // The cheap half of the test first: building the probe (generic over the model, with
+        // the descriptor and layout copied) cost about 4,400 instructions a fetch even for
+        // one it then turned down, such as W5's primary-key lookups.
+        guard descriptor.fetchLimit != nil, descriptor.sortBy.last?.order == .reverse,
+            let probe = IndexOrderProbe(descriptor, layout: layout)
+        else { return nil }
         let rendered = try QueryCompiler.render(
             probe.descriptor, selecting: .columns(layout.columns.map(\.name)), tieBreak: .descending)
         return TiedShapes.current.contains(rendered.sql) ? nil : (probe, rendered)
