@@ -124,7 +124,7 @@ struct FetchPathTests {
     }
 
     @Test("an unboxed slot value reads as its boxed form would, for every case and several property types")
-    func primitiveSlotsReadAsBoxed() {
+    func primitiveSlotsReadAsBoxed() throws {
         let primitives: [ModelStorage.Primitive] = [
             .int64(7), .int(-3), .double(2.5), .string("ä long enough string to live on the heap"), .bool(true),
             .optionalInt64(7), .optionalInt64(nil), .optionalInt(nil), .optionalDouble(0.5), .optionalString("s"),
@@ -145,6 +145,38 @@ struct FetchPathTests {
         #expect(type(of: ModelStorage.Primitive.int64(1).boxed) == Int64.self)
         #expect(ModelStorage.Primitive.optionalInt64(nil).cast(to: Int64?.self) == .some(nil))
         #expect(ModelStorage.Primitive.optionalInt64(nil).cast(to: Int64.self) == nil)
+        // Its column value is the one the attribute's codec makes of the boxed value.
+        for primitive in primitives {
+            let codec = try #require(AttributeCodec.make(for: type(of: primitive.boxed)))
+            #expect(codec.representation == .primitive)
+            #expect(try codec.encode(primitive.boxed) == primitive.databaseValue, "\(primitive)")
+        }
+        // A setter's value of one of these types is kept unboxed; any other type is boxed.
+        #expect(ModelStorage.Primitive.make("x").map { $0.boxed as? String } == "x")
+        #expect(ModelStorage.Primitive.make(Int?.none).map { type(of: $0.boxed) == Int?.self } == true)
+        #expect(ModelStorage.Primitive.make(Int32(1)) == nil)
+        #expect(ModelStorage.Primitive.make(Date.now) == nil)
+    }
+
+    @Test("a new model's values of the common types save, read back and roll back as before")
+    func newModelPrimitiveSlotsSave() throws {
+        let container = try memoryContainer(for: Jotting.self)
+        let context = ModelContext(container)
+        let note = Jotting(title: "new", color: nil, priority: 4)
+        note.body = "text"
+        #expect(note.title == "new" && note.priority == 4 && note.color == nil && note.body == "text")
+        context.insert(note)
+        try context.save()
+        note.priority = nil
+        note.title = "changed"
+        context.rollback()
+        #expect(note.title == "new" && note.priority == 4)
+        let rows = try container.read(for: Jotting.self) { db in
+            try db.fetchAll(sql: #"SELECT "title", "body", "color", "priority" FROM "Jotting""#) { row in
+                [row.databaseValue(at: 0), row.databaseValue(at: 1), row.databaseValue(at: 2), row.databaseValue(at: 3)]
+            }
+        }
+        #expect(rows == [[.text("new"), .text("text"), .null, .integer(4)]])
     }
 
     @Test("an initializer's nil beats the declared default, in memory and once saved")

@@ -170,8 +170,12 @@ struct StoreWriter {
 
     mutating func insert(_ storage: ModelStorage) throws {
         let layout = try store.layout(for: storage.entity.name)
+        // Sized once: growing both arrays column by column cost about 3,000 instructions a
+        // row (callgrind, W1).
         var columns: [String] = []
         var values: [DatabaseValue] = []
+        columns.reserveCapacity(layout.columns.count)
+        values.reserveCapacity(layout.columns.count)
         var deferred: [(String, ModelStorage)] = []
         for column in layout.columns {
             let value = try columnValue(column, of: storage, layout: layout)
@@ -287,6 +291,12 @@ struct StoreWriter {
     func columnValue(_ column: TableLayout.Column, of storage: ModelStorage, layout: TableLayout) throws -> ColumnValue {
         switch column.kind {
         case .attribute(let attribute):
+            // An unboxed value of a primitive attribute is its column value, as the attribute's
+            // codec would make it, without boxing it into `Any` and casting it back (about 780
+            // instructions a column, callgrind W1).
+            if case .primitive(let primitive) = storage.slots[column.slot], attribute.codec?.representation == .primitive {
+                return .value(primitive.databaseValue)
+            }
             guard let value = storage.loadedValue(at: column.slot) ?? attribute.defaultValue else { return .value(.null) }
             do {
                 return .value(try attribute.databaseValue(for: value))

@@ -15,6 +15,22 @@ extension ModelStorage {
         case optionalInt64(Int64?), optionalInt(Int?), optionalDouble(Double?), optionalString(String?)
         case optionalBool(Bool?)
 
+        /// `value` unboxed, when `Value` is one of the cases' types.
+        @inlinable
+        static func make<Value>(_ value: Value) -> Primitive? {
+            if Value.self == Int64.self { return .int64(unsafeBitCast(value, to: Int64.self)) }
+            if Value.self == Int.self { return .int(unsafeBitCast(value, to: Int.self)) }
+            if Value.self == Double.self { return .double(unsafeBitCast(value, to: Double.self)) }
+            if Value.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+            if Value.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+            if Value.self == Int64?.self { return .optionalInt64(unsafeBitCast(value, to: Int64?.self)) }
+            if Value.self == Int?.self { return .optionalInt(unsafeBitCast(value, to: Int?.self)) }
+            if Value.self == Double?.self { return .optionalDouble(unsafeBitCast(value, to: Double?.self)) }
+            if Value.self == String?.self { return .optionalString(unsafeBitCast(value, to: String?.self)) }
+            if Value.self == Bool?.self { return .optionalBool(unsafeBitCast(value, to: Bool?.self)) }
+            return nil
+        }
+
         /// The value as the `Any` a `.value` slot would hold.
         var boxed: Any {
             switch self {
@@ -28,6 +44,22 @@ extension ModelStorage {
             case .optionalDouble(let value): value as Any
             case .optionalString(let value): value as Any
             case .optionalBool(let value): value as Any
+            }
+        }
+
+        /// The column value the attribute's primitive codec makes of ``boxed``.
+        var databaseValue: DatabaseValue {
+            switch self {
+            case .int64(let value): .integer(value)
+            case .int(let value): .integer(Int64(value))
+            case .double(let value): .real(value)
+            case .string(let value): .text(value)
+            case .bool(let value): .integer(value ? 1 : 0)
+            case .optionalInt64(let value): value.map { .integer($0) } ?? .null
+            case .optionalInt(let value): value.map { .integer(Int64($0)) } ?? .null
+            case .optionalDouble(let value): value.map { .real($0) } ?? .null
+            case .optionalString(let value): value.map { .text($0) } ?? .null
+            case .optionalBool(let value): value.map { .integer($0 ? 1 : 0) } ?? .null
             }
         }
 

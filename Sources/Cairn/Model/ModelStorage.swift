@@ -266,11 +266,21 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     }
 
     func setValue(_ value: Any, at index: Int) {
+        setSlot(.value(value), at: index)
+    }
+
+    /// Sets a slot to a new value (`.value` or `.primitive`), recording the change.
+    @usableFromInline
+    func setSlot(_ slot: Slot, at index: Int) {
         if state != .new, originals[index] == nil { originals[index] = slots[index] }
-        slots[index] = .value(value)
+        slots[index] = slot
         changed.insert(index)
         context?.noteChange(of: self, at: index)
     }
+
+    /// The number of slots, for bounds checks in code inlined into a model's module.
+    @usableFromInline
+    var slotCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.slotCount } }
 
     /// The models a relationship slot holds now, loading it if needed (an unloaded slot of a
     /// model without a stored row is empty).

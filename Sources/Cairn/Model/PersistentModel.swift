@@ -135,11 +135,17 @@ public struct _FetchedStorage {
     }
 
     /// Sets slot `slot` (recording the change, as `setValue(forKey:to:)` does); `false` for a
-    /// slot the entity does not have.
-    @usableFromInline
-    func setValue(_ value: Any, at slot: Int) -> Bool {
-        guard slot >= 0, slot < storage.slots.count else { return false }
-        storage.setValue(value, at: slot)
+    /// slot the entity does not have. A value of a common attribute type is kept unboxed, as a
+    /// fetch keeps it (``ModelStorage/Primitive``). Inlined into the model's module, so that
+    /// the choice is made when the setter is compiled.
+    @inlinable
+    func setValue<Value>(_ value: Value, at slot: Int) -> Bool {
+        guard slot >= 0, slot < storage.slotCount else { return false }
+        if let primitive = ModelStorage.Primitive.make(value) {
+            storage.setSlot(.primitive(primitive), at: slot)
+        } else {
+            storage.setSlot(.value(value), at: slot)
+        }
         return true
     }
 }
