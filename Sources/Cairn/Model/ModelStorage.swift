@@ -44,7 +44,7 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         @usableFromInline
         let slotCount: Int
         var originals: [Int: Slot] = [:]
-        var changed: Set<Int> = []
+        var changed: SlotSet = []
         var identifier: PersistentIdentifier
         var state: State
         /// The context's link, held strongly: assigning it costs a retain, where a `weak`
@@ -124,7 +124,7 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     }
 
     /// The properties changed since the last save (every property set on a new model).
-    var changed: Set<Int> {
+    var changed: SlotSet {
         get { fields.pointee.changed }
         _modify { yield &fields.pointee.changed }
     }
