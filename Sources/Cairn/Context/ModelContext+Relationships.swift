@@ -25,9 +25,11 @@ extension ModelContext {
     /// reported (and makes `save()` throw), noAction does nothing.
     @discardableResult
     func applyDeleteRules() -> [ModelError] {
+        // The relationship slots only: asking every property whether it is one cost about
+        // 1,400 instructions per inserted model of an entity that has none (callgrind, W1).
         for key in dirty + insertionOrder {
             guard let storage = trackedStorage(key) else { continue }
-            for (index, property) in storage.entity.properties.enumerated() where property.isRelationship {
+            for index in storage.entity.relationshipSlots {
                 guard case .value(let value) = storage.slots[index] else { continue }
                 for other in relatedModels(value) where other._storage?.state == .new { insertModel(other) }
             }

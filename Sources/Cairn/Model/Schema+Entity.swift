@@ -52,6 +52,8 @@ extension Schema {
         /// starts, as Swift initializes those properties (the generated init accessors do not
         /// pass that nil on; see `_PersistedPropertyMacro`).
         let implicitNils: [(slot: Int, value: Any)]
+        /// The slots of the relationships, in declaration order.
+        let relationshipSlots: [Int]
         /// The scope of the temporary identifiers of this entity's new models.
         let unsavedScope: IdentifierScope
 
@@ -141,6 +143,7 @@ extension Schema {
             implicitNils = properties.enumerated().compactMap { slot, property in
                 (property.valueType as? any _OptionalBuilding.Type).map { (slot, $0._nilValue) }
             }
+            relationshipSlots = properties.indices.filter { properties[$0] is Relationship }
             let attributes = properties.compactMap { $0 as? Attribute }
             let relationships = properties.compactMap { $0 as? Relationship }
             self.attributes = Set(attributes)
