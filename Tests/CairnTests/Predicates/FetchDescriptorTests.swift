@@ -167,6 +167,15 @@ struct FetchDescriptorTests {
         let second = try QueryCompiler.render(descriptor(45), selecting: .identifiers)
         #expect(first.sql == second.sql)
         #expect(first.arguments != second.arguments)
+        // Selections of as many columns share a hash, never their SQL.
+        try QueryCache.$current.withValue(QueryCache()) {
+            for _ in 0..<2 {
+                let title = try QueryCompiler.render(descriptor(15), selecting: .columns(["title"]))
+                let minutes = try QueryCompiler.render(descriptor(15), selecting: .columns(["minutes"]))
+                #expect(title.sql.hasPrefix(#"SELECT "t0"."id", "t0"."title" FROM"#))
+                #expect(minutes.sql.hasPrefix(#"SELECT "t0"."id", "t0"."minutes" FROM"#))
+            }
+        }
     }
 }
 
