@@ -51,6 +51,19 @@ struct DetachedModelTests {
         #expect(trips.map(\.name) == ["Oslo", "Rome"])
     }
 
+    @Test("once the container is gone too, what was not loaded reads as empty; what was loaded stays")
+    func containerGone() throws {
+        weak var gone: ModelContainer?
+        let trips: [Trip] = try {
+            let container = try tripsContainer()
+            gone = container
+            return try tripsFromAGoneContext(container, FetchDescriptor(sortBy: [SortDescriptor(\.name)]))
+        }()
+        #expect(gone == nil)
+        #expect(trips.map(\.name) == ["Oslo", "Rome"])
+        #expect(trips[1].items.isEmpty)
+    }
+
     @Test("a model left behind is adopted by the next context that inserts it, and saves there")
     func adoptedAfterContextIsGone() throws {
         let container = try tripsContainer()
