@@ -4,9 +4,9 @@ import Foundation
 ///
 /// A fetch makes one model per row, so this is the inner loop of `fetch`: for the common column
 /// types (`Int`, `Int64`, `Double`, `String`, `Bool` and their Optionals) it reads the column
-/// straight from the statement when the column holds its natural storage class, and boxes the
-/// value into the slot without a `DatabaseValue`, a codec closure or a generic type lookup in
-/// between. Any other type, and any value in another storage class (an integer in a `String`
+/// straight from the statement when the column holds its natural storage class, and stores the
+/// value unboxed in the slot (`.primitive`) without a `DatabaseValue`, a codec closure or a
+/// generic type lookup in between. Any other type, and any value in another storage class (an integer in a `String`
 /// attribute, say), goes through the attribute's codec as before, so the answers are the same.
 struct SlotPlan {
     typealias Primitive = ModelStorage.Primitive

@@ -3,7 +3,9 @@ import Foundation
 /// The state behind one model instance: a slot per persisted property, the committed value of
 /// each property changed since the last save, the model's identifier and its context.
 ///
-/// Values are Swift values (`.value`); a to-one relationship read from a row starts as the
+/// Values are Swift values: `Int64`, `Int`, `Double`, `String`, `Bool` and their Optionals
+/// unboxed (`.primitive`, see ``Primitive``), anything else as `Any` (`.value`); `Slot.loaded`
+/// gives either as `Any`. A to-one relationship read from a row starts as the
 /// related row's primary key (`.raw`) and becomes a model on first access; a property whose
 /// column was not fetched is `.unloaded` and is faulted in by the context on first access.
 ///
@@ -170,7 +172,7 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     struct Slots {
         let storage: ModelStorage
 
-        var count: Int { storage.fields.pointee.slotCount }
+        var count: Int { storage.slotCount }
 
         subscript(index: Int) -> Slot {
             get {
@@ -280,7 +282,7 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
 
     /// The number of slots, for bounds checks in code inlined into a model's module.
     @usableFromInline
-    var slotCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.slotCount } }
+    var slotCount: Int { fields.pointee.slotCount }
 
     /// The models a relationship slot holds now, loading it if needed (an unloaded slot of a
     /// model without a stored row is empty).

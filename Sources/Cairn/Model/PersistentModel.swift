@@ -126,14 +126,6 @@ public struct _FetchedStorage {
     @usableFromInline
     let storage: ModelStorage
 
-    /// The Swift value in slot `slot` if it is loaded (no faulting, no relationship to
-    /// resolve); `nil` otherwise, or for a slot the entity does not have.
-    @usableFromInline
-    func loadedValue(at slot: Int) -> Any? {
-        guard slot >= 0, slot < storage.slots.count else { return nil }
-        return storage.loadedValue(at: slot)
-    }
-
     /// Sets slot `slot` (recording the change, as `setValue(forKey:to:)` does); `false` for a
     /// slot the entity does not have. A value of a common attribute type is kept unboxed, as a
     /// fetch keeps it (``ModelStorage/Primitive``). Inlined into the model's module, so that

@@ -61,8 +61,9 @@ extension ModelMacro: MemberMacro {
             """,
             schemaMetadata(typeName: typeName, properties: properties),
         ]
+        // `init(backingData:)` and `init(_$fetched:)` initialize each property's zero-size peer.
+        let placeholders = properties.map { "_\($0.name) = _SwiftDataNoType()" }.joined(separator: "\n")
         if !hasBackingInit {
-            let placeholders = properties.map { "_\($0.name) = _SwiftDataNoType()" }.joined(separator: "\n")
             members.append(
                 """
                 public required init(backingData: any Cairn.BackingData<\(raw: typeName)>) {
@@ -73,9 +74,8 @@ extension ModelMacro: MemberMacro {
         }
         // Compiled for the concrete class, a fetched row becomes a model without the runtime
         // type lookups the generic default needs; a non-final class keeps the default, which
-        // makes the dynamic `Self`.
-        // Without a hand-written `init(backingData:)`, a fetched row's model is made around its
-        // storage alone (see `_ModelBackingDataSlot.init(fetched:)`).
+        // makes the dynamic `Self`. Without a hand-written `init(backingData:)`, the model is
+        // made around the row's storage alone (see `_ModelBackingDataSlot.init(fetched:)`).
         if classDecl.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) {
             if hasBackingInit {
                 members.append(
@@ -85,7 +85,6 @@ extension ModelMacro: MemberMacro {
                     }
                     """)
             } else {
-                let placeholders = properties.map { "_\($0.name) = _SwiftDataNoType()" }.joined(separator: "\n")
                 members.append(
                     """
                     private init(_$fetched storage: Cairn._FetchedStorage) {
