@@ -14,7 +14,7 @@ extension ModelContext {
     /// Called by every fetch, ``registeredModel(for:)`` and ``model(for:)``; call it directly
     /// to refresh models without fetching.
     func mergeExternalChanges() {
-        let tables = container.changes.inbox(for: self).take()
+        let tables = inbox.take()
         guard !tables.isEmpty else { return }
         var byEntity: [String: [ModelStorage]] = [:]
         for model in tracked.values {

@@ -30,7 +30,7 @@ extension ModelContext {
     /// - Throws: ``SwiftDataError/sortingPendingChangesWithIdentifiers`` when the descriptor
     ///   sorts and includes pending changes, as SwiftData does.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
-        if !descriptor.sortBy.isEmpty, descriptor.includePendingChanges {
+        if descriptor.sorts, descriptor.includePendingChanges {
             throw SwiftDataError.sortingPendingChangesWithIdentifiers.with(
                 reason: "Set includePendingChanges = false to fetch sorted identifiers")
         }
@@ -85,8 +85,7 @@ extension ModelContext {
     /// `SELECT "id", <every column> FROM "<Entity>"` and adds WHERE, ORDER BY, LIMIT and
     /// OFFSET; it must keep the selected columns.
     func fetchStored<T: PersistentModel>(_ type: T.Type, adjusting adjust: (SQLSelect) throws -> SQLSelect) throws -> [T] {
-        let store = try container.store(for: Schema.entityName(for: type))
-        let layout = try store.layout(for: Schema.entityName(for: type))
+        let (store, layout) = try table(of: type)
         let rendered = try adjust(selectAll(layout)).render()
         // Models are made while the statement steps, as in `storedModels(_:)`.
         return try store.access { connection in
@@ -96,8 +95,7 @@ extension ModelContext {
 
     /// The stored row of a model type with a primary key, as a registered model, or `nil`.
     func fetchStored<T: PersistentModel>(_ type: T.Type, primaryKey: Int64) throws -> T? {
-        let store = try container.store(for: Schema.entityName(for: type))
-        let layout = try store.layout(for: Schema.entityName(for: type))
+        let (store, layout) = try table(of: type)
         let select = selectAll(layout).where(.column(layout.primaryKey).equals(.value(.integer(primaryKey))))
         guard let row = try store.access({ try $0.rows(select) }).first else { return nil }
         return try materialize(T.self, row: row, layout: layout, store: store)

@@ -39,12 +39,16 @@ extension ModelContext {
     /// edits and deletes merged in memory in the same order SQL would give.
     func fetchThroughSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let models = try fetchMergingPendingChanges(descriptor)
-        try prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, of: models)
+        if descriptor.prefetches {
+            try prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, of: models)
+        }
         return models
     }
 
     private func fetchMergingPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-        let pending = descriptor.includePendingChanges ? pendingChanges(of: T.self) : PendingChanges<T>()
+        // A context without unsaved changes (most fetches) skips gathering them by type.
+        guard descriptor.includePendingChanges, hasPendingChanges else { return try storedModels(descriptor) }
+        let pending = pendingChanges(of: T.self)
         if pending.isEmpty { return try storedModels(descriptor) }
         // Unsaved changes can move rows in or out of the page: fetch every stored match, fix
         // it up in memory, then page.
@@ -61,7 +65,7 @@ extension ModelContext {
             extra = try extra.filter { try predicate.evaluate($0) }
         }
         models += extra
-        if !descriptor.sortBy.isEmpty {
+        if descriptor.sorts {
             // Stable: ties keep the stored rows' SQL order (their primary key), then new models.
             models = sortedByStoredOrder(models, using: descriptor.sortBy)
         }
@@ -89,14 +93,16 @@ extension ModelContext {
 
     /// The stored rows a descriptor selects, as registered models.
     func storedModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-        let entityName = Schema.entityName(for: T.self)
-        let store = try container.store(for: entityName)
-        let layout = try store.layout(for: entityName)
-        if !descriptor.propertiesToFetch.isEmpty {
+        let (store, layout) = try table(of: T.self)
+        if descriptor.fetchesSomeProperties {
             return try partialModels(descriptor, layout: layout, store: store)
         }
-        if let page = try storedModelsInIndexOrder(descriptor, layout: layout, store: store) { return page }
-        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name)))
+        if IndexOrderProbe<T>.mayApply(to: descriptor),
+            let page = try storedModelsInIndexOrder(descriptor, layout: layout, store: store)
+        {
+            return page
+        }
+        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames))
         // Models are made while the statement steps: no row is copied out first. Nothing in
         // `materialize` reaches the store again, so holding its lock meanwhile is safe.
         return try store.access { connection in
@@ -134,10 +140,10 @@ extension ModelContext {
 
     /// `fetchCount(_:)`: `SELECT COUNT(*)` unless unsaved changes of `T` must be merged.
     func fetchCountThroughSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
-        if descriptor.includePendingChanges, !pendingChanges(of: T.self).isEmpty {
+        if descriptor.includePendingChanges, hasPendingChanges, !pendingChanges(of: T.self).isEmpty {
             return try fetchThroughSQL(descriptor).count
         }
-        let store = try container.store(for: Schema.entityName(for: T.self))
+        let store = try table(of: T.self).store
         var counted = descriptor
         counted.sortBy = []
         counted.fetchLimit = nil
@@ -153,13 +159,12 @@ extension ModelContext {
 
     /// `fetchIdentifiers(_:)`: the primary keys only, unless unsaved changes must be merged.
     func fetchIdentifiersThroughSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
-        if descriptor.includePendingChanges, !pendingChanges(of: T.self).isEmpty {
+        if descriptor.includePendingChanges, hasPendingChanges, !pendingChanges(of: T.self).isEmpty {
             return try fetchThroughSQL(descriptor).map(\.persistentModelID)
         }
-        let entityName = Schema.entityName(for: T.self)
-        let store = try container.store(for: entityName)
+        let (store, layout) = try table(of: T.self)
         let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers)
-        let scope = try store.layout(for: entityName).identifierScope
+        let scope = layout.identifierScope
         let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
         return rows.compactMap { row in
             guard case .integer(let key)? = row.first else { return nil }
@@ -194,9 +199,7 @@ extension ModelContext {
     /// more on each side, ties broken by `"id" DESC` (see `storedModelsInIndexOrder`); that is
     /// the SQL shown, unless rows of that shape tied before.
     public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> QueryPlan {
-        let entityName = Schema.entityName(for: T.self)
-        let store = try container.store(for: entityName)
-        let layout = try store.layout(for: entityName)
+        let (store, layout) = try table(of: T.self)
         let rendered = try firstFetchSQL(descriptor, layout: layout)
         let explain = RenderedSQL(sql: "EXPLAIN QUERY PLAN " + rendered.sql, arguments: rendered.arguments)
         let rows = try store.access { try $0.rows(PreparedStatement(rendered: explain)) }

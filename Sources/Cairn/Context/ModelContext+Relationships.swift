@@ -106,8 +106,7 @@ extension ModelContext {
     @discardableResult
     func fetchStored<T: PersistentModel>(_ type: T.Type, primaryKeys: [Int64]) throws -> [T] {
         guard !primaryKeys.isEmpty else { return [] }
-        let store = try container.store(for: Schema.entityName(for: type))
-        let layout = try store.layout(for: Schema.entityName(for: type))
+        let (store, layout) = try table(of: type)
         let select = selectAll(layout).where(.column(layout.primaryKey).in(primaryKeys.map { .value(.integer($0)) }))
         let rows = try store.access { try $0.rows(select) }
         return try rows.map { try materialize(T.self, row: $0, layout: layout, store: store) }

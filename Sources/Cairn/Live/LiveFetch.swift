@@ -149,7 +149,7 @@ extension ModelContext {
     func tablesRead<T: PersistentModel>(by descriptor: FetchDescriptor<T>) -> Set<String> {
         let entityName = Schema.entityName(for: T.self)
         guard let store = try? container.store(for: entityName), let layout = try? store.layout(for: entityName),
-            let rendered = try? QueryCompiler.render(descriptor, selecting: .columns(layout.columns.map(\.name))),
+            let rendered = try? QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames)),
             let tables = try? store.access({ try $0.database.cachedStatement(sql: rendered.sql).readTables }),
             !tables.isEmpty
         else { return [entityName] }
