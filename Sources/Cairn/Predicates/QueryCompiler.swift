@@ -98,14 +98,12 @@ enum QueryCompiler {
     ) throws -> RenderedSQL {
         var shape: PredicateShape?
         var root: (any SQLPredicateExpression)?
-        // The predicate's parts are read in place: copying the whole `Predicate<T>` out of the
-        // descriptor went through its value witnesses, about 700 instructions (callgrind, W5).
-        if let (expression, variable) = descriptor.predicate.map({ ($0.expression, $0.variable.key) }) {
-            guard let translatable = sqlExpression(expression) else {
-                throw PredicateSQLError.unsupported(PredicateDiagnostics.unsupportedConstruct(in: expression))
+        if let predicate = descriptor.predicate {
+            guard let expression = sqlExpression(predicate.expression) else {
+                throw PredicateSQLError.unsupported(PredicateDiagnostics.unsupportedConstruct(in: predicate.expression))
             }
-            root = translatable
-            shape = try makeShape(translatable, root: variable)
+            root = expression
+            shape = try makeShape(expression, root: predicate.variable.key)
         }
         var sortTokens: [ShapeToken] = []
         if descriptor.sorts {
