@@ -78,6 +78,13 @@ import Testing
         let other = try db.cachedStatement(sql: "SELECT id FROM workout")
         #expect(first === second)
         #expect(first !== other)
+        // The statement handed out last is checked first by its text: alternating texts, and
+        // an equal text in another string, still find their own statements.
+        let built = ["SELECT title FROM workout", "WHERE id = ?"].joined(separator: " ")
+        #expect(try db.cachedStatement(sql: built) === first)
+        #expect(try db.cachedStatement(sql: "SELECT id FROM workout") === other)
+        #expect(try db.cachedStatement(sql: built) === first)
+        #expect(try db.cachedStatement(sql: "SELECT id FROM workout") === other)
     }
 
     @Test func busyCachedStatementIsNotHandedOutTwice() throws {

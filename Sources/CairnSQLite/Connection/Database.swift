@@ -25,6 +25,8 @@ public final class Database {
 
     /// Prepared statements by SQL text.
     var statementCache: [String: Statement] = [:]
+    /// The cached statement handed out last (see `idleCachedStatement(sql:)`).
+    var recentStatement: Statement?
     /// Every statement prepared and not yet finalized, so `close()` can finalize them.
     var openStatements: [ObjectIdentifier: UnretainedStatement] = [:]
     /// Tables seen by the authorizer while a statement is being prepared.
@@ -151,6 +153,7 @@ public final class Database {
     /// Finalizes every statement of this connection; used by ``close()``.
     func finalizeAllStatements() {
         statementCache.removeAll()
+        recentStatement = nil
         for entry in openStatements.values {
             entry.statement.finalize()
         }

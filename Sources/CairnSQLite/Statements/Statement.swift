@@ -57,6 +57,8 @@ public final class Statement {
     @exclusivity(unchecked) @usableFromInline var rowCountHint = 0
     /// True while a cursor owns the statement, so the cache hands out another one.
     @exclusivity(unchecked) var isReserved = false
+    /// Prepared and not in use: the cache may hand it out.
+    var isIdle: Bool { sqliteStatement != nil && !isStepping && !isReserved }
     /// The change-tracker generation in which ``writtenTables`` were recorded.
     @exclusivity(unchecked) var recordedChangeGeneration = -1
     /// Column name → index, built on the first lookup by name.
