@@ -73,6 +73,26 @@ struct RenderCacheTests {
         #expect(cache.statistics(for: find(1))?.hits == 5)
     }
 
+    @Test("Alternating shapes each keep their own rendering and counts")
+    func alternatingShapes() throws {
+        // The shape served last is compared first; a loop alternating two shapes misses it
+        // every time and must still find each shape's own rendering.
+        let cache = SQLRenderCache()
+        let equal = { (id: Int64) in SQLStatement.select(SQLSelect([a], from: .table("t")).where(a.equals(int(id)))) }
+        let greater = { (id: Int64) in SQLStatement.select(SQLSelect([a], from: .table("t")).where(a.greaterThan(int(id)))) }
+        for id: Int64 in 1...3 {
+            #expect(try cache.render(equal(id)) == equal(id).render())
+            #expect(try cache.render(greater(id)) == greater(id).render())
+            #expect(try cache.render(greater(id + 10)) == greater(id + 10).render())
+        }
+        #expect(cache.statistics(for: equal(0)) == SQLRenderCache.Statistics(renders: 1, hits: 2))
+        #expect(cache.statistics(for: greater(0)) == SQLRenderCache.Statistics(renders: 1, hits: 5))
+        cache.removeAll()
+        #expect(cache.statistics(for: equal(0)) == nil)
+        #expect(try cache.render(equal(4)) == equal(4).render())
+        #expect(cache.statistics(for: equal(0)) == SQLRenderCache.Statistics(renders: 1, hits: 0))
+    }
+
     @Test("Shapes differ in everything but values", arguments: [
         (SQLSelect(from: "t").where(a.in([int(1), int(2)])), SQLSelect(from: "t").where(a.in([int(1)]))),
         (SQLSelect(from: "t").where(a.equals(int(1))), SQLSelect(from: "t").where(b.equals(int(1)))),
