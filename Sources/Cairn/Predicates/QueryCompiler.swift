@@ -244,6 +244,9 @@ final class QueryCache: @unchecked Sendable {
     @TaskLocal static var current: QueryCache = .shared
     private let lock = NSLock()
     private var entries: [QueryShapeKey: CompiledQuery] = [:]
+    /// The entry found last, compared before the key is hashed: a loop fetches one shape over
+    /// and over, and hashing the key cost about 1,000 instructions a fetch (callgrind, W5).
+    private var recent: (key: QueryShapeKey, compiled: CompiledQuery)?
     private var compiles = 0
     /// The most shapes kept; past it the cache starts over (shapes are few in real programs).
     let capacity = 1024
@@ -252,13 +255,17 @@ final class QueryCache: @unchecked Sendable {
         get {
             lock.lock()
             defer { lock.unlock() }
-            return entries[key]
+            if let recent, recent.key == key { return recent.compiled }
+            guard let compiled = entries[key] else { return nil }
+            recent = (key, compiled)
+            return compiled
         }
         set {
             lock.lock()
             defer { lock.unlock() }
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = newValue
+            recent = nil
         }
     }
 
