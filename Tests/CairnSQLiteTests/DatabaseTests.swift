@@ -87,6 +87,20 @@ import Testing
         #expect(try db.cachedStatement(sql: "SELECT id FROM workout") === other)
     }
 
+    @Test func canonicallyEquivalentSQLTextsAreDifferentStatements() throws {
+        // Swift's String equality treats "é" as one scalar and as "e" plus a combining accent
+        // as equal; SQLite compares the bytes. Each text must keep its own statement and rows.
+        try db.execute(sql: "INSERT INTO workout (title) VALUES (?), (?), (?)", arguments: ["\u{E9}", "e\u{301}", "e\u{301}"])
+        let composed = "SELECT count(*) FROM workout WHERE title = '\u{E9}'"
+        let decomposed = "SELECT count(*) FROM workout WHERE title = 'e\u{301}'"
+        #expect(composed == decomposed)
+        for _ in 0..<2 {
+            #expect(try db.fetchValue(Int.self, sql: composed) == 1)
+            #expect(try db.fetchValue(Int.self, sql: decomposed) == 2)
+        }
+        #expect(try db.cachedStatement(sql: composed) !== db.cachedStatement(sql: decomposed))
+    }
+
     @Test func busyCachedStatementIsNotHandedOutTwice() throws {
         try db.execute(sql: "INSERT INTO workout (title) VALUES ('a'), ('b')")
         let sql = "SELECT title FROM workout ORDER BY id"

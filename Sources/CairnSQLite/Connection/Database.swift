@@ -23,8 +23,8 @@ public final class Database {
     /// The raw connection (`sqlite3 *`), nil once closed. For calling SQLite directly.
     public private(set) var sqliteConnection: OpaquePointer?
 
-    /// Prepared statements by SQL text.
-    var statementCache: [String: Statement] = [:]
+    /// Prepared statements by SQL text (its bytes: see `SQLCacheKey`).
+    var statementCache: [SQLCacheKey: Statement] = [:]
     /// The cached statement handed out last (see `idleCachedStatement(sql:)`).
     var recentStatement: Statement?
     /// Every statement prepared and not yet finalized, so `close()` can finalize them.

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 extension Database {
     /// The most statements the cache keeps before it is emptied (SQL shapes are finite when
@@ -18,13 +19,13 @@ extension Database {
     /// - Throws: ``DatabaseError`` when `sql` does not compile or holds more than one statement.
     public func cachedStatement(sql: String) throws -> Statement {
         if let statement = idleCachedStatement(sql: sql) { return statement }
-        if let statement = statementCache[sql], statement.sqliteStatement != nil {
+        if let statement = statementCache[SQLCacheKey(sql)], statement.sqliteStatement != nil {
             // Busy: a cursor is iterating it.
             return try makeStatement(sql: sql)
         }
         let statement = try makeStatement(sql: sql)
         if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll() }
-        statementCache[sql] = statement
+        statementCache[SQLCacheKey(sql)] = statement
         recentStatement = statement
         return statement
     }
@@ -36,10 +37,10 @@ extension Database {
     /// equal without reading it, while hashing a 180-byte SQL text for the dictionary cost about
     /// 1,300 instructions a lookup (callgrind, SwiftData W5).
     func idleCachedStatement(sql: String) -> Statement? {
-        if let recent = recentStatement, recent.sql == sql {
+        if let recent = recentStatement, SQLCacheKey.sameText(recent.sql, sql) {
             return recent.isIdle ? recent : nil
         }
-        guard let statement = statementCache[sql], statement.isIdle else { return nil }
+        guard let statement = statementCache[SQLCacheKey(sql)], statement.isIdle else { return nil }
         recentStatement = statement
         return statement
     }
@@ -138,7 +139,7 @@ extension Database {
                 try statement.execute(arguments: slice)
                 if isWhole {
                     if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll() }
-                    statementCache[sql] = statement
+                    statementCache[SQLCacheKey(sql)] = statement
                 }
                 current = next
                 if current.pointee == 0 { break }
@@ -148,6 +149,38 @@ extension Database {
                                     message: "too many arguments: the SQL has \(consumed) parameters, got \(arguments.count)",
                                     sql: sql, arguments: arguments,
                                     publicStatementArguments: configuration.publicStatementArguments)
+            }
+        }
+    }
+}
+
+/// SQL text as the statement cache keys it: by its UTF-8 bytes.
+///
+/// `String`'s own `==` and hash treat canonically equivalent text as equal (`"é"` written as one
+/// scalar or as `e` and a combining accent), and SQLite does not: two queries differing only so
+/// in a text literal would share one prepared statement, and the second would get the first's
+/// rows.
+struct SQLCacheKey: Hashable {
+    let sql: String
+
+    init(_ sql: String) { self.sql = sql }
+
+    static func == (lhs: SQLCacheKey, rhs: SQLCacheKey) -> Bool { sameText(lhs.sql, rhs.sql) }
+
+    func hash(into hasher: inout Hasher) {
+        var sql = sql
+        sql.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether two SQL texts are the same bytes; the same storage is known at once.
+    static func sameText(_ first: String, _ second: String) -> Bool {
+        var first = first
+        var second = second
+        return first.withUTF8 { a in
+            second.withUTF8 { b in
+                guard a.count == b.count else { return false }
+                guard let left = a.baseAddress, let right = b.baseAddress, left != right else { return true }
+                return memcmp(left, right, a.count) == 0
             }
         }
     }
