@@ -168,20 +168,22 @@ struct SQLCacheKey: Hashable {
     static func == (lhs: SQLCacheKey, rhs: SQLCacheKey) -> Bool { sameText(lhs.sql, rhs.sql) }
 
     func hash(into hasher: inout Hasher) {
-        var sql = sql
-        sql.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        let hashed: Void? = sql.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil {
+            for byte in sql.utf8 { hasher.combine(byte) }
+        }
     }
 
     /// Whether two SQL texts are the same bytes; the same storage is known at once.
     static func sameText(_ first: String, _ second: String) -> Bool {
-        var first = first
-        var second = second
-        return first.withUTF8 { a in
-            second.withUTF8 { b in
-                guard a.count == b.count else { return false }
+        guard first.utf8.count == second.utf8.count else { return false }
+        let compared = first.utf8.withContiguousStorageIfAvailable { a in
+            second.utf8.withContiguousStorageIfAvailable { b in
                 guard let left = a.baseAddress, let right = b.baseAddress, left != right else { return true }
                 return memcmp(left, right, a.count) == 0
             }
         }
+        if case .some(.some(let same)) = compared { return same }
+        return first.utf8.elementsEqual(second.utf8)
     }
 }
