@@ -95,8 +95,7 @@ extension ModelContext {
     @_spi(CairnCoreData)
     public func batchLoader<T: PersistentModel>(_ type: T.Type, primaryKeys keys: [Int64]) throws -> (Range<Int>) -> [T] {
         mergeExternalChanges()
-        let entityName = Schema.entityName(for: T.self)
-        let scope = try container.store(for: entityName).layout(for: entityName).identifierScope
+        let scope = try table(of: T.self).layout.identifierScope
         let holder = BatchHolder<T>()
         return { range in
             self.release(holder.models)
@@ -141,8 +140,7 @@ extension ModelContext {
             for model in try fetchThroughSQL(fetch) { try block(model) }
             return
         }
-        let entityName = Schema.entityName(for: T.self)
-        let scope = try container.store(for: entityName).layout(for: entityName).identifierScope
+        let scope = try table(of: T.self).layout.identifierScope
         let keys = try primaryKeys(fetch)
         var start = 0
         while start < keys.count {
@@ -159,7 +157,7 @@ extension ModelContext {
 
     /// The primary keys of the saved rows a descriptor selects, in its order (8 bytes each).
     func primaryKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [Int64] {
-        let store = try container.store(for: Schema.entityName(for: T.self))
+        let store = try table(of: T.self).store
         let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers)
         return try store.access { connection in
             try connection.database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) {
@@ -190,9 +188,7 @@ extension ModelContext {
 
     /// `SELECT … WHERE "t0"."id" IN (SELECT value FROM json_each(?))`.
     func storedModels<T: PersistentModel>(_ type: T.Type, primaryKeys: [Int64]) throws -> [T] {
-        let entityName = Schema.entityName(for: T.self)
-        let store = try container.store(for: entityName)
-        let layout = try store.layout(for: entityName)
+        let (store, layout) = try table(of: T.self)
         let alias = "t0"
         let keys = "[" + primaryKeys.map(String.init).joined(separator: ",") + "]"
         let select = SQLSelect(

@@ -92,7 +92,7 @@ extension ModelContext {
             }
             return order.map { ($0, counts[$0] ?? 0) }
         }
-        let store = try container.store(for: Schema.entityName(for: T.self))
+        let store = try table(of: T.self).store
         var plain = descriptor
         plain.sortBy = []
         let rendered = try QueryCompiler.render(
@@ -139,7 +139,7 @@ extension ModelContext {
     private func aggregateValue<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, _ selection: QuerySelection) throws
         -> DatabaseValue
     {
-        let store = try container.store(for: Schema.entityName(for: T.self))
+        let store = try table(of: T.self).store
         var plain = descriptor
         plain.sortBy = []
         let rendered = try QueryCompiler.render(plain, selecting: selection)

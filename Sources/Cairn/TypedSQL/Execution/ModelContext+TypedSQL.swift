@@ -47,10 +47,10 @@ extension ModelContext {
         select.columns = [SQLSelectColumn(_ModelTable.primaryKey(T.self).sqlExpression)]
         let fetching = try beginFetch()
         defer { fetching.end() }
-        let entityName = Schema.entityName(for: T.self)
-        let store = try container.store(for: entityName)
+        let (store, layout) = try table(of: T.self)
+        let entityName = layout.tableName
         let rendered = try SQLRenderCache.shared.render(.select(select))
-        let scope = try store.layout(for: entityName).identifierScope
+        let scope = layout.identifierScope
         let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { row in
             guard case .integer(let key)? = row.first else {
