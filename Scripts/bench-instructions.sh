@@ -34,7 +34,7 @@ done | awk -v s="$surface" '
   { split($2, w, "W"); n = w[2]; if ($1 == "c") c[n] = $3; else if ($1 == s) m[n] = $3 }
   END {
     printf "%-9s %16s %16s %8s\n", "workload", "C instr", s " instr", "ratio"
-    for (n = 1; n <= 6; n++) if ((n in c) && (n in m))
+    for (n = 1; n <= 7; n++) if ((n in c) && (n in m))
       printf "W%-8d %16.0f %16.0f %7.2fx\n", n, c[n], m[n], m[n] / c[n]
   }'
 grep -E "^check|x$" "$out/bench.txt" >&2 || true

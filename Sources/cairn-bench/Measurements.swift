@@ -1,19 +1,20 @@
 import CairnBenchBaseline
 import Foundation
 
-/// One surface's run of the six workloads: milliseconds and checksums, indexed W1...W6.
+/// One surface's run of the workloads: milliseconds and checksums, indexed W1...W7 (W7 is
+/// W6 with a new array per fetch; see Workloads.swift).
 /// A workload a surface does not run stays `nil`.
 struct Measurements {
     var name: String
     /// The surface's name in callgrind section labels: "engine", "typedsql", ...
     var surfaceLabel: String
-    var milliseconds: [Double?] = Array(repeating: nil, count: 6)
-    /// W1 has no checksum; W2...W6 must equal the C baseline's.
-    var checksums: [Int64?] = Array(repeating: nil, count: 6)
+    var milliseconds: [Double?] = Array(repeating: nil, count: workloadCount)
+    /// W1 has no checksum; W2...W7 must equal the C baseline's.
+    var checksums: [Int64?] = Array(repeating: nil, count: workloadCount)
     /// Peak resident set size after the run, in KiB (Linux `VmHWM`).
     var peakRSSKiB: Int?
 
-    /// Times `body`, records its milliseconds for workload `number` (1...6) and its checksum.
+    /// Times `body`, records its milliseconds for workload `number` (1...7) and its checksum.
     /// A workload left out with `--workloads` is skipped, except W1, which fills the table
     /// the others read.
     mutating func measure(_ number: Int, _ body: () throws -> Int64?) rethrows {
@@ -39,7 +40,7 @@ extension Measurements {
     /// differing one is kept as nil, so the report flags it), peak memory is the larger.
     func fastest(with other: Measurements) -> Measurements {
         var m = self
-        for i in 0..<6 {
+        for i in 0..<workloadCount {
             switch (milliseconds[i], other.milliseconds[i]) {
             case let (a?, b?): m.milliseconds[i] = min(a, b)
             case let (a, b): m.milliseconds[i] = a ?? b

@@ -23,12 +23,12 @@ struct Report {
         }
         Swift.print("")
         let header = "surface".padding(toLength: 22, withPad: " ", startingAt: 0)
-            + (1...6).map { "W\($0)".leftPadded(9) }.joined()
+            + (1...workloadCount).map { "W\($0)".leftPadded(9) }.joined()
         Swift.print(header)
         Swift.print(String(repeating: "-", count: header.count))
         for run in runs {
             var line = run.name.padding(toLength: 22, withPad: " ", startingAt: 0)
-            for i in 0..<6 {
+            for i in 0..<workloadCount {
                 if let mine = run.milliseconds[i], let c = baseline.milliseconds[i], c > 0 {
                     let mark = run.checksums[i].map { $0 == baseline.checksums[i] ? "" : "!" } ?? ""
                     line += (String(format: "%.2fx", mine / c) + mark).leftPadded(9)

@@ -32,7 +32,7 @@ struct BenchOrder: Sendable {
     @Column("ShipCountry") var shipCountry: String?
 }
 
-/// W1–W6 through the typed SQL builder: `@Table` values, statements built with `insert`,
+/// W1–W7 through the typed SQL builder: `@Table` values, statements built with `insert`,
 /// `where`, `order`, `limit`, `find`, `count`, run on a `DatabasePool`.
 struct TypedSQLSurface: BenchSurface {
     /// Rows per INSERT statement in W1 (7 bound values each, under SQLite's 32766 limit).
@@ -122,7 +122,22 @@ struct TypedSQLSurface: BenchSurface {
                 start += 1_000
             }
         }
+        // W6 as baseline.c writes it: one array, refilled from a cursor by each fetch.
         try m.measure(6) {
+            try pool.read { db in
+                var sum: Int64 = 0
+                var rows: [BenchOrder] = []
+                for _ in 0..<Workload.orderRepeats {
+                    rows.removeAll(keepingCapacity: true)
+                    let cursor = try BenchOrder.all.fetchCursor(db)
+                    while let order = try cursor.next() { rows.append(order) }
+                    sum += rows.reduce(0) { $0 + $1.id + ($1.shippedDate == nil ? 0 : 1) }
+                }
+                return sum
+            }
+        }
+        // W7: the same fetches through `fetchAll`, a new array each time.
+        try m.measure(7) {
             try pool.read { db in
                 var sum: Int64 = 0
                 for _ in 0..<Workload.orderRepeats {

@@ -19,6 +19,11 @@ enum Workload {
         ShipName TEXT, ShipAddress TEXT, ShipCity TEXT, ShipRegion TEXT, ShipPostalCode TEXT, ShipCountry TEXT)
         """
 
+    static let selectOrders = """
+        SELECT OrderID, CustomerID, EmployeeID, OrderDate, RequiredDate, ShippedDate, ShipVia, \
+        Freight, ShipName, ShipAddress, ShipCity, ShipRegion, ShipPostalCode, ShipCountry FROM orders
+        """
+
     static func makeRows() -> [WorkoutRow] {
         (1...Int64(rowCount)).map { i in
             let minutes = (i * 37) % 120 + 1

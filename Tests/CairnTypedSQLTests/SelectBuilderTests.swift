@@ -176,6 +176,21 @@ struct SelectBuilderTests {
         #expect(try RemindersList.group(by: \.id).leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) }.fetchCount(db) == 3)
     }
 
+    /// The loop cairn-bench's W6 runs: one array, emptied and refilled from a new cursor over
+    /// the same cached statement each time; every refill holds what `fetchAll` returns.
+    @Test func cursorRefillsAKeptArray() throws {
+        let query = Reminder.order(by: \.id)
+        var kept: [Reminder] = []
+        for _ in 0..<3 {
+            kept.removeAll(keepingCapacity: true)
+            let cursor = try query.fetchCursor(db)
+            while let reminder = try cursor.next() { kept.append(reminder) }
+            #expect(try cursor.next() == nil)
+            #expect(kept.map(\.id) == [1, 2, 3, 4, 5, 6])
+            #expect(kept.map(\.title) == (try query.fetchAll(db)).map(\.title))
+        }
+    }
+
     @Test func sameShapeSameSQLText() throws {
         let first = try Reminder.where { $0.title.eq("Groceries") }.render()
         let second = try Reminder.where { $0.title.eq("Haircut") }.render()

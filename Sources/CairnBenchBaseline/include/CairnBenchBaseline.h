@@ -2,19 +2,19 @@
 #define CAIRN_BENCH_BASELINE_H
 #include <stdint.h>
 
-/// What one run of the C baseline measured: W1..W6 in milliseconds (index 0..5) and the
-/// checksums of W2..W6 (index 1..5; index 0 unused) that Cairn's run must reproduce.
+/// What one run of the C baseline measured: W1..W7 in milliseconds (index 0..6) and the
+/// checksums of W2..W7 (index 1..6; index 0 unused) that Cairn's run must reproduce.
 typedef struct {
     double setupMilliseconds;
-    double milliseconds[6];
-    int64_t checksum[6];
+    double milliseconds[7];
+    int64_t checksum[7];
     int transactions;
     int synchronous;
     char sqliteVersion[32];
     char journalMode[16];
 } CairnBaselineResult;
 
-/// Runs the six workloads of BENCHMARKS.md in plain C on a fresh database file at `path`.
+/// Runs the six workloads of BENCHMARKS.md, and W7 (W6 with a new array per fetch), in plain C on a fresh database file at `path`.
 /// `autocommit` non-zero runs each read statement outside a read transaction.
 int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *out);
 

@@ -44,16 +44,26 @@ func executeRendered(_ db: Database, _ rendered: RenderedSQL) throws {
 /// let cursor = try Reminder.all.fetchCursor(db)
 /// while let reminder = try cursor.next() { print(reminder.title) }
 /// ```
+///
+/// A cursor refills an array you keep without allocating a new one per query:
+///
+/// ```swift
+/// reminders.removeAll(keepingCapacity: true)
+/// let cursor = try Reminder.all.fetchCursor(db)
+/// while let reminder = try cursor.next() { reminders.append(reminder) }
+/// ```
 public final class QueryCursor<Element> {
-    private let rows: RowCursor
-    private let decode: (inout QueryDecoder) throws -> Element
+    @usableFromInline let rows: RowCursor
+    @usableFromInline let decode: (inout QueryDecoder) throws -> Element
 
+    @usableFromInline
     init(rows: RowCursor, decode: @escaping (inout QueryDecoder) throws -> Element) {
         self.rows = rows
         self.decode = decode
     }
 
     /// The next row, or `nil` after the last.
+    @inlinable
     public func next() throws -> Element? {
         guard let row = try rows.next() else { return nil }
         var decoder = QueryDecoder(row: row)
@@ -93,7 +103,9 @@ extension Select {
         try fetchFirst(db, render()) { try From.decode(from: &$0) }
     }
 
-    /// A cursor over the rows of the table.
+    /// A cursor over the rows of the table. Inlinable, so its decoding is specialized for the
+    /// row type where it is called, as ``fetchAll(_:)`` is.
+    @inlinable
     public func fetchCursor(_ db: Database) throws -> QueryCursor<From.QueryOutput>
     where Columns == (), Joins == () {
         let rendered = try render()
