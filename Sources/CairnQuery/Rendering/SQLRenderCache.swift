@@ -90,25 +90,34 @@ private final class LockedShapes: @unchecked Sendable {
     /// the key (about 2,800 instructions a hit for `find(id)`, callgrind, typed SQL W5).
     private var recent: (shape: SQLStatement, entry: Entry)?
 
-    /// A rendering and how often it was served; a class, so `recent` and `entries` share it.
+    /// A rendering, the shape it was rendered from and how often it was served; a class, so
+    /// `recent` and `entries` share it.
     private final class Entry {
+        let shape: SQLStatement
         let template: RenderedSQL
         var statistics: SQLRenderCache.Statistics
 
-        init(_ template: RenderedSQL) {
+        init(_ template: RenderedSQL, shape: SQLStatement) {
+            self.shape = shape
             self.template = template
             statistics = SQLRenderCache.Statistics(renders: 1, hits: 0)
         }
+
+        /// Whether `shape` may use this rendering: equal by `==` (the lookup), and with its
+        /// text byte for byte the same. `==` on strings is canonical equivalence, so a table
+        /// spelled with a decomposed "é" would otherwise be served the SQL of its precomposed
+        /// twin, which SQLite reads as another table.
+        func serves(_ shape: SQLStatement) -> Bool { self.shape.hasIdenticalText(to: shape) }
     }
 
     func hit(_ shape: SQLStatement) -> RenderedSQL? {
         lock.lock()
         defer { lock.unlock() }
-        if let recent, recent.shape == shape {
+        if let recent, recent.shape == shape, recent.entry.serves(shape) {
             recent.entry.statistics.hits += 1
             return recent.entry.template
         }
-        guard let entry = entries[ShapeKey(shape)] else { return nil }
+        guard let entry = entries[ShapeKey(shape)], entry.serves(shape) else { return nil }
         entry.statistics.hits += 1
         recent = (shape, entry)
         return entry.template
@@ -119,21 +128,23 @@ private final class LockedShapes: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let entry = entries[key] {
-            // Rendered concurrently by another thread, or again after a clear.
-            entry.statistics.renders += 1
+            // Rendered concurrently by another thread, or again after a clear. A canonically
+            // equal shape with other bytes is not cached: it is rendered on every run.
+            if entry.serves(shape) { entry.statistics.renders += 1 }
             return
         }
         if entries.count >= capacity {
             entries.removeAll(keepingCapacity: true)
             recent = nil
         }
-        entries[key] = Entry(template)
+        entries[key] = Entry(template, shape: shape)
     }
 
     func statistics(for shape: SQLStatement) -> SQLRenderCache.Statistics? {
         lock.lock()
         defer { lock.unlock() }
-        return entries[ShapeKey(shape)]?.statistics
+        guard let entry = entries[ShapeKey(shape)], entry.serves(shape) else { return nil }
+        return entry.statistics
     }
 
     var count: Int {
