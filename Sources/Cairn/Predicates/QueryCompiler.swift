@@ -237,7 +237,8 @@ enum QueryCompiler {
 
 /// Compiled shapes, shared by every context of the process.
 final class QueryCache: @unchecked Sendable {
-    // @unchecked Sendable: `entries` and `compiles` are only touched while holding `lock`.
+    // @unchecked Sendable: `entries`, `recent` and `compiles` are only touched while holding
+    // `lock`.
     static let shared = QueryCache()
     /// The cache compilations use: `shared`, unless a task scopes its own (tests do, so that
     /// counting compiles is not disturbed by other tests filling the shared cache).
@@ -245,8 +246,9 @@ final class QueryCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [QueryShapeKey: CompiledQuery] = [:]
     /// The entry found last, compared before the key is hashed: a loop fetches one shape over
-    /// and over, and hashing the key cost about 1,000 instructions a fetch (callgrind, W5).
-    private var recent: (key: QueryShapeKey, compiled: CompiledQuery)?
+    /// and over, and hashing the key cost about 1,000 instructions a fetch (callgrind, W5). A
+    /// class, so that checking it binds one reference instead of copying the key.
+    private var recent: Recent?
     private var compiles = 0
     /// The most shapes kept; past it the cache starts over (shapes are few in real programs).
     let capacity = 1024
@@ -257,7 +259,7 @@ final class QueryCache: @unchecked Sendable {
             defer { lock.unlock() }
             if let recent, recent.key == key { return recent.compiled }
             guard let compiled = entries[key] else { return nil }
-            recent = (key, compiled)
+            recent = Recent(key: key, compiled: compiled)
             return compiled
         }
         set {
@@ -266,6 +268,16 @@ final class QueryCache: @unchecked Sendable {
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = newValue
             recent = nil
+        }
+    }
+
+    private final class Recent {
+        let key: QueryShapeKey
+        let compiled: CompiledQuery
+
+        init(key: QueryShapeKey, compiled: CompiledQuery) {
+            self.key = key
+            self.compiled = compiled
         }
     }
 
