@@ -1,8 +1,8 @@
 // Raw SQLite C API baseline: the physical limit that Cairn's benchmark is measured against.
 // This is ../shared/bench/baseline.c (the project's reference program) with `main` turned into
 // `cairn_baseline_run`, so cairn-bench runs it in the same process, on the same SQLite, and
-// prints the ratio. The workloads are unchanged. `exit` on a failed call stays: a baseline
-// that cannot run has nothing to compare against.
+// prints the ratio. W1-W6 are unchanged; W7 is Cairn's addition (below). `exit` on a failed
+// call stays: a baseline that cannot run has nothing to compare against.
 //
 // Workloads (see ../BENCHMARKS.md):
 //   W1 insert 100,000 workout rows, one transaction, one prepared statement

@@ -2,7 +2,7 @@ import CairnBenchBaseline
 import Foundation
 
 /// One surface's run of the workloads: milliseconds and checksums, indexed W1...W7 (W7 is
-/// W6 with a new array per fetch; see Workloads.swift).
+/// W6 with a new array per fetch; see `workloadCount`).
 /// A workload a surface does not run stays `nil`.
 struct Measurements {
     var name: String
