@@ -179,6 +179,17 @@ static void free_order(Order *o) {
     free(o->shipPostalCode); free(o->shipCountry);
 }
 
+// One pass of W6 and W7: every row read into `orders`, then summed and freed, as the
+// reference program's loop body does. Returns the pass's checksum.
+static int64_t orders_pass(sqlite3_stmt *q, Order *orders) {
+    int64_t sum = 0;
+    int k = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) read_order(q, &orders[k++]);
+    sqlite3_reset(q);
+    for (int j = 0; j < k; j++) { sum += orders[j].id + (orders[j].shippedDate ? 1 : 0); free_order(&orders[j]); }
+    return sum;
+}
+
 int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *out) {
     // Each read phase (W2..W6) runs inside one BEGIN/COMMIT read transaction, as a
     // library's `read { }` does. With a 2nd argument "autocommit", each statement takes and
@@ -365,12 +376,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
             sqlite3_stmt *q6;
             check(sqlite3_prepare_v2(db, ORDERS_SELECT, -1, &q6, NULL), db, "prepare q6");
             Order *orders = malloc(sizeof(Order) * ORDERS);
-            for (int r = 0; r < ORDER_REPEAT; r++) {
-                int k = 0;
-                while (sqlite3_step(q6) == SQLITE_ROW) read_order(q6, &orders[k++]);
-                sqlite3_reset(q6);
-                for (int j = 0; j < k; j++) { ck6 += orders[j].id + (orders[j].shippedDate ? 1 : 0); free_order(&orders[j]); }
-            }
+            for (int r = 0; r < ORDER_REPEAT; r++) ck6 += orders_pass(q6, orders);
             free(orders);
             sqlite3_finalize(q6);
             READ_END();
@@ -384,10 +390,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
             check(sqlite3_prepare_v2(db, ORDERS_SELECT, -1, &q7, NULL), db, "prepare q7");
             for (int r = 0; r < ORDER_REPEAT; r++) {
                 Order *orders = malloc(sizeof(Order) * ORDERS);
-                int k = 0;
-                while (sqlite3_step(q7) == SQLITE_ROW) read_order(q7, &orders[k++]);
-                sqlite3_reset(q7);
-                for (int j = 0; j < k; j++) { ck7 += orders[j].id + (orders[j].shippedDate ? 1 : 0); free_order(&orders[j]); }
+                ck7 += orders_pass(q7, orders);
                 free(orders);
             }
             sqlite3_finalize(q7);
