@@ -120,14 +120,23 @@ struct ModelMacroTests {
                     Workout(_$fetched: storage)
                 }
 
-                private let _$observationRegistrar = Observation.ObservationRegistrar()
+                private var _$observationRegistrar: Observation.ObservationRegistrar?
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Workout, _M>) {
-                    _$observationRegistrar.access(self, keyPath: keyPath)
+                    if let registrar = _$observationRegistrar {
+                        registrar.access(self, keyPath: keyPath)
+                    } else {
+                        let registrar = Observation.ObservationRegistrar()
+                        _$observationRegistrar = registrar
+                        registrar.access(self, keyPath: keyPath)
+                    }
                 }
 
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Workout, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
-                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    guard let registrar = _$observationRegistrar else {
+                        return try mutation()
+                    }
+                    return try registrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
 
                 struct _SwiftDataNoType {

@@ -129,6 +129,37 @@ struct ContextBasicsTests {
         #expect(titles == ["Run", "Swim"])
     }
 
+    // A fetched model makes its observation registrar on the first read of a property.
+    @Test("a fetched model is observable from its first read; a change before any read lands")
+    func fetchedModelObservation() throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let container = try store.container(for: Workout.self)
+        let setup = ModelContext(container)
+        setup.insert(workout("Run"))
+        setup.insert(workout("Swim"))
+        try setup.save()
+
+        let context = ModelContext(container)
+        let fetched = try context.fetch(FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.title)]))
+        try #require(fetched.count == 2)
+        let run = fetched[0], swim = fetched[1]
+        swim.minutes = 50
+        #expect(swim.hasChanges)
+        let fired = Flag(), swimFired = Flag()
+        withObservationTracking { _ = run.title } onChange: { fired.set() }
+        withObservationTracking { _ = swim.title } onChange: { swimFired.set() }
+        run.minutes = 45
+        #expect(!fired.value, "a property that was not read does not fire")
+        run.title = "Long run"
+        #expect(fired.value)
+        #expect(!swimFired.value, "another model's observers do not hear it")
+        try context.save()
+        let saved = try ModelContext(container).fetch(FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.title)]))
+        #expect(saved.map(\.title) == ["Long run", "Swim"])
+        #expect(saved.map(\.minutes) == [45, 50])
+    }
+
     @Test("deleting an unsaved model un-inserts it")
     func deleteUnsaved() throws {
         let context = ModelContext(try memoryContainer(for: Workout.self))
