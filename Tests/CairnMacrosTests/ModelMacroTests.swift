@@ -120,23 +120,14 @@ struct ModelMacroTests {
                     Workout(_$fetched: storage)
                 }
 
-                private var _$observationRegistrar: Observation.ObservationRegistrar?
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Workout, _M>) {
-                    if let registrar = _$observationRegistrar {
-                        registrar.access(self, keyPath: keyPath)
-                    } else {
-                        let registrar = Observation.ObservationRegistrar()
-                        _$observationRegistrar = registrar
-                        registrar.access(self, keyPath: keyPath)
-                    }
+                    _$observationRegistrar.access(self, keyPath: keyPath)
                 }
 
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Workout, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
-                    guard let registrar = _$observationRegistrar else {
-                        return try mutation()
-                    }
-                    return try registrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
 
                 struct _SwiftDataNoType {

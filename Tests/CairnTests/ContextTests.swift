@@ -129,7 +129,6 @@ struct ContextBasicsTests {
         #expect(titles == ["Run", "Swim"])
     }
 
-    // A fetched model makes its observation registrar on the first read of a property.
     @Test("a fetched model is observable from its first read; a change before any read lands")
     func fetchedModelObservation() throws {
         let store = TemporaryStore()

@@ -100,28 +100,16 @@ extension ModelMacro: MemberMacro {
                     """)
             }
         }
-        // The registrar is made on the first read of a property, not with the model: a fetch
-        // makes a model per row, and a registrar is two allocations and a mutex (about 500
-        // instructions to make and 750 to destroy, callgrind W6) that a model nobody reads
-        // never needs. Until a read has made it, no observer can have registered (observers
-        // register through `access`), so a change has no one to tell.
         members += [
-            "private var _$observationRegistrar: Observation.ObservationRegistrar?",
+            "private let _$observationRegistrar = Observation.ObservationRegistrar()",
             """
             internal nonisolated func access<_M>(keyPath: KeyPath<\(raw: typeName), _M>) {
-                if let registrar = _$observationRegistrar {
-                    registrar.access(self, keyPath: keyPath)
-                } else {
-                    let registrar = Observation.ObservationRegistrar()
-                    _$observationRegistrar = registrar
-                    registrar.access(self, keyPath: keyPath)
-                }
+                _$observationRegistrar.access(self, keyPath: keyPath)
             }
             """,
             """
             internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<\(raw: typeName), _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
-                guard let registrar = _$observationRegistrar else { return try mutation() }
-                return try registrar.withMutation(of: self, keyPath: keyPath, mutation)
+                try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
             }
             """,
             "struct _SwiftDataNoType {}",
