@@ -18,32 +18,139 @@
 /// ```
 /// (one line in the real output.)
 public struct SQLSelect: Sendable, Hashable {
+    /// The clauses, as stored.
+    @usableFromInline
+    struct Clauses: Sendable, Hashable {
+        @usableFromInline var commonTableExpressions: [SQLCommonTableExpression] = []
+        @usableFromInline var isRecursive: Bool = false
+        @usableFromInline var isDistinct: Bool = false
+        @usableFromInline var columns: [SQLSelectColumn] = []
+        @usableFromInline var from: SQLTableSource? = nil
+        @usableFromInline var joins: [SQLJoin] = []
+        @usableFromInline var condition: SQLExpression? = nil
+        @usableFromInline var groupBy: [SQLExpression] = []
+        @usableFromInline var having: SQLExpression? = nil
+        @usableFromInline var compounds: [SQLCompound] = []
+        @usableFromInline var ordering: [SQLOrderingTerm] = []
+        @usableFromInline var limit: SQLExpression? = nil
+        @usableFromInline var offset: SQLExpression? = nil
+    }
+
+    /// The clauses behind one copy-on-write reference. A select is copied each time a builder
+    /// method returns and each time a typed query is run; as a struct of thirteen fields, each
+    /// copy retained every array and expression in it (about 38 retains and 23 releases a
+    /// typed primary-key lookup, callgrind W5). A copy now retains the box, and a change to a
+    /// shared box copies the clauses first.
+    ///
+    /// `@unchecked Sendable`: `clauses` is only changed through `SQLSelect`'s accessors, after
+    /// `isKnownUniquelyReferenced` has made the box this value's alone; a box that two values
+    /// (or two threads) share is never written. For the same reason an access to `clauses`
+    /// cannot overlap a change to it except through the same `SQLSelect`, which the compiler's
+    /// static exclusivity checks already rule out, so the run-time check is off.
+    @usableFromInline
+    final class Box: @unchecked Sendable {
+        @exclusivity(unchecked) @usableFromInline
+        var clauses: Clauses
+
+        @usableFromInline
+        init(_ clauses: Clauses) { self.clauses = clauses }
+    }
+
+    @usableFromInline
+    var box = Box(Clauses())
+
+    @inlinable
+    mutating func uniqueBox() -> Box {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.clauses) }
+        return box
+    }
+
     /// `WITH` common table expressions.
-    public var commonTableExpressions: [SQLCommonTableExpression] = []
+    @inlinable
+    public var commonTableExpressions: [SQLCommonTableExpression] {
+        _read { yield box.clauses.commonTableExpressions }
+        _modify { yield &uniqueBox().clauses.commonTableExpressions }
+    }
     /// `WITH RECURSIVE` instead of `WITH`.
-    public var isRecursive = false
+    @inlinable
+    public var isRecursive: Bool {
+        _read { yield box.clauses.isRecursive }
+        _modify { yield &uniqueBox().clauses.isRecursive }
+    }
     /// `SELECT DISTINCT`.
-    public var isDistinct = false
+    @inlinable
+    public var isDistinct: Bool {
+        _read { yield box.clauses.isDistinct }
+        _modify { yield &uniqueBox().clauses.isDistinct }
+    }
     /// The result columns; empty renders `*`.
-    public var columns: [SQLSelectColumn] = []
+    @inlinable
+    public var columns: [SQLSelectColumn] {
+        _read { yield box.clauses.columns }
+        _modify { yield &uniqueBox().clauses.columns }
+    }
     /// The `FROM` source; `nil` selects without a table (`SELECT ?`).
-    public var from: SQLTableSource?
+    @inlinable
+    public var from: SQLTableSource? {
+        _read { yield box.clauses.from }
+        _modify { yield &uniqueBox().clauses.from }
+    }
     /// Joins, in order.
-    public var joins: [SQLJoin] = []
+    @inlinable
+    public var joins: [SQLJoin] {
+        _read { yield box.clauses.joins }
+        _modify { yield &uniqueBox().clauses.joins }
+    }
     /// The `WHERE` condition.
-    public var condition: SQLExpression?
+    @inlinable
+    public var condition: SQLExpression? {
+        _read { yield box.clauses.condition }
+        _modify { yield &uniqueBox().clauses.condition }
+    }
     /// `GROUP BY` keys.
-    public var groupBy: [SQLExpression] = []
+    @inlinable
+    public var groupBy: [SQLExpression] {
+        _read { yield box.clauses.groupBy }
+        _modify { yield &uniqueBox().clauses.groupBy }
+    }
     /// The `HAVING` condition.
-    public var having: SQLExpression?
+    @inlinable
+    public var having: SQLExpression? {
+        _read { yield box.clauses.having }
+        _modify { yield &uniqueBox().clauses.having }
+    }
     /// Selects combined with this one, in order (`UNION`, `INTERSECT`, `EXCEPT`).
-    public var compounds: [SQLCompound] = []
+    @inlinable
+    public var compounds: [SQLCompound] {
+        _read { yield box.clauses.compounds }
+        _modify { yield &uniqueBox().clauses.compounds }
+    }
     /// `ORDER BY` terms (of the whole compound, when there is one).
-    public var ordering: [SQLOrderingTerm] = []
+    @inlinable
+    public var ordering: [SQLOrderingTerm] {
+        _read { yield box.clauses.ordering }
+        _modify { yield &uniqueBox().clauses.ordering }
+    }
     /// `LIMIT`; build with ``limit(_:)`` so it is bound.
-    public var limit: SQLExpression?
+    @inlinable
+    public var limit: SQLExpression? {
+        _read { yield box.clauses.limit }
+        _modify { yield &uniqueBox().clauses.limit }
+    }
     /// `OFFSET`; build with ``offset(_:)`` so it is bound.
-    public var offset: SQLExpression?
+    @inlinable
+    public var offset: SQLExpression? {
+        _read { yield box.clauses.offset }
+        _modify { yield &uniqueBox().clauses.offset }
+    }
+
+    public static func == (lhs: SQLSelect, rhs: SQLSelect) -> Bool {
+        lhs.box === rhs.box || lhs.box.clauses == rhs.box.clauses
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(box.clauses)
+    }
 
     /// A select of `columns` (all, `*`, when empty) from `source`.
     public init(_ columns: [SQLSelectColumn] = [], from source: SQLTableSource? = nil) {
