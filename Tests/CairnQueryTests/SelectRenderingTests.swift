@@ -160,4 +160,28 @@ struct SelectRenderingTests {
         #expect(base == SQLSelect(from: "t").where(a))
         #expect(Set([base, base, refined]).count == 2)
     }
+
+    // The clauses sit in one shared box until a copy changes; the change must not reach the
+    // values that share it.
+    @Test("Changing a copy's clauses in place leaves every other copy as it was")
+    func copyOnWrite() throws {
+        let original = SQLSelect(from: "t").where(a)
+        var copy = original
+        copy.columns.append(SQLSelectColumn(b))
+        copy.condition = nil
+        copy.isDistinct = true
+        #expect(try sqlite(original).sql == #"SELECT * FROM "t" WHERE "a""#)
+        #expect(try sqlite(copy).sql == #"SELECT DISTINCT "b" FROM "t""#)
+        var second = copy
+        #expect(second == copy)
+        second.isDistinct = false
+        second.ordering.append(b.descending())
+        #expect(try sqlite(copy).sql == #"SELECT DISTINCT "b" FROM "t""#)
+        #expect(try sqlite(second).sql == #"SELECT "b" FROM "t" ORDER BY "b" DESC"#)
+        #expect(second != copy)
+        var rebuilt = SQLSelect([SQLSelectColumn(b)], from: .table("t"))
+        rebuilt.isDistinct = true
+        #expect(rebuilt == copy, "equal clauses in different boxes are equal")
+        #expect(rebuilt.hashValue == copy.hashValue)
+    }
 }
