@@ -86,6 +86,35 @@ struct FetchPathTests {
         #expect(zip(notes, again).allSatisfy { $0 === $1 })
     }
 
+    // A fetch registers its new models after its last row; a row met twice must still be
+    // one model, the first one made.
+    @Test("a row that comes twice in one fetch's rows is one registered model")
+    func rowTwiceInOneFetch() throws {
+        let container = try memoryContainer(for: Jotting.self)
+        let writer = ModelContext(container)
+        writer.insert(Jotting(title: "a", color: nil, priority: 1))
+        try writer.save()
+
+        let context = ModelContext(container)
+        let layout = try context.table(of: Jotting.self).layout
+        let identifier = PersistentIdentifier.permanent(scope: layout.identifierScope, primaryKey: 1)
+        func made() -> (Jotting, ModelStorage) {
+            let storage = ModelStorage.stored(entity: layout.entity, identifier: identifier)
+            storage.context = context
+            return (Jotting._$makeFetched(_FetchedStorage(storage: storage)), storage)
+        }
+        let (first, firstStorage) = made()
+        let (second, secondStorage) = made()
+        var models = [first, second]
+        context.registerFetched(&models, [(0, firstStorage), (1, secondStorage)])
+        #expect(models[0] === first && models[1] === first)
+        #expect(second.modelContext == nil)
+        let registered: Jotting? = context.registeredModel(for: identifier)
+        #expect(registered === first)
+        #expect(try context.fetch(FetchDescriptor<Jotting>()).first === first)
+        #expect(first.title == "a", "the unloaded model faults its row in")
+    }
+
     @Test("a fetched model's backing data, made when first asked for, is one object over the row's values")
     func fetchedBackingDataIsMadeOnce() throws {
         let container = try savedJotting(then: "SELECT 1")

@@ -36,6 +36,21 @@ struct IdentityTableTests {
         #expect(table.values.sorted() == reference.values.sorted())
     }
 
+    @Test("reserving room keeps every entry; insertIfAbsent keeps the value already there")
+    func reserveAndInsertIfAbsent() {
+        var table = IdentityTable<CollidingKey, Int>()
+        for value in 0..<100 { table[CollidingKey(value: value)] = value }
+        let before = table
+        table.reserveCapacity(5_000)
+        #expect((0..<100).allSatisfy { table[CollidingKey(value: $0)] == $0 })
+        #expect(table.insertIfAbsent(-1, for: CollidingKey(value: 7)) == 7)
+        #expect(table[CollidingKey(value: 7)] == 7)
+        #expect(table.insertIfAbsent(1_000, for: CollidingKey(value: 1_000)) == nil)
+        #expect(table[CollidingKey(value: 1_000)] == 1_000)
+        #expect(table.count == 101)
+        #expect(before.count == 100 && before[CollidingKey(value: 1_000)] == nil, "a copy made before does not change")
+    }
+
     @Test("identifiers of two entities with the same primary key are two entries")
     func sameKeyTwoEntities() {
         var table = IdentityTable<PersistentIdentifier, String>()

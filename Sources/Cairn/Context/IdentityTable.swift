@@ -69,13 +69,31 @@ struct IdentityTable<Key: IdentityKey, Value> {
             buffer.values[index] = value
             return
         }
-        // At most half full, so runs stay short.
-        if (buffer.count + 1) * 2 > buffer.capacity {
-            let grown = Buffer(capacity: Swift.max(16, buffer.capacity * 2))
-            buffer.moveAll(into: grown)
-            buffer = grown
-        }
+        reserveCapacity(buffer.count + 1)
         buffer.place(tag: tag, key: key, value: value)
+    }
+
+    /// Stores `value` for `key` unless the key has a value already, which is returned and kept.
+    mutating func insertIfAbsent(_ value: Value, for key: Key) -> Value? {
+        let tag = Self.tag(of: key)
+        makeUnique()
+        if let index = buffer.find(key, tag: tag) { return buffer.values[index] }
+        reserveCapacity(buffer.count + 1)
+        buffer.place(tag: tag, key: key, value: value)
+        return nil
+    }
+
+    /// Makes room for `count` entries at once: a fetch that registers many rows grows the
+    /// table once instead of doubling it (and moving every entry) along the way.
+    mutating func reserveCapacity(_ count: Int) {
+        // At most half full, so runs stay short.
+        guard count * 2 > buffer.capacity else { return }
+        var capacity = Swift.max(16, buffer.capacity * 2)
+        while count * 2 > capacity { capacity *= 2 }
+        let grown = Buffer(capacity: capacity)
+        makeUnique()
+        buffer.moveAll(into: grown)
+        buffer = grown
     }
 
     /// Copy on write: a copy of the table shares its buffer until one of them changes.

@@ -109,6 +109,17 @@ extension ModelContext {
     /// The registered model of a row (the primary key, then the layout's columns), made and
     /// registered if the context does not hold it yet.
     func materialize<T: PersistentModel>(_ type: T.Type, row: some RowValues, layout: TableLayout, store: ModelStore) throws -> T {
+        let (model, storage) = try materializeUnregistered(type, row: row, layout: layout, store: store)
+        if let storage { register(model, storage) }
+        return model
+    }
+
+    /// The registered model of a row, or a new one with its storage, which the caller
+    /// registers (`register` or `registerFetched`).
+    @inline(__always)
+    func materializeUnregistered<T: PersistentModel>(
+        _ type: T.Type, row: some RowValues, layout: TableLayout, store: ModelStore
+    ) throws -> (T, ModelStorage?) {
         let first = row.count > 0 ? row.value(at: 0) : nil
         guard case .integer(let primaryKey) = first else {
             throw ModelError(.valueDecodingFailed, entityName: layout.tableName,
@@ -116,14 +127,30 @@ extension ModelContext {
                              value: first?.description, message: "A row has no integer primary key")
         }
         let identifier = PersistentIdentifier.permanent(scope: layout.identifierScope, primaryKey: primaryKey)
-        if let key = byIdentifier[identifier], let existing = tracked[key] as? T { return existing }
+        if let key = byIdentifier[identifier], let existing = tracked[key] as? T { return (existing, nil) }
         let storage = try ModelStorage.stored(entity: layout.entity, identifier: identifier) { slots in
             try row.fill(layout.slotPlan, into: slots, tableName: layout.tableName)
         }
         storage.context = self
-        let model = T._$makeFetched(_FetchedStorage(storage: storage))
-        register(model, storage)
-        return model
+        return (T._$makeFetched(_FetchedStorage(storage: storage)), storage)
+    }
+
+    /// Registers the models one fetch made (`fresh`: their places in `models` and their
+    /// storages), growing the identity tables once. A row that came twice in the result keeps
+    /// the model made for it first, in both places.
+    func registerFetched<T: PersistentModel>(_ models: inout [T], _ fresh: [(index: Int, storage: ModelStorage)]) {
+        guard !fresh.isEmpty else { return }
+        tracked.reserveCapacity(tracked.count + fresh.count)
+        byIdentifier.reserveCapacity(byIdentifier.count + fresh.count)
+        for (index, storage) in fresh {
+            let key = key(storage)
+            if let firstKey = byIdentifier.insertIfAbsent(key, for: storage.identifier), let first = tracked[firstKey] as? T {
+                storage.context = nil
+                models[index] = first
+                continue
+            }
+            tracked[key] = models[index]
+        }
     }
 
     /// The slots of a row of the layout's full SELECT: attributes decoded, to-one relationships

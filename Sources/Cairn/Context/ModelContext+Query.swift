@@ -104,11 +104,19 @@ extension ModelContext {
         }
         let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames))
         // Models are made while the statement steps: no row is copied out first. Nothing in
-        // `materialize` reaches the store again, so holding its lock meanwhile is safe.
+        // `materialize` reaches the store again, so holding its lock meanwhile is safe. They
+        // are registered after the last row, when their number is known (`registerFetched`).
         return try store.access { connection in
-            try connection.models(rendered) { row in
-                try materialize(T.self, row: row, layout: layout, store: store)
+            var fresh: [(index: Int, storage: ModelStorage)] = []
+            var index = 0
+            var models = try connection.models(rendered) { row in
+                let (model, storage) = try materializeUnregistered(T.self, row: row, layout: layout, store: store)
+                if let storage { fresh.append((index, storage)) }
+                index += 1
+                return model
             }
+            registerFetched(&models, fresh)
+            return models
         }
     }
 
