@@ -351,6 +351,26 @@ struct FetchPathTests {
             "\(error)".contains("priority")
         }
     }
+
+    @Test("a fetch that fails on a later row leaves none of the models it made registered")
+    func failedFetchRegistersNothing() throws {
+        let container = try memoryContainer(for: Jotting.self)
+        let writer = ModelContext(container)
+        writer.insert(Jotting(title: "readable", color: nil, priority: 1))
+        writer.insert(Jotting(title: "broken", color: nil, priority: 2))
+        try writer.save()
+        try container.write(for: Jotting.self) { db in
+            try db.execute(sql: #"UPDATE "Jotting" SET "priority" = x'00ff' WHERE "title" = 'broken'"#)
+        }
+        let layout = try writer.table(of: Jotting.self).layout
+        let context = ModelContext(container)
+        #expect(throws: (any Error).self) {
+            _ = try context.fetch(FetchDescriptor<Jotting>(sortBy: [SortDescriptor(\.priority)]))
+        }
+        let readable: Jotting? = context.registeredModel(
+            for: PersistentIdentifier.permanent(scope: layout.identifierScope, primaryKey: 1))
+        #expect(readable == nil)
+    }
 }
 
 /// `Location` has no empty JSON form but an empty value field by field; `Shape` (an enum with

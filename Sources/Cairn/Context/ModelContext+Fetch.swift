@@ -144,10 +144,15 @@ extension ModelContext {
         byIdentifier.reserveCapacity(byIdentifier.count + fresh.count)
         for (index, storage) in fresh {
             let key = key(storage)
-            if let firstKey = byIdentifier.insertIfAbsent(key, for: storage.identifier), let first = tracked[firstKey] as? T {
-                storage.context = nil
-                models[index] = first
-                continue
+            if let firstKey = byIdentifier.insertIfAbsent(key, for: storage.identifier) {
+                if let first = tracked[firstKey] as? T {
+                    storage.context = nil
+                    models[index] = first
+                    continue
+                }
+                // Not a model of this type (never expected): the new model takes the identifier,
+                // as `register` gives it.
+                byIdentifier[storage.identifier] = key
             }
             tracked[key] = models[index]
         }
