@@ -90,7 +90,7 @@ struct EngineSurface: BenchSurface {
                 for _ in 0..<Workload.orderRepeats {
                     orders.removeAll(keepingCapacity: true)
                     try select.forEachRow { orders.append(try Self.decodeOrder($0)) }
-                    sum += orders.reduce(0) { $0 + $1.id + ($1.shippedDate == nil ? 0 : 1) }
+                    sum += orders.reduce(0) { $0 + Workload.orderChecksum(id: $1.id, shippedDate: $1.shippedDate) }
                 }
                 return sum
             }
@@ -101,7 +101,7 @@ struct EngineSurface: BenchSurface {
                 var sum: Int64 = 0
                 for _ in 0..<Workload.orderRepeats {
                     let orders = try db.fetchAll(sql: Workload.selectOrders, Self.decodeOrder)
-                    sum += orders.reduce(0) { $0 + $1.id + ($1.shippedDate == nil ? 0 : 1) }
+                    sum += orders.reduce(0) { $0 + Workload.orderChecksum(id: $1.id, shippedDate: $1.shippedDate) }
                 }
                 return sum
             }

@@ -136,7 +136,7 @@ struct SwiftDataSurface: BenchSurface {
                 var sum: Int64 = 0
                 for _ in 0..<Workload.orderRepeats {
                     let fetched = try ModelContext(container).fetch(FetchDescriptor<ModelOrder>())
-                    sum += fetched.reduce(0) { $0 + $1.orderID + ($1.shippedDate == nil ? 0 : 1) }
+                    sum += fetched.reduce(0) { $0 + Workload.orderChecksum(id: $1.orderID, shippedDate: $1.shippedDate) }
                 }
                 return sum
             }

@@ -131,7 +131,7 @@ struct TypedSQLSurface: BenchSurface {
                     rows.removeAll(keepingCapacity: true)
                     let cursor = try BenchOrder.all.fetchCursor(db)
                     while let order = try cursor.next() { rows.append(order) }
-                    sum += rows.reduce(0) { $0 + $1.id + ($1.shippedDate == nil ? 0 : 1) }
+                    sum += rows.reduce(0) { $0 + Workload.orderChecksum(id: $1.id, shippedDate: $1.shippedDate) }
                 }
                 return sum
             }
@@ -142,7 +142,7 @@ struct TypedSQLSurface: BenchSurface {
                 var sum: Int64 = 0
                 for _ in 0..<Workload.orderRepeats {
                     let rows = try BenchOrder.all.fetchAll(db)
-                    sum += rows.reduce(0) { $0 + $1.id + ($1.shippedDate == nil ? 0 : 1) }
+                    sum += rows.reduce(0) { $0 + Workload.orderChecksum(id: $1.id, shippedDate: $1.shippedDate) }
                 }
                 return sum
             }

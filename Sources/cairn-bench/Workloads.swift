@@ -62,6 +62,13 @@ enum Workload {
             shipCountry: "Country")
     }
 
+    /// One order's part of W6's and W7's checksum, as baseline.c adds it: the id, plus one when
+    /// the order was shipped. Inlined, so a surface's loop costs what it did written out.
+    @inline(__always)
+    static func orderChecksum(id: Int64, shippedDate: String?) -> Int64 {
+        id + (shippedDate == nil ? 0 : 1)
+    }
+
     static func checksumW2(_ rows: [WorkoutRow]) -> Int64 {
         rows.reduce(0) { sum, w in
             sum + w.id + w.minutes + (w.isFavorite ? 1 : 0) + Int64(w.title.utf8.count) + (w.finishedAt == nil ? 1 : 0)

@@ -131,9 +131,7 @@ struct ContextBasicsTests {
 
     @Test("a fetched model is observable from its first read; a change before any read lands")
     func fetchedModelObservation() throws {
-        let store = TemporaryStore()
-        defer { store.remove() }
-        let container = try store.container(for: Workout.self)
+        let container = try memoryContainer(for: Workout.self)
         let setup = ModelContext(container)
         setup.insert(workout("Run"))
         setup.insert(workout("Swim"))
