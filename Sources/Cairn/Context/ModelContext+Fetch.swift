@@ -86,7 +86,14 @@ extension ModelContext {
     /// OFFSET; it must keep the selected columns.
     func fetchStored<T: PersistentModel>(_ type: T.Type, adjusting adjust: (SQLSelect) throws -> SQLSelect) throws -> [T] {
         let (store, layout) = try table(of: type)
-        let rendered = try adjust(selectAll(layout)).render()
+        return try fetchStored(type, try adjust(selectAll(layout)), layout: layout, store: store)
+    }
+
+    /// The registered models of the rows `select` (over the layout's full SELECT) returns.
+    func fetchStored<T: PersistentModel>(_ type: T.Type, _ select: SQLSelect, layout: TableLayout, store: ModelStore) throws
+        -> [T]
+    {
+        let rendered = try select.render()
         // Models are made while the statement steps, as in `storedModels(_:)`.
         return try store.access { connection in
             try connection.models(rendered) { row in try materialize(T.self, row: row, layout: layout, store: store) }

@@ -26,21 +26,41 @@ extension ModelContext {
         _ descriptor: FetchDescriptor<T>, layout: TableLayout, store: ModelStore
     ) throws -> [T]? {
         guard let (probe, rendered) = try indexOrderRead(descriptor, layout: layout) else { return nil }
+        return try pageInIndexOrder(T.self, rendered, probe.page, layout: layout, store: store)
+    }
+
+    /// The page of a Core Data fetch (`fetchStoredModels(_:where:orderBy:limit:offset:)`) read
+    /// in index order, or `nil` when its SELECT is not of that kind or its rows tie.
+    func storedModelsInIndexOrder<T: PersistentModel>(
+        _ type: T.Type, _ select: SQLSelect, limit: Int, offset: Int, layout: TableLayout, store: ModelStore
+    ) throws -> [T]? {
+        guard let (widened, page) = IndexOrderPage.widening(select, limit: limit, offset: offset, layout: layout)
+        else { return nil }
+        let rendered = try widened.render()
+        guard !TiedShapes.current.contains(rendered.sql) else { return nil }
+        return try pageInIndexOrder(T.self, rendered, page, layout: layout, store: store)
+    }
+
+    /// Runs a widened page's SQL, makes the models of the page's rows, and checks the sort keys
+    /// of neighbouring rows: `nil` (and the shape remembered as tied) if any two are equal.
+    private func pageInIndexOrder<T: PersistentModel>(
+        _ type: T.Type, _ rendered: RenderedSQL, _ page: IndexOrderPage, layout: TableLayout, store: ModelStore
+    ) throws -> [T]? {
         // Each row's sort-key columns, one row after another.
         var keys: [DatabaseValue] = []
         var rowCount = 0
-        let page = probe.leadingRows..<(probe.leadingRows + probe.limit)
+        let rows = page.leadingRows..<(page.leadingRows + page.limit)
         let models = try store.access { connection in
             try connection.models(rendered) { row -> T? in
                 defer { rowCount += 1 }
-                for column in probe.keyColumns { keys.append(row.value(at: column)) }
+                for column in page.keyColumns { keys.append(row.value(at: column)) }
                 // The rows on either side of the page are read for their keys alone: their
                 // models would stay registered in the context without having been fetched.
-                guard page.contains(rowCount) else { return nil }
+                guard rows.contains(rowCount) else { return nil }
                 return try materialize(T.self, row: row, layout: layout, store: store)
             }
         }
-        let width = probe.keyColumns.count
+        let width = page.keyColumns.count
         for row in (0..<rowCount).dropFirst() {
             let previous = (row - 1) * width
             let current = row * width
@@ -71,16 +91,50 @@ extension ModelContext {
     }
 }
 
-/// The widened page of an index-order read.
-struct IndexOrderProbe<T: PersistentModel> {
-    /// The page with one more row on each side (none before the first row).
-    let descriptor: FetchDescriptor<T>
+/// Where the page sits in the rows of an index-order read.
+struct IndexOrderPage {
     /// The rows read before the page: 1, or 0 for a page at offset 0.
     let leadingRows: Int
     /// The page's size.
     let limit: Int
     /// Where the sort keys' columns are in a row of the fetch (after the primary key).
     let keyColumns: [Int]
+
+    /// The page `limit` rows from `offset`, read with one more row on each side (none before
+    /// the first row); `nil` for a limit the widened read cannot express.
+    init?(limit: Int, offset: Int, keyColumns: [Int]) {
+        guard limit > 0, limit < Int.max - 2 else { return nil }
+        leadingRows = offset > 0 ? 1 : 0
+        self.limit = limit
+        self.keyColumns = keyColumns
+    }
+
+    /// The widened read's `OFFSET` (`nil`: none) and `LIMIT`.
+    func widened(offset: Int?) -> (offset: Int?, limit: Int) {
+        let start = max(0, offset ?? 0)
+        return (start > 0 ? start - 1 : offset, limit + leadingRows + 1)
+    }
+
+    /// The position of `attribute`'s column in a row of the entity's full SELECT, if the
+    /// attribute is stored and of a kind whose ties SQL and ``sqlTie(_:_:)`` see alike (numbers,
+    /// dates, UUIDs; text when `plainText`, that is, compared by bytes or by `cairn_swift`,
+    /// whose ties are Swift's `==`).
+    static func keyColumn(of attribute: Schema.Attribute, plainText: Bool, in layout: TableLayout) -> Int? {
+        guard !attribute.isTransient, let position = layout.columns.firstIndex(where: { $0.propertyName == attribute.name })
+        else { return nil }
+        switch SQLValueKind.of(unwrappedType(attribute.valueType).base) {
+        case .integer, .real, .date, .uuid: return position + 1
+        case .text where plainText: return position + 1
+        default: return nil
+        }
+    }
+}
+
+/// The widened page of a SwiftData fetch's index-order read.
+struct IndexOrderProbe<T: PersistentModel> {
+    /// The page with one more row on each side (none before the first row).
+    let descriptor: FetchDescriptor<T>
+    let page: IndexOrderPage
 
     /// The cheap half of the test: a limit, and a last sort key in `.reverse` order. Callers
     /// ask before anything generic over the model is made: reaching `storedModelsInIndexOrder`
@@ -95,30 +149,50 @@ struct IndexOrderProbe<T: PersistentModel> {
     /// dates, UUIDs, and strings with the default comparator, `cairn_swift`, whose ties are
     /// Swift's `==`); `nil` for any other fetch.
     init?(_ original: FetchDescriptor<T>, layout: TableLayout) {
-        guard let last = original.sortBy.last, last.order == .reverse,
-            let limit = original.fetchLimit, limit > 0, limit < Int.max - 2,
+        guard let last = original.sortBy.last, last.order == .reverse, let limit = original.fetchLimit,
             !original.fetchesSomeProperties
         else { return nil }
         var keyColumns: [Int] = []
         for sort in original.sortBy {
-            guard let keyPath = sort.keyPath, let attribute = layout.entity.attribute(for: keyPath), !attribute.isTransient,
-                let position = layout.columns.firstIndex(where: { $0.propertyName == attribute.name })
+            guard let keyPath = sort.keyPath, let attribute = layout.entity.attribute(for: keyPath),
+                let column = IndexOrderPage.keyColumn(of: attribute, plainText: sort.stringComparator == nil, in: layout)
             else { return nil }
-            switch SQLValueKind.of(unwrappedType(attribute.valueType).base) {
-            case .integer, .real, .date, .uuid: break
-            case .text where sort.stringComparator == nil: break
-            default: return nil
-            }
-            keyColumns.append(position + 1)
+            keyColumns.append(column)
         }
-        let offset = max(0, original.fetchOffset ?? 0)
+        guard let page = IndexOrderPage(limit: limit, offset: max(0, original.fetchOffset ?? 0), keyColumns: keyColumns)
+        else { return nil }
         var widened = original
-        leadingRows = offset > 0 ? 1 : 0
-        widened.fetchOffset = offset > 0 ? offset - 1 : original.fetchOffset
-        widened.fetchLimit = limit + leadingRows + 1
+        (widened.fetchOffset, widened.fetchLimit) = page.widened(offset: original.fetchOffset)
         descriptor = widened
-        self.limit = limit
-        self.keyColumns = keyColumns
+        self.page = page
+    }
+}
+
+extension IndexOrderPage {
+    /// The widened SELECT of a Core Data fetch and its page: `select` must end its ORDER BY
+    /// with the primary key ascending after a descending term, and every other term must be
+    /// one of the entity's own columns, uncollated (text then sorts by bytes) and with SQLite's
+    /// NULL placement; `nil` for any other SELECT.
+    static func widening(_ select: SQLSelect, limit: Int, offset: Int, layout: TableLayout) -> (SQLSelect, IndexOrderPage)? {
+        let table = layout.tableName
+        let keys = select.ordering.dropLast()
+        guard select.ordering.last == SQLExpression.column(layout.primaryKey, table: table).ascending(),
+            keys.last?.direction == .descending
+        else { return nil }
+        var keyColumns: [Int] = []
+        for term in keys {
+            guard term.collation == nil, term.nulls == nil,
+                let column = layout.columns.first(where: { term.expression == .column($0.name, table: table) }),
+                case .attribute(let attribute) = column.kind,
+                let position = keyColumn(of: attribute, plainText: true, in: layout)
+            else { return nil }
+            keyColumns.append(position)
+        }
+        guard let page = IndexOrderPage(limit: limit, offset: offset, keyColumns: keyColumns) else { return nil }
+        let (readOffset, readLimit) = page.widened(offset: offset > 0 ? offset : nil)
+        var widened = select.limit(readLimit).offset(readOffset)
+        widened.ordering[widened.ordering.count - 1] = SQLExpression.column(layout.primaryKey, table: table).descending()
+        return (widened, page)
     }
 }
 

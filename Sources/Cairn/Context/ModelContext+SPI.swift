@@ -15,6 +15,28 @@ extension ModelContext {
         return try fetchStored(type, adjusting: adjust)
     }
 
+    /// The registered models of the rows `SELECT "id", <every column> FROM "<Entity>"` with
+    /// `condition`, `ordering` and the page `limit` rows from `offset` (0: none) returns. When
+    /// `ordering` ends with the primary key ascending after a descending key (`ORDER BY
+    /// "date" DESC, "id" ASC LIMIT 20`), the page is read in the order of an index on the key,
+    /// as a SwiftData fetch with a `.reverse` last sort is (see `storedModelsInIndexOrder`).
+    @_spi(CairnCoreData)
+    public func fetchStoredModels<T: PersistentModel>(
+        _ type: T.Type, where condition: SQLExpression?, orderBy ordering: [SQLOrderingTerm], limit: Int?, offset: Int
+    ) throws -> [T] {
+        mergeExternalChanges()
+        let (store, layout) = try table(of: type)
+        var select = selectAll(layout)
+        select.condition = condition
+        select.ordering = ordering
+        if let limit,
+            let page = try storedModelsInIndexOrder(T.self, select, limit: limit, offset: offset, layout: layout, store: store)
+        {
+            return page
+        }
+        return try fetchStored(type, select.limit(limit).offset(offset > 0 ? offset : nil), layout: layout, store: store)
+    }
+
     /// The rows of a SELECT run on the store that holds `entityName`, and that store's
     /// identifier (for permanent `PersistentIdentifier`s).
     @_spi(CairnCoreData)
