@@ -141,7 +141,7 @@ struct IndexOrderProbe<T: PersistentModel> {
     /// for a fetch it then turns down, such as W5's primary-key lookups, made the metadata of
     /// its optional results and the probe, about 2,900 instructions a fetch (callgrind).
     static func mayApply(to descriptor: FetchDescriptor<T>) -> Bool {
-        descriptor.fetchLimit != nil && descriptor.sorts && descriptor.sortBy[descriptor.sortBy.count - 1].order == .reverse
+        descriptor.fetchLimit != nil && descriptor.lastSortIsReverse
     }
 
     /// The probe for a fetch with a limit whose last sort descriptor is `.reverse` and whose

@@ -98,12 +98,13 @@ enum QueryCompiler {
     ) throws -> RenderedSQL {
         var shape: PredicateShape?
         var root: (any SQLPredicateExpression)?
-        if let predicate = descriptor.predicate {
+        let predicate = descriptor.predicateParts
+        if let predicate {
             guard let expression = sqlExpression(predicate.expression) else {
                 throw PredicateSQLError.unsupported(PredicateDiagnostics.unsupportedConstruct(in: predicate.expression))
             }
             root = expression
-            shape = try makeShape(expression, root: predicate.variable.key)
+            shape = try makeShape(expression, root: predicate.variable)
         }
         var sortTokens: [ShapeToken] = []
         if descriptor.sorts {
@@ -117,7 +118,7 @@ enum QueryCompiler {
             compiled = cached
         } else {
             compiled = try compile(
-                descriptor, entity: Schema.Entity.of(T.self), root: root, constants: shape?.constants ?? [], rootVariable: descriptor.predicate?.variable.key,
+                descriptor, entity: Schema.Entity.of(T.self), root: root, constants: shape?.constants ?? [], rootVariable: predicate?.variable,
                 selection: selection, tieBreak: tieBreak)
             QueryCache.current[key] = compiled
         }

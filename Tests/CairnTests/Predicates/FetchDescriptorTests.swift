@@ -196,6 +196,39 @@ struct FetchDescriptorTests {
         #expect(first.hashValue == again.hashValue)
         #expect(ShapeToken.keyPath(\Pair.first) != ShapeToken.keyPath(\Workout.minutes))
     }
+
+    @Test("a descriptor changed after it is made, by assignment or in place, fetches what it then says")
+    func changedDescriptors() throws {
+        let (context, all) = try workouts()
+        let store = try context.container.store(for: "Workout")
+        var descriptor = FetchDescriptor<Workout>()
+        descriptor.sortBy.append(SortDescriptor(\.minutes, order: .reverse))
+        descriptor.fetchLimit = 4
+        #expect(try context.fetch(descriptor) == (try expected(descriptor, in: all)))
+        #expect(store.executedStatements.last?.contains(#"ORDER BY "t0"."minutes" DESC"#) == true)
+
+        descriptor.sortBy = [SortDescriptor(\.title)]
+        descriptor.predicate = #Predicate { $0.minutes >= 30 }
+        #expect(try context.fetch(descriptor) == (try expected(descriptor, in: all)))
+        #expect(store.executedStatements.last?.contains(#"WHERE "t0"."minutes" >= ?"#) == true)
+
+        descriptor.sortBy.removeAll()
+        descriptor.predicate = nil
+        descriptor.fetchLimit = nil
+        #expect(try context.fetch(descriptor) == all)
+        #expect(store.executedStatements.last?.contains("ORDER BY") == false)
+        #expect(store.executedStatements.last?.contains("WHERE") == false)
+
+        descriptor.propertiesToFetch.append(\.calories)
+        _ = try context.fetch(descriptor)
+        #expect(store.executedStatements.last == #"SELECT "t0"."id", "t0"."calories" FROM "Workout" AS "t0""#)
+        descriptor.propertiesToFetch.removeAll()
+        _ = try context.fetch(descriptor)
+        #expect(store.executedStatements.last?.contains(#""t0"."title""#) == true)
+
+        let fresh = FetchDescriptor<Workout>(predicate: #Predicate { $0.isFavorite }, sortBy: [SortDescriptor(\.title)])
+        #expect(try context.fetch(fresh) == (try expected(fresh, in: all)))
+    }
 }
 
 /// Predicates through to-one and to-many relationships, stored by the context.

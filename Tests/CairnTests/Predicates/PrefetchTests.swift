@@ -52,7 +52,7 @@ struct PrefetchTests {
         let context = ModelContext(container)
         let store = try container.store(for: "Item")
         var descriptor = FetchDescriptor<Item>(sortBy: [SortDescriptor(\.title)])
-        descriptor.relationshipKeyPathsForPrefetching = [\.trip]
+        descriptor.relationshipKeyPathsForPrefetching.append(\.trip)   // changed in place, as `= [\.trip]` would
         let before = store.executedStatements.count
         let items = try context.fetch(descriptor)
         #expect(store.executedStatements.count - before == 2)
