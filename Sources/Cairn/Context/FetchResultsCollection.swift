@@ -194,8 +194,7 @@ extension ModelContext {
         let select = SQLSelect(
             layout.selectColumns.map { SQLSelectColumn(.column($0, table: alias)) }, from: .table(layout.tableName, as: alias)
         ).where(.raw("\(SQLExpression.column(layout.primaryKey, table: alias)) IN (SELECT value FROM json_each(\(DatabaseValue.text(keys))))"))
-        let rows = try store.access { try $0.rows(select) }
-        return try rows.map { try materialize(T.self, row: $0, layout: layout, store: store) }
+        return try fetchStored(T.self, select, layout: layout, store: store)
     }
 
     /// Forgets saved models that have no unsaved changes, so their memory can be reclaimed.

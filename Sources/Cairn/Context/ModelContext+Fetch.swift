@@ -93,10 +93,28 @@ extension ModelContext {
     func fetchStored<T: PersistentModel>(_ type: T.Type, _ select: SQLSelect, layout: TableLayout, store: ModelStore) throws
         -> [T]
     {
-        let rendered = try select.render()
-        // Models are made while the statement steps, as in `storedModels(_:)`.
-        return try store.access { connection in
-            try connection.models(rendered) { row in try materialize(T.self, row: row, layout: layout, store: store) }
+        try fetchStored(type, try select.render(), layout: layout, store: store)
+    }
+
+    /// The registered models of the rows `rendered` (the layout's full SELECT) returns.
+    ///
+    /// Models are made while the statement steps: no row is copied out first. Nothing in
+    /// `materializeUnregistered` reaches the store again, so holding its lock meanwhile is safe.
+    /// They are registered after the last row, when their number is known (`registerFetched`).
+    func fetchStored<T: PersistentModel>(_ type: T.Type, _ rendered: RenderedSQL, layout: TableLayout, store: ModelStore)
+        throws -> [T]
+    {
+        try store.access { connection in
+            var fresh: [(index: Int, storage: ModelStorage)] = []
+            var index = 0
+            var models = try connection.models(rendered) { row in
+                let (model, storage) = try materializeUnregistered(T.self, row: row, layout: layout, store: store)
+                if let storage { fresh.append((index, storage)) }
+                index += 1
+                return model
+            }
+            registerFetched(&models, fresh)
+            return models
         }
     }
 

@@ -103,21 +103,7 @@ extension ModelContext {
             return page
         }
         let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames))
-        // Models are made while the statement steps: no row is copied out first. Nothing in
-        // `materialize` reaches the store again, so holding its lock meanwhile is safe. They
-        // are registered after the last row, when their number is known (`registerFetched`).
-        return try store.access { connection in
-            var fresh: [(index: Int, storage: ModelStorage)] = []
-            var index = 0
-            var models = try connection.models(rendered) { row in
-                let (model, storage) = try materializeUnregistered(T.self, row: row, layout: layout, store: store)
-                if let storage { fresh.append((index, storage)) }
-                index += 1
-                return model
-            }
-            registerFetched(&models, fresh)
-            return models
-        }
+        return try fetchStored(T.self, rendered, layout: layout, store: store)
     }
 
     /// `propertiesToFetch`: only the listed columns are read; the model's other columns load

@@ -108,8 +108,7 @@ extension ModelContext {
         guard !primaryKeys.isEmpty else { return [] }
         let (store, layout) = try table(of: type)
         let select = selectAll(layout).where(.column(layout.primaryKey).in(primaryKeys.map { .value(.integer($0)) }))
-        let rows = try store.access { try $0.rows(select) }
-        return try rows.map { try materialize(T.self, row: $0, layout: layout, store: store) }
+        return try fetchStored(T.self, select, layout: layout, store: store)
     }
 
     /// The models of a to-many relationship, with one query, adjusted for unsaved changes of
