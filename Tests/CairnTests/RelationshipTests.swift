@@ -79,6 +79,36 @@ struct RelationshipTests {
         #expect(Set(trip.items.map(\.title)) == ["Passport", "Tickets"])
     }
 
+    @Test("one save of models of three entities inserted alternately: every row, key and link is written")
+    func alternatingEntitiesInOneSave() throws {
+        let container = try memoryContainer(for: Trip.self, Item.self, Tag.self)
+        let context = ModelContext(container)
+        var trips: [Trip] = []
+        for index in 0..<4 {
+            // Trip, Item, Tag, Item, Trip, …: each entity's models come in several runs, and
+            // items point at trips inserted later in the same save.
+            let trip = Trip(name: "T\(index)")
+            let tag = Tag(name: "G\(index)")
+            context.insert(Item(title: "I\(index)a", trip: trip))
+            context.insert(trip)
+            context.insert(tag)
+            context.insert(Item(title: "I\(index)b"))
+            trip.tags = [tag] + trips.map { $0.tags }.joined()
+            trips.append(trip)
+        }
+        try context.save()
+        #expect(Set(context.insertedModelsArray.map(\.persistentModelID)).isEmpty)
+
+        let fresh = ModelContext(container)
+        let items = try fresh.fetch(FetchDescriptor<Item>(sortBy: [SortDescriptor(\.title)]))
+        #expect(items.map(\.title) == ["I0a", "I0b", "I1a", "I1b", "I2a", "I2b", "I3a", "I3b"])
+        #expect(items.map { $0.trip?.name } == ["T0", nil, "T1", nil, "T2", nil, "T3", nil])
+        let saved = try fresh.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(saved.map { $0.tags.map(\.name).sorted() } == [["G0"], ["G0", "G1"], ["G0", "G1", "G2"], ["G0", "G1", "G2", "G3"]])
+        #expect(Set(items.map(\.persistentModelID)).count == 8)
+        #expect(Set(saved.map(\.persistentModelID)) == Set(trips.map(\.persistentModelID)))
+    }
+
     @Test("related models load lazily, with one query per relationship, not one per row")
     func lazyLoading() throws {
         let container = try memoryContainer(for: Trip.self)
