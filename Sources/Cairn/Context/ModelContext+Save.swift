@@ -143,7 +143,9 @@ struct StoreWriter {
     /// Rendered INSERT statements with parameters, by table and the columns they set (a row
     /// leaves out a foreign key to a row inserted later in the save): rendered once per save
     /// and bound for each row. Whether each returns its key with RETURNING (an upsert).
-    private var insertTemplates: [InsertShape: (sql: RenderedSQL, returnsKey: Bool)] = [:]
+    private var insertTemplates: [InsertShape: InsertTemplate] = [:]
+    /// The template the previous insert used, and its shape.
+    private var lastInsert: (shape: InsertShape, template: InsertTemplate)?
     /// Foreign keys to rows inserted later in the save: (table, row key, column, related storage).
     private var pendingForeignKeys: [(layout: TableLayout, row: Int64, column: String, target: ModelStorage)] = []
 
@@ -196,44 +198,30 @@ struct StoreWriter {
     }
 
     mutating func insert(_ storage: ModelStorage, layout: TableLayout) throws {
-        // Sized once: growing both arrays column by column cost about 3,000 instructions a
-        // row (callgrind, W1).
-        var columns: [String] = []
+        // Sized once: growing the array column by column cost about 3,000 instructions a row
+        // (callgrind, W1).
         var values: [DatabaseValue] = []
-        columns.reserveCapacity(layout.columns.count)
         values.reserveCapacity(layout.columns.count)
-        var deferred: [(String, ModelStorage)] = []
+        var deferred: [(column: String, target: ModelStorage)] = []
         for column in layout.columns {
-            let value = try columnValue(column, of: storage, layout: layout)
-            switch value {
-            case .value(let value):
-                columns.append(column.name)
-                values.append(value)
-            case .pending(let target):
-                deferred.append((column.name, target))
+            switch try columnValue(column, of: storage, layout: layout) {
+            case .value(let value): values.append(value)
+            case .pending(let target): deferred.append((column.name, target))
             }
         }
-        let shape = InsertShape(layout: layout, columnCount: columns.count, deferred: deferred.map(\.0))
-        let template: (sql: RenderedSQL, returnsKey: Bool)
-        if let cached = insertTemplates[shape] {
+        let shape = InsertShape(layout: layout, columnCount: values.count, deferred: deferred.map(\.column))
+        let template: InsertTemplate
+        if let last = lastInsert, last.shape == shape {
+            // A save's inserts come in runs of one entity and shape: comparing with the last
+            // one costs less than hashing the shape for every row.
+            template = last.template
+        } else if let cached = insertTemplates[shape] {
             template = cached
         } else {
-            var insert = columns.isEmpty
-                ? SQLInsert(into: layout.tableName, source: .defaultValues)
-                : SQLInsert(into: layout.tableName, columns: columns, values: [columns.indices.map { SQLExpression.parameter($0) }])
-            if let target = upsertTarget(layout), target.allSatisfy(columns.contains) {
-                let others = columns.filter { !target.contains($0) }
-                let assignments = (others.isEmpty ? [target[0]] : others).map { SQLAssignment($0, .excluded($0)) }
-                insert = insert.onConflict(target, doUpdate: assignments)
-                // An upsert may update an existing row, whose key only RETURNING gives.
-                template = (try insert.returning([SQLSelectColumn(.column(layout.primaryKey))]).render(), true)
-            } else {
-                // A plain INSERT's key is sqlite3_last_insert_rowid: RETURNING made SQLite build
-                // an ephemeral table per statement, about 20,000 instructions a row (callgrind, W1).
-                template = (try insert.render(), false)
-            }
+            template = try insertTemplate(layout, shape)
             insertTemplates[shape] = template
         }
+        lastInsert = (shape, template)
         let key: Int64
         if template.returnsKey {
             let rows = try rows(template.sql.binding(values), storage, layout)
@@ -246,6 +234,26 @@ struct StoreWriter {
         }
         assigned[ObjectIdentifier(storage)] = .permanent(scope: layout.identifierScope, primaryKey: key)
         for (column, target) in deferred { pendingForeignKeys.append((layout, key, column, target)) }
+    }
+
+    /// The INSERT of a row of `layout` that sets every column but the shape's deferred foreign
+    /// keys, with a parameter per column; an upsert that returns the row's key when the table
+    /// has a uniqueness constraint over those columns.
+    private func insertTemplate(_ layout: TableLayout, _ shape: InsertShape) throws -> InsertTemplate {
+        let columns = layout.columns.map(\.name).filter { !shape.deferred.contains($0) }
+        var insert = columns.isEmpty
+            ? SQLInsert(into: layout.tableName, source: .defaultValues)
+            : SQLInsert(into: layout.tableName, columns: columns, values: [columns.indices.map { SQLExpression.parameter($0) }])
+        if let target = upsertTarget(layout), target.allSatisfy(columns.contains) {
+            let others = columns.filter { !target.contains($0) }
+            let assignments = (others.isEmpty ? [target[0]] : others).map { SQLAssignment($0, .excluded($0)) }
+            insert = insert.onConflict(target, doUpdate: assignments)
+            // An upsert may update an existing row, whose key only RETURNING gives.
+            return InsertTemplate(sql: try insert.returning([SQLSelectColumn(.column(layout.primaryKey))]).render(), returnsKey: true)
+        }
+        // A plain INSERT's key is sqlite3_last_insert_rowid: RETURNING made SQLite build an
+        // ephemeral table per statement, about 20,000 instructions a row (callgrind, W1).
+        return InsertTemplate(sql: try insert.render(), returnsKey: false)
     }
 
     /// The first uniqueness constraint over attributes only: the upsert's conflict target.
@@ -319,7 +327,7 @@ struct StoreWriter {
             // An unboxed value of a primitive attribute is its column value, as the attribute's
             // codec would make it, without boxing it into `Any` and casting it back (about 780
             // instructions a column, callgrind W1).
-            if case .primitive(let primitive) = storage.slots[column.slot], attribute.codec?.representation == .primitive {
+            if case .primitive(let primitive) = storage.slots[column.slot], attribute.storesPrimitive {
                 return .value(primitive.databaseValue)
             }
             guard let value = storage.loadedValue(at: column.slot) ?? attribute.defaultValue else { return .value(.null) }
@@ -366,6 +374,12 @@ struct StoreWriter {
             throw SaveWriter.describe(error, storage: storage, layout: layout)
         }
     }
+}
+
+/// A rendered INSERT with a parameter per column, and whether it returns the row's key.
+struct InsertTemplate {
+    let sql: RenderedSQL
+    let returnsKey: Bool
 }
 
 /// What decides an INSERT's text: the table, and which of its columns a row sets. A row sets
