@@ -94,6 +94,10 @@ struct ModelMacroTests {
                     }
                 }
 
+                public var _$storage: Cairn._FetchedStorage? {
+                    _$backingData.madeStorage
+                }
+
                 public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
                     [
                         Cairn.Schema.PropertyMetadata(name: "title", keypath: \Workout.title),

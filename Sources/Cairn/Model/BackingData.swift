@@ -123,6 +123,10 @@ public struct _ModelBackingDataSlot<Model: PersistentModel> {
     @inlinable
     public var existing: (any BackingData<Model>)? { stored }
 
+    /// Cairn's storage behind the model, when the slot holds it (see `storage`).
+    @inlinable
+    public var madeStorage: _FetchedStorage? { storage }
+
     /// An empty slot: the backing data is made on first use.
     @inlinable
     public init() {}

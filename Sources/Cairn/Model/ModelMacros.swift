@@ -37,7 +37,7 @@
     member,
     names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init),
     named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation),
-    named(_$makeFetched))
+    named(_$makeFetched), named(_$storage))
 @attached(memberAttribute)
 @attached(
     extension, conformances: PersistentModel, Observable, Table,

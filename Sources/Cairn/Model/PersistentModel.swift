@@ -53,6 +53,7 @@ import Observation
 ///         }
 ///         set { _$backingData = Cairn._ModelBackingDataSlot(newValue) }
 ///     }
+///     public var _$storage: Cairn._FetchedStorage? { _$backingData.madeStorage }
 ///     public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
 ///         [
 ///             Cairn.Schema.PropertyMetadata(name: "title", keypath: \Workout.title),
@@ -117,6 +118,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     /// for a `final` class, where it is compiled for the concrete type: the generic default
     /// looks up `DefaultBackingData<Self>`'s type metadata and conformance on every row.
     static func _$makeFetched(_ storage: _FetchedStorage) -> Self
+    /// Cairn: the model's storage when its backing data is Cairn's own and has made one, or
+    /// `nil` to look through ``persistentBackingData``. `@Model` writes this, compiled for the
+    /// class; the default answers `nil`.
+    var _$storage: _FetchedStorage? { get }
 }
 
 /// Cairn's storage behind a model, opaque outside Cairn: a fetched row's on its way into a
@@ -158,8 +163,13 @@ extension PersistentModel {
         Self(backingData: DefaultBackingData<Self>(fetched: storage))
     }
 
+    public var _$storage: _FetchedStorage? { nil }
+
     /// Cairn's storage behind the model, or `nil` for a hand-written custom backing data.
-    var _storage: ModelStorage? { DefaultBackingData.exactly(persistentBackingData)?.storage }
+    var _storage: ModelStorage? {
+        if let made = _$storage { return made.storage }
+        return DefaultBackingData.exactly(persistentBackingData)?.storage
+    }
 
     /// The identity of the model's row: temporary until the first save, then permanent.
     public var persistentModelID: PersistentIdentifier {
