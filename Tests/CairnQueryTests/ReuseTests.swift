@@ -24,6 +24,20 @@ struct ReuseTests {
         #expect(!(try sqlite(a.equals(int(1)))).hasParameters)
     }
 
+    @Test("An INSERT whose values are all parameters, in order or not, binds each value to its column")
+    func insertParameters() throws {
+        let inOrder = try sqlite(SQLInsert(into: "t", columns: ["a", "b", "c"], values: [[.parameter(0), .parameter(1), .parameter(2)]]))
+        #expect(inOrder.sql == #"INSERT INTO "t" ("a", "b", "c") VALUES (?, ?, ?)"#)
+        #expect(try inOrder.binding([.integer(1), .text("x"), .null]).arguments == [.integer(1), .text("x"), .null])
+        // Too few or too many values: the ordinary rules (an error, or the extra ignored).
+        #expect(throws: SQLRenderError.self) { try inOrder.binding([.integer(1), .text("x")]) }
+        #expect(try inOrder.binding([.integer(1), .text("x"), .null, .integer(9)]).arguments == [.integer(1), .text("x"), .null])
+        let swapped = try sqlite(SQLInsert(into: "t", columns: ["a", "b"], values: [[.parameter(1), .parameter(0)]]))
+        #expect(try swapped.binding([.integer(1), .text("x")]).arguments == [.text("x"), .integer(1)])
+        let mixed = try sqlite(SQLInsert(into: "t", columns: ["a", "b"], values: [[.parameter(0), int(7)]]))
+        #expect(try mixed.binding([.integer(1)]).arguments == [.integer(1), .integer(7)])
+    }
+
     @Test("A missing parameter value is an error naming the index")
     func missingParameter() throws {
         let template = try sqlite(a.equals(.parameter(1)))

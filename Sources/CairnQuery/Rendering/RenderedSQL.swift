@@ -51,6 +51,13 @@ public struct RenderedSQL: Sendable, Hashable, CustomStringConvertible {
     /// Throws ``SQLRenderError`` when `parameters` has no value for a parameter index.
     public func binding(_ parameters: [DatabaseValue]) throws -> RenderedSQL {
         var bound = self
+        if parametersAreArguments(given: parameters.count) {
+            // Every argument is the parameter of its position (an INSERT's VALUES): the
+            // parameters are the arguments, without copying the template's array and
+            // overwriting it value by value (about 1,200 instructions a saved row, callgrind W1).
+            bound.arguments = parameters
+            return bound
+        }
         for slot in parameterSlots {
             guard parameters.indices.contains(slot.parameter) else {
                 throw SQLRenderError(reason: .missingParameter(
@@ -59,6 +66,16 @@ public struct RenderedSQL: Sendable, Hashable, CustomStringConvertible {
             bound.arguments[slot.argument] = parameters[slot.parameter]
         }
         return bound
+    }
+
+    /// Whether argument `i` is parameter `i` for every argument, and `count` parameters are
+    /// given, one for each.
+    private func parametersAreArguments(given count: Int) -> Bool {
+        guard count == arguments.count, parameterSlots.count == count else { return false }
+        for (index, slot) in parameterSlots.enumerated() where slot.argument != index || slot.parameter != index {
+            return false
+        }
+        return true
     }
 
     /// The SQL text only; arguments are left out so logs never leak values.
