@@ -95,7 +95,7 @@ struct ModelMacroTests {
                 }
 
                 public var _$storage: Cairn._FetchedStorage? {
-                    _$backingData.madeStorage
+                    _$backingData.existingStorage
                 }
 
                 public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {

@@ -3,23 +3,13 @@ import Foundation
 // Hooks for CairnCoreData's `NSFetchRequest` execution: SQL-side fetching of models and raw
 // rows, for modules of this package only (`@_spi(CairnCoreData) import Cairn`).
 extension ModelContext {
-    /// The registered models of the rows `adjust` selects: it receives
-    /// `SELECT "id", <every column> FROM "<Entity>"`, adds WHERE, ORDER BY, LIMIT and OFFSET,
-    /// and must keep the selected columns. What other contexts, actors and raw writes committed
-    /// is merged into the registered models first, as every fetch does.
-    @_spi(CairnCoreData)
-    public func fetchStoredModels<T: PersistentModel>(
-        _ type: T.Type, adjusting adjust: (SQLSelect) throws -> SQLSelect
-    ) throws -> [T] {
-        mergeExternalChanges()
-        return try fetchStored(type, adjusting: adjust)
-    }
-
     /// The registered models of the rows `SELECT "id", <every column> FROM "<Entity>"` with
     /// `condition`, `ordering` and the page `limit` rows from `offset` (0: none) returns. When
     /// `ordering` ends with the primary key ascending after a descending key (`ORDER BY
     /// "date" DESC, "id" ASC LIMIT 20`), the page is read in the order of an index on the key,
     /// as a SwiftData fetch with a `.reverse` last sort is (see `storedModelsInIndexOrder`).
+    /// What other contexts, actors and raw writes committed is merged into the registered
+    /// models first, as every fetch does.
     @_spi(CairnCoreData)
     public func fetchStoredModels<T: PersistentModel>(
         _ type: T.Type, where condition: SQLExpression?, orderBy ordering: [SQLOrderingTerm], limit: Int?, offset: Int

@@ -125,7 +125,7 @@ public struct _ModelBackingDataSlot<Model: PersistentModel> {
 
     /// Cairn's storage behind the model, when the slot holds it (see `storage`).
     @inlinable
-    public var madeStorage: _FetchedStorage? { storage }
+    public var existingStorage: _FetchedStorage? { storage }
 
     /// An empty slot: the backing data is made on first use.
     @inlinable

@@ -53,7 +53,7 @@ import Observation
 ///         }
 ///         set { _$backingData = Cairn._ModelBackingDataSlot(newValue) }
 ///     }
-///     public var _$storage: Cairn._FetchedStorage? { _$backingData.madeStorage }
+///     public var _$storage: Cairn._FetchedStorage? { _$backingData.existingStorage }
 ///     public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
 ///         [
 ///             Cairn.Schema.PropertyMetadata(name: "title", keypath: \Workout.title),

@@ -209,9 +209,9 @@ extension ModelContext {
         // Stored rows in primary-key order (registered ones carry their unsaved values), minus
         // unsaved deletions, plus unsaved insertions; then Core Data's semantics in memory.
         let deleted = Set(deletedModelsArray.map { ObjectIdentifier($0) })
-        var models = try fetchStoredModels(M.self) {
-            $0.orderBy(SQLExpression.column(sqlEntity.primaryKey, table: sqlEntity.table).ascending())
-        }
+        var models = try fetchStoredModels(
+            M.self, where: nil, orderBy: [SQLExpression.column(sqlEntity.primaryKey, table: sqlEntity.table).ascending()],
+            limit: nil, offset: 0)
         models.removeAll { deleted.contains(ObjectIdentifier($0)) }
         models += insertedModelsArray.compactMap { $0 as? M }
         if let predicate = request.predicate {

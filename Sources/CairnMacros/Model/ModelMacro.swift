@@ -64,7 +64,7 @@ extension ModelMacro: MemberMacro {
             // `persistentBackingData` needs (about 550 instructions, four times a saved row).
             """
             public var _$storage: Cairn._FetchedStorage? {
-                _$backingData.madeStorage
+                _$backingData.existingStorage
             }
             """,
             schemaMetadata(typeName: typeName, properties: properties),
