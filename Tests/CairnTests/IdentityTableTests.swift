@@ -8,6 +8,15 @@ private struct CollidingKey: IdentityKey, Hashable {
     var identityBits: UInt64 { UInt64(value / 8) }
 }
 
+/// A key that holds an object, so that destroying the key must release it.
+private struct BoxedKey: IdentityKey {
+    let box: Marker
+    var identityBits: UInt64 { UInt64(UInt(bitPattern: ObjectIdentifier(box))) }
+    static func == (lhs: BoxedKey, rhs: BoxedKey) -> Bool { lhs.box === rhs.box }
+}
+
+private final class Marker {}
+
 @Suite("The identity table behind a context")
 struct IdentityTableTests {
     @Test("random inserts, replacements and removals answer as Dictionary does", arguments: [1, 2, 3])
@@ -68,5 +77,33 @@ struct IdentityTableTests {
         #expect(table[folder] == nil)
         #expect(table[note] == "note")
         #expect(table[otherStore] == "other store")
+    }
+
+    // The table's teardown skips keys and values that need no destroying (a context's
+    // `ObjectIdentifier` keys and values); objects on either side must still be released.
+    @Test("a table going away releases the objects its keys and values hold, and only those it holds")
+    func releasesWhatItHolds() {
+        weak var weakValue: Marker?
+        weak var weakKey: Marker?
+        weak var removedValue: Marker?
+        do {
+            var byObject = IdentityTable<ObjectIdentifier, Marker>()
+            var byBox = IdentityTable<BoxedKey, Int>()
+            let value = Marker(), key = Marker(), removed = Marker()
+            weakValue = value
+            weakKey = key
+            removedValue = removed
+            byObject[ObjectIdentifier(value)] = value
+            byObject[ObjectIdentifier(removed)] = removed
+            byBox[BoxedKey(box: key)] = 1
+            let others = (0..<40).map { _ in Marker() }
+            for other in others { byObject[ObjectIdentifier(other)] = other }  // grows past one buffer
+            byObject[ObjectIdentifier(removed)] = nil
+            #expect(byObject.count == 41 && byBox.count == 1)
+            _ = (byObject, byBox, others)
+        }
+        #expect(weakValue == nil, "a value is released with its table")
+        #expect(weakKey == nil, "a key's object is released with its table")
+        #expect(removedValue == nil, "a removed value was released when it was removed")
     }
 }

@@ -130,11 +130,14 @@ struct IdentityTable<Key: IdentityKey, Value> {
         }
 
         deinit {
-            // A buffer left behind by growing is empty: no slot to visit.
-            if count > 0 {
+            // A buffer left behind by growing is empty: no slot to visit. This code is not
+            // specialized, so each `deinitialize` is a runtime call (about 60 instructions);
+            // keys and values that need no destroying (`ObjectIdentifier`) skip it.
+            let destroysKeys = !_isPOD(Key.self), destroysValues = !_isPOD(Value.self)
+            if count > 0, destroysKeys || destroysValues {
                 for index in 0..<capacity where tags[index] != 0 {
-                    (keys + index).deinitialize(count: 1)
-                    (values + index).deinitialize(count: 1)
+                    if destroysKeys { (keys + index).deinitialize(count: 1) }
+                    if destroysValues { (values + index).deinitialize(count: 1) }
                 }
             }
             tags.deallocate()

@@ -45,8 +45,8 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         /// The number of slots: the entity's property count.
         @usableFromInline
         let slotCount: Int
-        var originals: [Int: Slot] = [:]
-        var changed: SlotSet = []
+        var originals: [Int: Slot] = Dictionary()
+        var changed = SlotSet()
         var identifier: PersistentIdentifier
         var state: State
         /// The context's link, held strongly: assigning it costs a retain, where a `weak`
@@ -54,7 +54,7 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         /// instructions, callgrind W2).
         var link: ContextLink?
         weak var knownOwner: (any PersistentModel)?
-        var extra: [AnyKeyPath: Any] = [:]
+        var extra: [AnyKeyPath: Any] = Dictionary()
     }
 
     /// The storage of a new model: its Optional properties are `nil` and changed, as Swift's
