@@ -14,6 +14,23 @@ struct WriteRenderingTests {
         #expect(rendered.arguments == [.text("home"), .integer(1), .text("work")])
     }
 
+    // The text is gathered as bytes that grow as needed; a long statement with multi-byte
+    // names must come out exactly as its pieces spell it, in both dialects.
+    @Test("a long INSERT with non-ASCII names renders every byte in order")
+    func longInsertWithUnicodeNames() throws {
+        let rows = (0..<300).map { [text("r\($0)"), int($0)] }
+        let insert = SQLInsert(into: "Café ☕", columns: ["naïve", "größe"], values: rows)
+        let rendered = try sqlite(insert)
+        let values = Array(repeating: "(?, ?)", count: 300).joined(separator: ", ")
+        #expect(rendered.sql == #"INSERT INTO "Café ☕" ("naïve", "größe") VALUES "# + values)
+        #expect(rendered.arguments.count == 600)
+        #expect(rendered.arguments.last == .integer(299))
+
+        let numbered = try postgres(insert)
+        let placeholders = (0..<300).map { "($\(2 * $0 + 1), $\(2 * $0 + 2))" }.joined(separator: ", ")
+        #expect(numbered.sql == #"INSERT INTO "Café ☕" ("naïve", "größe") VALUES "# + placeholders)
+    }
+
     @Test("INSERT without column list, DEFAULT VALUES, INSERT … SELECT")
     func insertSources() throws {
         #expect(try sqlite(SQLInsert(into: "t", columns: [], values: [[int(1)]])).sql == #"INSERT INTO "t" VALUES (?)"#)

@@ -127,7 +127,7 @@ extension SQLGenerationContext {
         case .null:
             emit("NULL")
         case .boolean(let value):
-            emit(dialect.booleanLiteral(value))
+            emit(text: dialect.booleanLiteral(value))
         case .allColumns(let table):
             if let table {
                 try identifier(table)
@@ -158,7 +158,7 @@ extension SQLGenerationContext {
         case let .inList(value, items, negated):
             guard !items.isEmpty else {
                 // `x IN ()` is false for every x (even NULL); PostgreSQL rejects the empty list.
-                emit(dialect.booleanLiteral(negated))
+                emit(text: dialect.booleanLiteral(negated))
                 return
             }
             try operand(value, above: SQLPrecedence.comparison)
@@ -200,7 +200,7 @@ extension SQLGenerationContext {
                     kind: "type", name: name,
                     allowed: "words, then at most one final list of numbers in parentheses"))
             }
-            emit(name)
+            emit(text: name)
             emit(")")
         case .fragment(let fragment):
             try self.fragment(fragment)
@@ -230,14 +230,14 @@ extension SQLGenerationContext {
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .is, .isNot, .glob:
             // Non-associative: a comparison inside a comparison is always parenthesized.
             try operand(lhs, above: level)
-            emit(" \(op.token(dialect)) ")
+            emitOperator(op.token(dialect))
             try operand(rhs, above: level)
         default:
             // Left-associative; `||` under arithmetic is parenthesized because PostgreSQL
             // binds it looser than SQLite does.
             let mixes = op != .concatenate
             try operand(lhs, parenthesized: lhs.precedence < level || (mixes && lhs.isConcatenation))
-            emit(" \(op.token(dialect)) ")
+            emitOperator(op.token(dialect))
             try operand(rhs, parenthesized: rhs.precedence <= level || (mixes && rhs.isConcatenation))
         }
     }
@@ -249,7 +249,7 @@ extension SQLGenerationContext {
         let level = op.precedence
         if operands.count <= Self.logicalGroupSize {
             for (index, operand) in operands.enumerated() {
-                if index > 0 { emit(" \(op.token(dialect)) ") }
+                if index > 0 { emitOperator(op.token(dialect)) }
                 try self.operand(operand, parenthesized: operand.precedence < level)
             }
             return
@@ -258,7 +258,7 @@ extension SQLGenerationContext {
         var start = operands.startIndex
         while start < operands.endIndex {
             let end = min(start + groupSize, operands.endIndex)
-            if start > operands.startIndex { emit(" \(op.token(dialect)) ") }
+            if start > operands.startIndex { emitOperator(op.token(dialect)) }
             if end - start == 1 {
                 try operand(operands[start], parenthesized: operands[start].precedence < level)
             } else {
@@ -318,7 +318,7 @@ extension SQLGenerationContext {
     mutating func fragment(_ fragment: SQLFragment) throws {
         for segment in fragment.segments {
             switch segment {
-            case .sql(let text): emit(text)
+            case .sql(let text): emit(text: text)
             case .value(let value): bind(value)
             case .identifier(let name): try identifier(name)
             case .expression(let expression):

@@ -32,7 +32,7 @@ extension SQLGenerationContext {
         try selectCore(select)
         for compound in select.compounds {
             emit(" ")
-            emit(compound.op.keyword)
+            emit(text: compound.op.keyword)
             emit(" ")
             let member = compound.select
             if member.commonTableExpressions.isEmpty && member.compounds.isEmpty
@@ -54,7 +54,7 @@ extension SQLGenerationContext {
             let limit = try select.limit.map { limit in try capture { try $0.expression(limit) } }
             let offset = try select.offset.map { offset in try capture { try $0.expression(offset) } }
             emit(" ")
-            emit(dialect.limitClause(limit: limit, offset: offset))
+            emit(text: dialect.limitClause(limit: limit, offset: offset))
         }
     }
 
@@ -72,7 +72,7 @@ extension SQLGenerationContext {
         }
         for join in select.joins {
             emit(" ")
-            emit(join.kind.keyword)
+            emit(text: join.kind.keyword)
             emit(" ")
             try source(join.source)
             if let condition = join.condition {
