@@ -19,10 +19,16 @@ struct SQLGenerationContext: ~Copyable {
     var arguments: [DatabaseValue] = []
     var parameterSlots: [RenderedSQL.ParameterSlot] = []
 
+    /// The dialect's placeholder when it is one byte whatever its position (SQLite's `?`), so
+    /// that binding a value writes that byte instead of asking the dialect each time.
+    private let placeholderByte: UInt8?
+
     init(dialect: any SQLDialect) {
         self.dialect = dialect
         byteCapacity = 256
         bytes = .allocate(capacity: byteCapacity)
+        let first = dialect.placeholder(at: 1)
+        placeholderByte = first.utf8.count == 1 && first == dialect.placeholder(at: 2) ? first.utf8.first : nil
     }
 
     deinit {
@@ -97,7 +103,11 @@ struct SQLGenerationContext: ~Copyable {
     /// A placeholder for `value`; the value joins the arguments.
     mutating func bind(_ value: DatabaseValue) {
         arguments.append(value)
-        emit(text: dialect.placeholder(at: arguments.count))
+        if var byte = placeholderByte {
+            append(&byte, count: 1)
+        } else {
+            emit(text: dialect.placeholder(at: arguments.count))
+        }
     }
 
     /// A placeholder for a parameter supplied later; `NULL` holds its argument slot until then.
