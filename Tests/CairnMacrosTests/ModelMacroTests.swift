@@ -26,17 +26,19 @@ struct ModelMacroTests {
                         _title = _SwiftDataNoType()
                     }
                     get {
-                        access(keyPath: \.title)
+                        access(keyPath: Workout._$keyPath_title)
                         return _$backingData.value(of: self, forKey: \.title, slot: 0)
                     }
                     set {
-                        withMutation(keyPath: \.title) {
+                        withMutation(keyPath: Workout._$keyPath_title) {
                             _$backingData.setValue(of: self, forKey: \.title, to: newValue, slot: 0)
                         }
                     }
                 }
 
                 private var _title: _SwiftDataNoType
+
+                nonisolated(unsafe) private static let _$keyPath_title: KeyPath<Workout, String> = \Workout.title
                 var finishedAt: Date? {
                     @storageRestrictions(accesses: _$backingData, initializes: _finishedAt)
                     init(initialValue) {
@@ -46,17 +48,19 @@ struct ModelMacroTests {
                         _finishedAt = _SwiftDataNoType()
                     }
                     get {
-                        access(keyPath: \.finishedAt)
+                        access(keyPath: Workout._$keyPath_finishedAt)
                         return _$backingData.value(of: self, forKey: \.finishedAt, slot: 1)
                     }
                     set {
-                        withMutation(keyPath: \.finishedAt) {
+                        withMutation(keyPath: Workout._$keyPath_finishedAt) {
                             _$backingData.setValue(of: self, forKey: \.finishedAt, to: newValue, slot: 1)
                         }
                     }
                 }
 
                 private var _finishedAt: _SwiftDataNoType
+
+                nonisolated(unsafe) private static let _$keyPath_finishedAt: KeyPath<Workout, Date?> = \Workout.finishedAt
                 var isFavorite: Bool {
                     @storageRestrictions(accesses: _$backingData, initializes: _isFavorite)
                     init(initialValue) {
@@ -64,17 +68,19 @@ struct ModelMacroTests {
                         _isFavorite = _SwiftDataNoType()
                     }
                     get {
-                        access(keyPath: \.isFavorite)
+                        access(keyPath: Workout._$keyPath_isFavorite)
                         return _$backingData.value(of: self, forKey: \.isFavorite, slot: 2)
                     }
                     set {
-                        withMutation(keyPath: \.isFavorite) {
+                        withMutation(keyPath: Workout._$keyPath_isFavorite) {
                             _$backingData.setValue(of: self, forKey: \.isFavorite, to: newValue, slot: 2)
                         }
                     }
                 }
 
                 private var _isFavorite: _SwiftDataNoType
+
+                nonisolated(unsafe) private static let _$keyPath_isFavorite: KeyPath<Workout, Bool> = \Workout.isFavorite
 
                 init(title: String) {
                     self.title = title
@@ -259,6 +265,33 @@ struct ModelMacroTests {
         }
         assertExpansionContains(source, [("due", 1), ("done", 2), ("owner", 3), ("legacy", 4)].map(skipsNil))
         assertExpansionContains(source, ["init(initialValue) {\n        _$backingData.setValue(forKey: \\.text, to: initialValue, slot: 0)"])
+    }
+
+    // The accessors hand the registrar a key path the class keeps, not a literal evaluated on
+    // every read; where the class cannot keep one, the literal stays.
+    @Test("the observed key path is a static of the class, or the literal where a static cannot be written")
+    func cachedObservedKeyPaths() {
+        let source = """
+            @Model final class Note {
+                var text: String = ""
+                var legacy: Int!
+            }
+            """
+        assertExpansionContains(source, [
+            "nonisolated(unsafe) private static let _$keyPath_text: KeyPath<Note, String> = \\Note.text",
+            "access(keyPath: Note._$keyPath_text)",
+            "withMutation(keyPath: Note._$keyPath_text) {",
+            "access(keyPath: \\.legacy)",
+            "withMutation(keyPath: \\.legacy) {",
+        ])
+        assertExpansionLacks(source, ["_$keyPath_legacy"])
+        let generic = """
+            @Model final class Box<T> {
+                var label: String = ""
+            }
+            """
+        assertExpansionContains(generic, ["access(keyPath: \\.label)"])
+        assertExpansionLacks(generic, ["_$keyPath_label"])
     }
 
     @Test("a final model makes fetched rows around their storage alone; a non-final one keeps the generic default")

@@ -48,7 +48,7 @@ public macro Model() = #externalMacro(module: "CairnMacros", type: "ModelMacro")
 /// `slot` is the property's position among the persisted ones (its place in `schemaMetadata`),
 /// which lets the getter read a fetched row's value without looking its key path up.
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_))
+@attached(peer, names: prefixed(_), prefixed(_$keyPath_))
 public macro _PersistedProperty(slot: Int = -1) = #externalMacro(module: "CairnMacros", type: "_PersistedPropertyMacro")
 
 /// Marks a property of a `@Model` class that is not persisted. It needs a default value.
