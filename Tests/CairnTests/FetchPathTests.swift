@@ -106,7 +106,7 @@ struct FetchPathTests {
         let (first, firstStorage) = made()
         let (second, secondStorage) = made()
         var models = [first, second]
-        context.registerFetched(&models, [(0, firstStorage), (1, secondStorage)])
+        context.registerFetched(&models, [FreshModel(index: 0, storage: firstStorage), FreshModel(index: 1, storage: secondStorage)])
         #expect(models[0] === first && models[1] === first)
         #expect(second.modelContext == nil)
         let registered: Jotting? = context.registeredModel(for: identifier)
