@@ -185,3 +185,35 @@ struct SelectRenderingTests {
         #expect(rebuilt.hashValue == copy.hashValue)
     }
 }
+
+// `SQLSelect.==` compares its clauses one by one (a render cache checks every cached select
+// against the query at hand); a clause it forgot would make two different queries equal.
+@Suite("SQLSelect equality")
+struct SelectEqualityTests {
+    @Test("a select differs from its base in each clause alone, and equals a separately built twin")
+    func eachClauseCounts() {
+        let a = SQLExpression.column("a"), b = SQLExpression.column("b")
+        let base = { SQLSelect([SQLSelectColumn(a)], from: .table("t")) }
+        let cte = SQLCommonTableExpression("x", as: SQLSelect(from: .table("u")))
+        let variants: [(String, () -> SQLSelect)] = [
+            ("columns", { base().select([SQLSelectColumn(b)]) }),
+            ("from", { SQLSelect([SQLSelectColumn(a)], from: .table("u")) }),
+            ("where", { base().where(a.equals(b)) }),
+            ("join", { base().join(.left, .table("u"), on: a.equals(b)) }),
+            ("group by", { base().groupBy(a) }),
+            ("order by", { base().orderBy(SQLOrderingTerm(a, .descending)) }),
+            ("limit", { base().limit(3) }),
+            ("offset", { base().offset(3) }),
+            ("distinct", { base().distinct() }),
+            ("compound", { base().union(SQLSelect([SQLSelectColumn(a)], from: .table("u"))) }),
+            ("with", { base().with(cte) }),
+        ]
+        for (name, make) in variants {
+            #expect(make() != base(), "\(name) alone makes another select")
+            #expect(make() == make(), "\(name): two selects built alike are equal")
+            #expect(make().hashValue == make().hashValue, "\(name): equal selects hash alike")
+        }
+        #expect(base().with(cte, recursive: true) != base().with(cte), "WITH RECURSIVE is not WITH")
+        #expect(base().groupBy(a).having(b.isNull()) != base().groupBy(a), "having alone makes another select")
+    }
+}
