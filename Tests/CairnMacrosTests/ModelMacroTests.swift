@@ -292,6 +292,23 @@ struct ModelMacroTests {
             """
         assertExpansionContains(generic, ["access(keyPath: \\.label)"])
         assertExpansionLacks(generic, ["_$keyPath_label"])
+        let nestedInGeneric = """
+            struct Shelf<T> {
+                @Model final class Book {
+                    var title: String = ""
+                }
+            }
+            """
+        assertExpansionContains(nestedInGeneric, ["access(keyPath: \\.title)"])
+        assertExpansionLacks(nestedInGeneric, ["_$keyPath_title"])
+        let nested = """
+            enum Library {
+                @Model final class Book {
+                    var title: String = ""
+                }
+            }
+            """
+        assertExpansionContains(nested, ["access(keyPath: Book._$keyPath_title)"])
     }
 
     @Test("a final model makes fetched rows around their storage alone; a non-final one keeps the generic default")

@@ -35,6 +35,24 @@ struct ModelRuntimeTests {
         #expect(fired.value)
     }
 
+    // `@Model` keeps each property's observed key path in a static of the class; a model
+    // nested in another type must compile that way, and each instance is observed alone.
+    @Test("a model nested in another type is observed per instance through its kept key paths")
+    func nestedModelObservation() {
+        let first = Shelf.Book(title: "Dune"), second = Shelf.Book(title: "Emma")
+        let fired = Flag()
+        withObservationTracking {
+            _ = first.title
+        } onChange: {
+            fired.set()
+        }
+        second.title = "Persuasion"
+        #expect(!fired.value, "another instance's change does not fire")
+        first.title = "Children of Dune"
+        #expect(fired.value)
+        #expect(first.title == "Children of Dune" && second.title == "Persuasion")
+    }
+
     @Test("a new model records every property as changed")
     func changeTrackingNew() {
         let workout = Workout(title: "Run", startedAt: start, minutes: 30, calories: 250)
@@ -70,6 +88,13 @@ struct ModelRuntimeTests {
 }
 
 /// A flag set from an observation callback (which may run on any thread).
+enum Shelf {
+    @Model final class Book {
+        var title: String
+        init(title: String) { self.title = title }
+    }
+}
+
 final class Flag: @unchecked Sendable {
     // @unchecked Sendable: `stored` is only touched under `lock`.
     private let lock = NSLock()

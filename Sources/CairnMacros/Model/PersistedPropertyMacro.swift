@@ -66,14 +66,24 @@ extension _PersistedPropertyMacro: AccessorMacro {
     }
 
     /// The enclosing class's name, when it can hold the cached key path: a class that is not
-    /// generic (no static stored properties there), and a property type that can be a generic
-    /// argument (not `T!`).
+    /// generic, nor nested where it would be (generic types have no static stored
+    /// properties; an extension or a function may be generic, which the syntax does not
+    /// tell), and a property type that can be a generic argument (not `T!`).
     static func cachingClassName(for property: StoredProperty, in context: some MacroExpansionContext) -> String? {
         guard let classDecl = context.lexicalContext.first?.as(ClassDeclSyntax.self),
-            classDecl.genericParameterClause == nil,
-            !property.type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
+            !property.type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self),
+            context.lexicalContext.allSatisfy(isNonGenericType)
         else { return nil }
         return classDecl.name.trimmedDescription
+    }
+
+    /// Whether a lexical context is a type declaration without generic parameters.
+    private static func isNonGenericType(_ declaration: Syntax) -> Bool {
+        if let type = declaration.as(ClassDeclSyntax.self) { return type.genericParameterClause == nil }
+        if let type = declaration.as(StructDeclSyntax.self) { return type.genericParameterClause == nil }
+        if let type = declaration.as(EnumDeclSyntax.self) { return type.genericParameterClause == nil }
+        if let type = declaration.as(ActorDeclSyntax.self) { return type.genericParameterClause == nil }
+        return false
     }
 }
 
