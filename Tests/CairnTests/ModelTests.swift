@@ -23,12 +23,7 @@ struct ModelRuntimeTests {
     @Test("observation sees reads and writes")
     func observation() {
         let workout = Workout(title: "Run", startedAt: start, minutes: 30, calories: 250)
-        let fired = Flag()
-        withObservationTracking {
-            _ = workout.minutes
-        } onChange: {
-            fired.set()
-        }
+        let fired = Flag.firing { _ = workout.minutes }
         workout.title = "Other"
         #expect(!fired.value, "a property that was not read does not fire")
         workout.minutes = 45
@@ -40,12 +35,7 @@ struct ModelRuntimeTests {
     @Test("a model nested in another type is observed per instance through its kept key paths")
     func nestedModelObservation() {
         let first = Shelf.Book(title: "Dune"), second = Shelf.Book(title: "Emma")
-        let fired = Flag()
-        withObservationTracking {
-            _ = first.title
-        } onChange: {
-            fired.set()
-        }
+        let fired = Flag.firing { _ = first.title }
         second.title = "Persuasion"
         #expect(!fired.value, "another instance's change does not fire")
         first.title = "Children of Dune"
@@ -101,6 +91,13 @@ final class Flag: @unchecked Sendable {
     private var stored = false
     func set() { lock.withLock { stored = true } }
     var value: Bool { lock.withLock { stored } }
+
+    /// A flag set when something `read` reads changes (`withObservationTracking`).
+    static func firing(when read: () -> Void) -> Flag {
+        let fired = Flag()
+        withObservationTracking(read, onChange: { fired.set() })
+        return fired
+    }
 }
 
 @Suite("Values by name")
