@@ -27,6 +27,10 @@ struct SafetyTests {
         ("with space", #""with space""#),
         ("", #""""#),
         (#"x"; DROP TABLE t; --"#, #""x""; DROP TABLE t; --""#),
+        ("\"", #""""""#),
+        ("\"\"", #""""""""#),
+        ("café \"Zoë\" 東京", #""café ""Zoë"" 東京""#),
+        ("e\u{301}", "\"e\u{301}\""),
     ]
 
     @Test("Identifiers are always quoted with embedded quotes doubled", arguments: identifiers)
@@ -34,6 +38,40 @@ struct SafetyTests {
         #expect(try sqlite(SQLExpression.column(name)).sql == quoted)
         #expect(try sqlite(SQLExpression.column(name, table: name)).sql == quoted + "." + quoted)
         #expect(try sqlite(SQLSelect(from: name)).sql == "SELECT * FROM " + quoted)
+        #expect(try postgres(SQLSelect(from: name)).sql == "SELECT * FROM " + quoted)
+        // The dialects' own `quote(identifier:)` agrees with what a rendering writes, byte for
+        // byte (`==` alone would take a decomposed "é" for its precomposed twin).
+        #expect(Array(SQLiteDialect().quote(identifier: name).utf8) == Array(quoted.utf8))
+        #expect(Array(PostgreSQLDialect().quote(identifier: name).utf8) == Array(quoted.utf8))
+        #expect(Array(try sqlite(SQLExpression.column(name)).sql.utf8) == Array(quoted.utf8))
+    }
+
+    @Test("An identifier with a NUL in it is an error, in every dialect", arguments: ["a\0b", "\0", "title\0"])
+    func identifierWithNUL(_ name: String) {
+        for render in [sqlite, postgres] as [(SQLSelect) throws -> RenderedSQL] {
+            #expect { try render(SQLSelect(from: name)) } throws: { error in
+                "\(error)".contains("identifiers cannot contain a NUL character")
+            }
+        }
+        #expect(throws: SQLRenderError.self) { try SQLSelect(from: "t").where(.column(name).isNull()).render(dialect: BracketDialect()) }
+    }
+
+    /// A dialect of its own quoting: the renderer must ask it rather than quote as the default.
+    struct BracketDialect: SQLDialect {
+        func placeholder(at index: Int) -> String { "?" }
+        func quote(identifier: String) -> String { "[" + identifier + "]" }
+        func booleanLiteral(_ value: Bool) -> String { value ? "1" : "0" }
+        var supportsNullsOrdering: Bool { true }
+        func limitClause(limit: String?, offset: String?) -> String { SQLiteDialect().limitClause(limit: limit, offset: offset) }
+        func typeName(_ type: SQLType) -> String { SQLiteDialect().typeName(type) }
+        func nullSafeEqualityOperator(negated: Bool) -> String { negated ? "IS NOT" : "IS" }
+    }
+
+    @Test("A dialect that quotes identifiers its own way is asked to")
+    func customQuoting() throws {
+        let select = SQLSelect([SQLSelectColumn(.column("title", table: "r"))], from: .table("reminders", as: "r"))
+            .where(.column("id").equals(int(1)))
+        #expect(try select.render(dialect: BracketDialect()).sql == "SELECT [r].[title] FROM [reminders] AS [r] WHERE [id] = ?")
     }
 
     /// The same shape with every value changed: text must not move, arguments must.

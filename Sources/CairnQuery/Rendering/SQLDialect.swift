@@ -41,19 +41,38 @@ public protocol SQLDialect: Sendable {
 
 extension SQLDialect {
     public func quote(identifier: String) -> String {
-        var quoted = "\""
-        quoted.reserveCapacity(identifier.utf8.count + 2)
-        if identifier.utf8.contains(UInt8(ascii: "\"")) {
-            for character in identifier {
-                if character == "\"" { quoted.append("\"") }
-                quoted.append(character)
+        var name = identifier
+        return name.withUTF8 { utf8 in
+            String(unsafeUninitializedCapacity: 2 * utf8.count + 2) { buffer in
+                guard let destination = buffer.baseAddress else { return 0 }
+                return writeQuotedIdentifier(utf8, to: destination).count
             }
-        } else {
-            quoted += identifier
         }
-        quoted.append("\"")
-        return quoted
     }
+}
+
+/// Writes `utf8` wrapped in double quotes, with each quote doubled, to `destination`, which
+/// must hold `2 * utf8.count + 2` bytes. Returns the bytes written, and whether the name holds
+/// a NUL (no dialect can quote one). A `"` is never part of a longer UTF-8 sequence, so
+/// doubling it cannot split a character.
+func writeQuotedIdentifier(
+    _ utf8: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>
+) -> (count: Int, hasNUL: Bool) {
+    var end = 0
+    var hasNUL = false
+    destination[end] = UInt8(ascii: "\"")
+    end += 1
+    for byte in utf8 {
+        hasNUL = hasNUL || byte == 0
+        destination[end] = byte
+        end += 1
+        if byte == UInt8(ascii: "\"") {
+            destination[end] = byte
+            end += 1
+        }
+    }
+    destination[end] = UInt8(ascii: "\"")
+    return (end + 1, hasNUL)
 }
 
 /// SQLite's SQL: `?` placeholders, `1`/`0` booleans, `IS` for null-safe equality.

@@ -23,12 +23,17 @@ struct SQLGenerationContext: ~Copyable {
     /// that binding a value writes that byte instead of asking the dialect each time.
     private let placeholderByte: UInt8?
 
+    /// Whether the dialect quotes identifiers as `SQLDialect`'s default `quote(identifier:)`
+    /// does (the built-in ones), so that ``identifier(_:)`` writes them without asking it.
+    private let quotesAsDefault: Bool
+
     init(dialect: any SQLDialect) {
         self.dialect = dialect
         byteCapacity = 256
         bytes = .allocate(capacity: byteCapacity)
         let first = dialect.placeholder(at: 1)
         placeholderByte = first.utf8.count == 1 && first == dialect.placeholder(at: 2) ? first.utf8.first : nil
+        quotesAsDefault = dialect is SQLiteDialect || dialect is PostgreSQLDialect
     }
 
     deinit {
@@ -117,9 +122,25 @@ struct SQLGenerationContext: ~Copyable {
     }
 
     /// A quoted identifier.
+    ///
+    /// For the built-in dialects, which quote as `SQLDialect`'s default does, the name is
+    /// copied into the text in one pass that doubles quotes and looks for NUL. Asking the
+    /// dialect made a `String` per identifier, and `utf8.contains` walked the name through
+    /// `String`'s index a byte at a time: about 1,500 instructions for a column name
+    /// (callgrind), so a `SELECT` of seven columns spent more on its names than on the rest.
     mutating func identifier(_ name: String) throws {
-        guard !name.utf8.contains(0) else { throw SQLRenderError(reason: .invalidIdentifier(name)) }
-        emit(text: dialect.quote(identifier: name))
+        var name = name
+        let written = name.withUTF8 { utf8 -> Bool in
+            guard quotesAsDefault else { return !utf8.contains(0) }
+            // At worst every byte is a quote and is doubled.
+            if byteCount + 2 * utf8.count + 2 > byteCapacity { grow(toHold: byteCount + 2 * utf8.count + 2) }
+            let (count, hasNUL) = writeQuotedIdentifier(utf8, to: bytes + byteCount)
+            if hasNUL { return false }
+            byteCount += count
+            return true
+        }
+        guard written else { throw SQLRenderError(reason: .invalidIdentifier(name)) }
+        if !quotesAsDefault { emit(text: dialect.quote(identifier: name)) }
     }
 
     /// Quoted identifiers separated by commas.
