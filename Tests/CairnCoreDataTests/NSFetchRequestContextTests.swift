@@ -81,6 +81,32 @@ struct NSFetchRequestContextTests {
         #expect(try context.fetch(natural).compactMap(\.name) == ["Item9", "item10"])
     }
 
+    /// A request typed as the model class returns the fetched array as it is; one typed more
+    /// loosely gets the same objects, in the same order, through a cast of each; one typed as
+    /// something the objects are not is an error that names both types.
+    @Test func resultTypeOfTheRequest() throws {
+        let (_, context) = try storedExpenses()
+        func configured<T>(_ request: NSFetchRequest<T>) -> NSFetchRequest<T> {
+            request.predicate = NSPredicate(format: "amount > %f", 5.0)
+            request.sortDescriptors = [NSSortDescriptor(key: "amount", ascending: false)]
+            return request
+        }
+        let exact = try context.fetch(configured(NSFetchRequest<StoredExpense>(entityName: "StoredExpense")))
+        #expect(exact.map(\.ref) == [6, 4, 7, 5, 3, 10, 9])
+
+        let loose = try context.fetch(configured(NSFetchRequest<any PersistentModel>(entityName: "StoredExpense")))
+        #expect(loose.count == exact.count)
+        #expect(zip(loose, exact).allSatisfy { $0 as AnyObject === $1 })
+        let objects = try context.fetch(configured(NSFetchRequest<AnyObject>(entityName: "StoredExpense")))
+        #expect(objects.compactMap { ($0 as? StoredExpense)?.ref } == exact.map(\.ref))
+
+        let mismatched = configured(NSFetchRequest<NSDictionary>(entityName: "StoredExpense"))
+        #expect { try context.fetch(mismatched) } throws: { error in
+            let text = "\(error)"
+            return text.contains("NSFetchRequest<NSDictionary>") && text.contains("StoredExpense")
+        }
+    }
+
     @Test func identifiersDictionariesAndCounts() throws {
         let (_, context) = try storedExpenses()
         let ids = NSFetchRequest<NSManagedObjectID>(entityName: "StoredExpense")
