@@ -75,6 +75,14 @@ public struct SQLExpression: Sendable, Hashable {
     init(_ node: Node) {
         self.node = node
     }
+
+    /// Whether this is `"name"`, `"table"."name"` or `*`: a leaf that holds no value.
+    var isColumnReference: Bool {
+        switch node {
+        case .column, .allColumns: true
+        default: false
+        }
+    }
 }
 
 /// A prefix or postfix operator of ``SQLExpression``.

@@ -153,7 +153,13 @@ struct SQLShapeExtractor {
     private mutating func columns(_ columns: [SQLSelectColumn]) -> [SQLSelectColumn] {
         // Result columns rarely hold values: a new array is made only from the first column
         // that does, so a value-free list is returned as the same array (its shape then
-        // compares equal to the cached one by identity).
+        // compares equal to the cached one by identity). A list of plain column references,
+        // the usual one, is recognized in place first: walking it column by column copied
+        // each one out, about 200 instructions a column (callgrind, typed SQL W5).
+        let onlyColumnReferences = columns.withUnsafeBufferPointer { columns in
+            columns.allSatisfy { $0.expression.isColumnReference }
+        }
+        if onlyColumnReferences { return columns }
         var rewritten: [SQLSelectColumn]?
         for (index, column) in columns.enumerated() {
             let start = values.count
