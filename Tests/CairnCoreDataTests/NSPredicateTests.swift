@@ -67,6 +67,20 @@ struct NSPredicateTests {
         }
     }
 
+    /// The common argument types are recognized before the general casts; wrapped in an
+    /// `Optional` they take the general path, which must give the same constant.
+    @Test func commonArgumentsConvertAsWhenWrapped() {
+        let cases: [(Any, FormatValue)] = [
+            (5, .int(5)), (Int64.max, .int(Int64.max)), (2.5, .double(2.5)), (true, .bool(true)),
+            (false, .bool(false)), ("x", .string("x")), ("", .string("")), (0, .int(0)), (1, .int(1)),
+        ]
+        for (value, expected) in cases {
+            #expect(FormatValue(converting: value) == expected, "\(value)")
+            let wrapped: Any? = Optional(value)
+            #expect(FormatValue(converting: wrapped as Any) == expected, "Optional(\(value))")
+        }
+    }
+
     @Test func unsupportedArgumentIsAnError() {
         final class Opaque {}
         let predicate = NSPredicate(format: "x == %@", Opaque())
