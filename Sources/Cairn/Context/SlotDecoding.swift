@@ -115,6 +115,19 @@ struct SlotPlan {
         case .codec: stored = false
         }
         if stored { return }
+        try storeThroughCodec(fill, row: row, into: target, tableName: tableName)
+    }
+
+    /// Any other type, or a value in another storage class, through the attribute's codec.
+    /// Out of line: this loop is inlined into the fetch, and the codec call with its error
+    /// (a message built from four strings) was most of the loop's code, beside the few
+    /// instructions a primitive column takes. The loop's code competes with SQLite's for the
+    /// L1 instruction cache (Docs/Performance.md, session 12).
+    @inline(never)
+    private func storeThroughCodec<Values: RowValues>(
+        _ fill: Fill, row: Values, into target: UnsafeMutablePointer<ModelStorage.Slot>, tableName: String
+    ) throws {
+        let column = fill.column
         let (attribute, columnName) = attributes[fill.attribute]
         let value = row.value(at: column)
         do {

@@ -48,7 +48,7 @@ public struct Row {
            let value = Value.decode(from: sqliteValue, storageClass: sqlite3_value_type(sqliteValue)) {
             return value
         }
-        throw statement.decodingError(Value.self, at: index)
+        try statement.throwDecodingError(Value.self, at: index)
     }
 
     /// Decodes the column named `name` (exact, then case-insensitive match).

@@ -141,6 +141,16 @@ public final class Statement {
                       public: database?.configuration.publicStatementArguments ?? false)
     }
 
+    /// Throws ``decodingError(_:at:)``, out of line. `Row.decode(_:at:)` is inlined into a
+    /// caller once per column; building and throwing the error there put about 140 bytes of
+    /// cold code beside every column's few hot instructions, and a 14-column decoder spanned
+    /// 4.7 KB. A row loop's code competes with SQLite's for the L1 instruction cache (see
+    /// Docs/Performance.md, session 12).
+    @usableFromInline @inline(never)
+    func throwDecodingError<T>(_ type: T.Type, at index: Int) throws -> Never {
+        throw decodingError(type, at: index)
+    }
+
     /// Builds the error for a column that did not decode as `type`.
     @usableFromInline
     func decodingError<T>(_ type: T.Type, at index: Int) -> RowDecodingError {
