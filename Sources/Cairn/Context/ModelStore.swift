@@ -154,9 +154,12 @@ struct StoreConnection {
     /// in code that is generic over the model type looks up `Array<T>`'s type metadata on every
     /// row, which costs more than decoding a column.
     /// A row for which `make` returns `nil` is read but makes no model.
-    func models<T: AnyObject>(_ rendered: RenderedSQL, _ make: (Row) throws -> T?) throws -> [T] {
+    func models<T: AnyObject>(
+        _ rendered: RenderedSQL, expectedCount: Int = 0, _ make: (Row) throws -> T?
+    ) throws -> [T] {
         store.record(rendered.sql)
         var made: [AnyObject] = []
+        made.reserveCapacity(expectedCount)
         try database.cachedStatement(sql: rendered.sql).forEachRow(arguments: StatementArguments(rendered.arguments)) { row in
             if let model = try make(row) { made.append(model) }
         }
