@@ -73,6 +73,20 @@ struct NSFetchRequestIndexOrderTests {
         }
     }
 
+    /// A limit is an upper bound: one far beyond the table reads it in index order like any
+    /// other, without sizing anything by the limit.
+    @Test("a limit of 2^40 rows pages in index order and returns the 12 there are")
+    func hugeLimit() throws {
+        try TiedShapes.$current.withValue(TiedShapes()) {
+            let (context, log) = try expenses((0..<12).map { Double($0) }, seed: 3)
+            let page = request([NSSortDescriptor(key: "amount", ascending: false)], limit: 1 << 40, offset: 1)
+            let fetched = try context.fetch(page)
+            #expect(log.sql.count == 1)
+            #expect(fetched.map(\.amount) == (0..<11).reversed().map(Double.init))
+            #expect(fetched.map(\.ref) == (try expected(page, in: context)))
+        }
+    }
+
     @Test("keys that tie in, before or after the page: the id-ascending order, then the ordinary read for that shape",
           arguments: [(0, 3), (1, 3), (2, 2), (3, 4), (5, 1), (0, 40)])
     func tiesFallBack(offset: Int, limit: Int) throws {
