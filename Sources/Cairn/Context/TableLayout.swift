@@ -178,9 +178,11 @@ struct TableLayout {
 /// SQL text pieces that are not values: quoted identifiers and, for DDL `DEFAULT` clauses
 /// only (where SQLite accepts no bound parameter), literals.
 enum SQLText {
-    /// `"name"`, with embedded quotes doubled.
+    /// `"name"`, with embedded quotes doubled, byte by byte as SQLite reads them (the rendering's
+    /// own quoting). `replacingOccurrences` compared characters, so a quote followed by a
+    /// combining mark (`a"\u{301}b`) was one character that is not `"`, and stayed single.
     static func identifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        SQLiteDialect().quote(identifier: name)
     }
 
     /// A literal for a `DEFAULT` clause of `ALTER TABLE … ADD COLUMN`.
@@ -189,8 +191,21 @@ enum SQLText {
         case .null: "NULL"
         case .integer(let value): String(value)
         case .real(let value): value.isFinite ? "\(value)" : "NULL"
-        case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .text(let text): quotedLiteral(text)
         case .blob(let data): "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
         }
+    }
+
+    /// `'text'` with every `'` byte doubled (a quote followed by a combining mark included, as
+    /// for identifiers). `'` is never part of a longer UTF-8 sequence, so the result stays
+    /// valid UTF-8.
+    private static func quotedLiteral(_ text: String) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "'")]
+        for byte in text.utf8 {
+            bytes.append(byte)
+            if byte == UInt8(ascii: "'") { bytes.append(byte) }
+        }
+        bytes.append(UInt8(ascii: "'"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
