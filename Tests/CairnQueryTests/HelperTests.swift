@@ -3,7 +3,11 @@ import Testing
 
 @Suite("Pattern escaping and counting")
 struct HelperTests {
-    static let texts = ["50%_off", "a\\b", "plain", "*star?", "[x]", "", "%", "_", "Ünïcödé%"]
+    static let texts = [
+        "50%_off", "a\\b", "plain", "*star?", "[x]", "", "%", "_", "Ünïcödé%",
+        // A wildcard followed by a combining mark: one Character, but a wildcard to SQLite.
+        "%\u{301}", "_\u{301}", "*\u{301}", "?\u{301}", "[\u{301}", "\\\u{301}",
+    ]
 
     @Test("Escaped LIKE and GLOB patterns match their text literally in SQLite", arguments: texts)
     func escapedPatterns(_ text: String) throws {
@@ -22,6 +26,23 @@ struct HelperTests {
         }
         let prefix = SQLExpression.value(.text(text + "tail")).glob(.value(.text(SQLPattern.escapingGlob(text) + "*")))
         #expect(try db.value(of: prefix) == .integer(1))
+    }
+
+    /// Unescaped, `%́` would match any character followed by the mark, and `*́` the same in GLOB.
+    @Test("A wildcard that begins a longer character is still escaped")
+    func wildcardsBeforeCombiningMarks() throws {
+        let db = try SQLiteHarness()
+        let accented = SQLExpression.value(.text("a\u{301}"))
+        for wildcard in ["%", "_"] {
+            let like = accented.like(.value(.text(SQLPattern.escapingLike(wildcard + "\u{301}"))), escape: SQLPattern.likeEscape)
+            #expect(try db.value(of: like) == .integer(0), "\(wildcard)")
+        }
+        for wildcard in ["*", "?"] {
+            let glob = accented.glob(.value(.text(SQLPattern.escapingGlob(wildcard + "\u{301}"))))
+            #expect(try db.value(of: glob) == .integer(0), "\(wildcard)")
+        }
+        #expect(SQLPattern.escapingLike("%\u{301}") == "\\%\u{301}")
+        #expect(SQLPattern.escapingGlob("*\u{301}") == "[*]\u{301}")
     }
 
     @Test("Escaping output")

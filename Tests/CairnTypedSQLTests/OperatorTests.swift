@@ -54,6 +54,11 @@ struct OperatorTests {
         // Wildcards in the searched text match literally.
         try check({ $0.title.contains("%") }, #""reminders"."title" LIKE ? ESCAPE ?"#, [])
         try check({ $0.title.contains("_") }, #""reminders"."title" LIKE ? ESCAPE ?"#, [])
+        // Also when the wildcard begins a longer character: `_́` is not "any character, then ́".
+        try db.execute(sql: "UPDATE reminders SET notes = 'Cafe\u{301}' WHERE id = 2")
+        try check({ $0.notes.contains("e\u{301}") }, #""reminders"."notes" LIKE ? ESCAPE ?"#, [2])
+        try check({ $0.notes.contains("_\u{301}") }, #""reminders"."notes" LIKE ? ESCAPE ?"#, [])
+        try check({ $0.notes.hasSuffix("%\u{301}") }, #""reminders"."notes" LIKE ? ESCAPE ?"#, [])
     }
 
     @Test func collationAndCase() throws {

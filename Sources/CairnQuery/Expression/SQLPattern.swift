@@ -20,27 +20,33 @@ public enum SQLPattern {
     ///
     /// Note that SQLite's `LIKE` ignores ASCII case; use ``escapingGlob(_:)`` for a
     /// case-sensitive match.
+    ///
+    /// The text is read by Unicode scalar, as SQLite reads a pattern: a `%` followed by a
+    /// combining mark is one `Character` that is not `%`, but to SQLite it is still a wildcard
+    /// and must be escaped.
     public static func escapingLike(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            if character == "\\" || character == "%" || character == "_" { result.append("\\") }
-            result.append(character)
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "%" || scalar == "_" { result.append("\\") }
+            result.append(scalar)
         }
-        return result
+        return String(result)
     }
 
     /// `text` with `*`, `?` and `[` wrapped in brackets, so `GLOB` matches them literally
-    /// (`GLOB` has no escape character; `]` alone is literal).
+    /// (`GLOB` has no escape character; `]` alone is literal). Read by Unicode scalar, as
+    /// ``escapingLike(_:)`` is.
     public static func escapingGlob(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "*", "?", "[": result += "[\(character)]"
-            default: result.append(character)
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "*", "?", "[":
+                result.append("[")
+                result.append(scalar)
+                result.append("]")
+            default: result.append(scalar)
             }
         }
-        return result
+        return String(result)
     }
 }

@@ -234,18 +234,13 @@ struct FormatSQLCompiler {
 
     /// The GLOB pattern matching `text` literally: `*`, `?` and `[` become `[*]`, `[?]`, `[[]`.
     static func globEscaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "*", "?", "[": result += "[\(character)]"
-            default: result.append(character)
-            }
-        }
-        return result
+        SQLPattern.escapingGlob(text)
     }
 
     /// A LIKE pattern (`*`, `?`, `\` escapes) as a GLOB pattern; SQL's `%` and `_` stay
-    /// literal characters.
+    /// literal characters. The pattern's wildcards are whole characters, as the in-memory
+    /// match reads them; anything else is matched literally, including a `*`, `?` or `[`
+    /// that begins a longer character (a `*` followed by a combining mark).
     static func glob(fromLike pattern: String) -> String {
         var result = ""
         var escaping = false
@@ -258,8 +253,7 @@ struct FormatSQLCompiler {
             switch character {
             case "\\": escaping = true
             case "*", "?": result.append(character)
-            case "[": result += "[[]"
-            default: result.append(character)
+            default: result += globEscaped(String(character))
             }
         }
         if escaping { result += globEscaped("\\") }

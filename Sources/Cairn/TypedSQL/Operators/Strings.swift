@@ -41,17 +41,17 @@ extension QueryExpression where QueryValue: _TextValue {
     /// // … WHERE "facts"."body" LIKE ? ESCAPE ?   -- ?1 = '%<escaped text>%', ?2 = '\'
     /// ```
     public func contains(_ other: String) -> SQLQueryExpression<Bool> {
-        like("%" + Self.escapeLike(other) + "%", escape: "\\")
+        like("%" + SQLPattern.escapingLike(other) + "%", escape: "\\")
     }
 
     /// Whether the text starts with `other` (`LIKE 'other%'`, wildcards escaped).
     public func hasPrefix(_ other: String) -> SQLQueryExpression<Bool> {
-        like(Self.escapeLike(other) + "%", escape: "\\")
+        like(SQLPattern.escapingLike(other) + "%", escape: "\\")
     }
 
     /// Whether the text ends with `other` (`LIKE '%other'`, wildcards escaped).
     public func hasSuffix(_ other: String) -> SQLQueryExpression<Bool> {
-        like("%" + Self.escapeLike(other), escape: "\\")
+        like("%" + SQLPattern.escapingLike(other), escape: "\\")
     }
 
     /// `x COLLATE name`
@@ -78,12 +78,4 @@ extension QueryExpression where QueryValue: _TextValue {
         SQLQueryExpression(.function("length", sqlExpression))
     }
 
-    private static func escapeLike(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped
-    }
 }
