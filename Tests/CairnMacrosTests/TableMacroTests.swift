@@ -169,6 +169,11 @@ struct TableMacroTests {
 
     @Test func tableNameGivenOrInferred() {
         assertExpansionContains("@Table(\"lists\") struct RemindersList { let id: Int }", [#"static let tableName = "lists""#])
+        // A quote or backslash followed by a combining mark is one Character, but Swift's lexer
+        // still reads the quote as the literal's end: it is escaped in the generated literal.
+        assertExpansionContains(
+            "@Table(\"a\\\"\u{301}b\\\\\u{301}\") struct Odd { let id: Int }",
+            ["static let tableName = \"a\\\"\u{301}b\\\\\u{301}\""])
         // A @Selection row is a table too (for common table expressions), named the same way.
         assertExpansionContains("@Selection(\"tally\") struct Count { let value: Int }", [#"static let tableName = "tally""#])
         assertExpansionContains("@Selection struct HighPriorityList { let id: Int }", [

@@ -128,7 +128,7 @@ extension ModelMacro: MemberMacro {
     /// `public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] { [ … ] }`.
     static func schemaMetadata(typeName: String, properties: [StoredProperty]) -> DeclSyntax {
         let entries = properties.map { property -> String in
-            var arguments = "name: \(literal(property.name)), keypath: \\\(typeName).\(property.name)"
+            var arguments = "name: \(TableMacro.stringLiteral(property.name)), keypath: \\\(typeName).\(property.name)"
             if let initializer = property.initializer {
                 arguments += ", defaultValue: (\(initializer.trimmedDescription)) as \(property.type.trimmedDescription)"
             }
@@ -145,15 +145,6 @@ extension ModelMacro: MemberMacro {
             \(body)
             }
             """)
-    }
-
-    static func literal(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "\\" || character == "\"" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return "\"" + escaped + "\""
     }
 
     static func kindName(_ declaration: some DeclGroupSyntax) -> String {

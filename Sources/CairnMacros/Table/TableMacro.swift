@@ -61,13 +61,18 @@ public struct TableMacro: ExtensionMacro {
         return base + "s"
     }
 
+    /// `text` as a Swift string literal. Read by Unicode scalar, as Swift's lexer reads a
+    /// literal: a `"` or `\\` followed by a combining mark is one Character that is neither,
+    /// but it still ends the literal or starts an escape, so it must be escaped too.
     static func stringLiteral(_ text: String) -> String {
-        var escaped = "\""
-        for character in text {
-            if character == "\\" || character == "\"" { escaped.append("\\") }
-            escaped.append(character)
+        var escaped = String.UnicodeScalarView()
+        escaped.append("\"")
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "\"" { escaped.append("\\") }
+            escaped.append(scalar)
         }
-        return escaped + "\""
+        escaped.append("\"")
+        return String(escaped)
     }
 
     /// A type as an expression: `(T?)` for optionals, so `.decode` and `.init` parse.
