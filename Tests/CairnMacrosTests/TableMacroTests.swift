@@ -254,6 +254,8 @@ struct TableMacroTests {
 
     @Test func sqlMacroAcceptsQuotedParentheses() {
         #expect(expandSQL(#"let e = #sql("title = ')' AND \(x)")"#).diagnostics.isEmpty)
+        // A quote followed by a combining mark still opens the string, as SQLite reads it.
+        #expect(expandSQL("let e = #sql(\"title = '\u{301})'\")").diagnostics.isEmpty)
     }
 
     /// Expands `#sql` (whose macro name differs from its type name in the registry).

@@ -96,19 +96,21 @@ public struct SQLMacro: ExpressionMacro {
         return "Cairn.SQLQueryExpression(\(fragment.expression.trimmed) as Cairn.QueryFragment)"
     }
 
-    /// A problem in the literal SQL text (interpolations are opaque), or `nil`.
+    /// A problem in the literal SQL text (interpolations are opaque), or `nil`. Read by Unicode
+    /// scalar, as SQLite reads it: a quote followed by a combining mark is one Character that is
+    /// not a quote, but to SQLite it still opens or closes a string.
     static func lint(_ literal: StringLiteralExprSyntax) -> String? {
         var depth = 0
-        var quote: Character?
+        var quote: Unicode.Scalar?
         for segment in literal.segments {
             guard let text = segment.as(StringSegmentSyntax.self)?.content.text else { continue }
-            for character in text {
+            for scalar in text.unicodeScalars {
                 if let open = quote {
-                    if character == open { quote = nil }
+                    if scalar == open { quote = nil }
                     continue
                 }
-                switch character {
-                case "'", "\"": quote = character
+                switch scalar {
+                case "'", "\"": quote = scalar
                 case "(": depth += 1
                 case ")":
                     depth -= 1
