@@ -107,6 +107,29 @@ struct NSFetchRequestContextTests {
         }
     }
 
+    /// `==` on strings is `isEqual:`, a literal comparison: a decomposed "é" does not equal a
+    /// precomposed one, in memory as in the SQL a fetch runs; `[d]` folds both and matches.
+    @Test func stringEqualityIsLiteralInMemoryAndInSQL() throws {
+        let container = try ModelContainer(
+            for: Schema([StoredExpense.self]), configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+        let writer = ModelContext(container)
+        writer.insert(StoredExpense(row: ["id": 1, "name": "Cafe\u{301}", "amount": 1.0]))
+        writer.insert(StoredExpense(row: ["id": 2, "name": "Caf\u{E9}", "amount": 2.0]))
+        try writer.save()
+        let context = ModelContext(container)
+        let everything = try context.fetch(StoredExpense.fetchRequest())
+        for (format, expected) in [
+            ("name == %@", [2]), ("name != %@", [1]), ("name IN {%@}", [2]), ("name ==[d] %@", [1, 2]),
+        ] {
+            let request = StoredExpense.fetchRequest()
+            request.predicate = NSPredicate(format: format, "Caf\u{E9}")
+            request.sortDescriptors = [NSSortDescriptor(key: "ref", ascending: true)]
+            #expect(try context.fetch(request).map(\.ref) == expected, "\(format)")
+            let predicate = try #require(request.predicate)
+            #expect(everything.filter { predicate.evaluate(with: $0) }.map(\.ref).sorted() == expected, "\(format)")
+        }
+    }
+
     @Test func identifiersDictionariesAndCounts() throws {
         let (_, context) = try storedExpenses()
         let ids = NSFetchRequest<NSManagedObjectID>(entityName: "StoredExpense")

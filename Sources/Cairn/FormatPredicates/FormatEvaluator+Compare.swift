@@ -66,12 +66,18 @@ extension FormatEvaluator {
         }
     }
 
-    /// Equality as `isEqual:` after the string options: numbers by value, strings by
-    /// canonical equivalence, collections element by element, objects by identity.
+    /// Equality as `isEqual:` after the string options: numbers by value, collections element
+    /// by element, objects by identity, and strings literally, as `NSString.isEqual(to:)` is
+    /// documented to compare: `"Café"` precomposed is not `"Cafe\u{301}"`, which is also what
+    /// the SQL a fetch runs (`IS ?`, by bytes) answers. With `[c]` or `[d]`, both sides are
+    /// folded first and compared by canonical equivalence.
     func equal(_ lhs: FormatOperand, _ rhs: FormatOperand, _ options: FormatComparisonOptions) -> Bool {
         if let a = lhs.number, let b = rhs.number { return a.compare(b) == .orderedSame }
         switch (lhs, rhs) {
         case (.value(.string(let a)), .value(.string(let b))):
+            if options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]) {
+                return a.utf8.elementsEqual(b.utf8)
+            }
             return fold(a, options) == fold(b, options)
         case (.value(let a), .value(let b)):
             return a == b
