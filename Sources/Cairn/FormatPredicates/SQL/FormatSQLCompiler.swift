@@ -156,9 +156,9 @@ struct FormatSQLCompiler {
             }
             let glob: String
             switch op {
-            case .contains: glob = "*" + Self.globEscaped(folded) + "*"
-            case .beginsWith: glob = Self.globEscaped(folded) + "*"
-            case .endsWith: glob = "*" + Self.globEscaped(folded)
+            case .contains: glob = "*" + SQLPattern.escapingGlob(folded) + "*"
+            case .beginsWith: glob = SQLPattern.escapingGlob(folded) + "*"
+            case .endsWith: glob = "*" + SQLPattern.escapingGlob(folded)
             default: glob = Self.glob(fromLike: folded)
             }
             return twoValued(text.glob(.value(.text(glob))))
@@ -232,11 +232,6 @@ struct FormatSQLCompiler {
         return lower
     }
 
-    /// The GLOB pattern matching `text` literally: `*`, `?` and `[` become `[*]`, `[?]`, `[[]`.
-    static func globEscaped(_ text: String) -> String {
-        SQLPattern.escapingGlob(text)
-    }
-
     /// A LIKE pattern (`*`, `?`, `\` escapes) as a GLOB pattern; SQL's `%` and `_` stay
     /// literal characters. The pattern's wildcards are whole characters, as the in-memory
     /// match reads them; anything else is matched literally, including a `*`, `?` or `[`
@@ -246,17 +241,17 @@ struct FormatSQLCompiler {
         var escaping = false
         for character in pattern {
             if escaping {
-                result += globEscaped(String(character))
+                result += SQLPattern.escapingGlob(String(character))
                 escaping = false
                 continue
             }
             switch character {
             case "\\": escaping = true
             case "*", "?": result.append(character)
-            default: result += globEscaped(String(character))
+            default: result += SQLPattern.escapingGlob(String(character))
             }
         }
-        if escaping { result += globEscaped("\\") }
+        if escaping { result += SQLPattern.escapingGlob("\\") }
         return result
     }
 }
