@@ -58,9 +58,10 @@ extension FormatEvaluator {
         case .beginsWith, .endsWith, .like, .matches:
             guard let string = lhs.string, let pattern = rhs.string else { return false }
             switch op {
-            case .beginsWith: return fold(string, options).hasPrefix(fold(pattern, options))
-            case .endsWith: return fold(string, options).hasSuffix(fold(pattern, options))
-            case .like: return Self.like(Array(fold(string, options)), Array(fold(pattern, options)))
+            case .beginsWith: return fold(string, options).utf8.starts(with: fold(pattern, options).utf8)
+            case .endsWith: return fold(string, options).utf8.reversed().starts(with: fold(pattern, options).utf8.reversed())
+            case .like:
+                return Self.like(Array(fold(string, options).unicodeScalars), Array(fold(pattern, options).unicodeScalars))
             default: return try matches(string, pattern, options)
             }
         }
@@ -70,15 +71,12 @@ extension FormatEvaluator {
     /// by element, objects by identity, and strings literally, as `NSString.isEqual(to:)` is
     /// documented to compare: `"Café"` precomposed is not `"Cafe\u{301}"`, which is also what
     /// the SQL a fetch runs (`IS ?`, by bytes) answers. With `[c]` or `[d]`, both sides are
-    /// folded first and compared by canonical equivalence.
+    /// folded and normalized first (``fold(_:_:)``), so canonically equivalent text is equal.
     func equal(_ lhs: FormatOperand, _ rhs: FormatOperand, _ options: FormatComparisonOptions) -> Bool {
         if let a = lhs.number, let b = rhs.number { return a.compare(b) == .orderedSame }
         switch (lhs, rhs) {
         case (.value(.string(let a)), .value(.string(let b))):
-            if options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]) {
-                return a.utf8.elementsEqual(b.utf8)
-            }
-            return fold(a, options) == fold(b, options)
+            return fold(a, options).utf8.elementsEqual(fold(b, options).utf8)
         case (.value(let a), .value(let b)):
             return a == b
         case (.collection(let a), .collection(let b)):
@@ -96,12 +94,13 @@ extension FormatEvaluator {
     }
 
     /// The order of two values of the same kind (numbers, strings, dates); nil otherwise.
+    /// Strings are ordered by Unicode scalar, after ``fold(_:_:)``, as SQLite's `BINARY`
+    /// comparison orders their UTF-8, so `<` agrees with `==` and with the SQL of a fetch.
     func order(_ lhs: FormatOperand, _ rhs: FormatOperand, _ options: FormatComparisonOptions) -> ComparisonResult? {
         if let a = lhs.number, let b = rhs.number { return a.compare(b) }
         switch (lhs, rhs) {
         case (.value(.string(let a)), .value(.string(let b))):
-            let foldedA = fold(a, options), foldedB = fold(b, options)
-            return foldedA == foldedB ? .orderedSame : foldedA < foldedB ? .orderedAscending : .orderedDescending
+            return FormatStringComparison.literal(fold(a, options), fold(b, options))
         case (.value(.date(let a)), .value(.date(let b))):
             return a == b ? .orderedSame : a < b ? .orderedAscending : .orderedDescending
         default:
@@ -109,10 +108,17 @@ extension FormatEvaluator {
         }
     }
 
-    /// Substring test; the empty string is in every string (as `hasPrefix("")` is true, and
-    /// as SQL's `instr` and `GLOB '**'` answer).
+    /// Substring test by Unicode scalars, as SQL's `instr` and `GLOB` test; the empty string
+    /// is in every string (as they also answer).
     static func contains(_ haystack: String, _ needle: String) -> Bool {
-        needle.isEmpty || haystack.contains(needle)
+        let needle = Array(needle.utf8)
+        guard let first = needle.first else { return true }
+        let bytes = Array(haystack.utf8)
+        guard bytes.count >= needle.count else { return false }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == first {
+            if bytes[start..<start + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
     }
 
     /// The string with `[c]` and `[d]` applied (Unicode case and diacritic folding).
@@ -120,17 +126,23 @@ extension FormatEvaluator {
         Self.fold(string, options)
     }
 
+    /// The string with `[c]` and `[d]` applied: Unicode case and diacritic folding, then
+    /// canonical composition (NFC), so that text that differs only in how it is encoded
+    /// (`"Zürich"` precomposed, `"Zu\u{308}rich"` decomposed) folds to the same scalars. The
+    /// SQL of a fetch folds with this same function (`cairn_fold`), so both compare the same
+    /// scalars. Without options the string is returned as it is: compared literally.
     static func fold(_ string: String, _ options: FormatComparisonOptions) -> String {
         var folding: String.CompareOptions = []
         if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
         if options.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
         if folding.isEmpty { return string }
-        return string.folding(options: folding, locale: nil)
+        return string.folding(options: folding, locale: nil).precomposedStringWithCanonicalMapping
     }
 
-    /// `LIKE`: `*` matches any run of characters, `?` exactly one, `\` escapes the next.
+    /// `LIKE`: `*` matches any run of scalars, `?` exactly one, `\` escapes the next; by
+    /// Unicode scalar, as the `GLOB` it compiles to matches.
     /// Linear backtracking on the last `*`, so no pattern can take exponential time.
-    static func like(_ text: [Character], _ pattern: [Character]) -> Bool {
+    static func like(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
         var t = 0, p = 0
         var starPattern = -1, starText = 0
         while t < text.count {

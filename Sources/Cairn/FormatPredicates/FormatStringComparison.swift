@@ -7,8 +7,7 @@ import Foundation
 /// FormatStringComparison.localizedStandardCompare.compare("File10", "file9")  // .orderedDescending
 /// ```
 public enum FormatStringComparison: String, Sendable, Hashable, CaseIterable {
-    /// `compare:`: literal order (Swift's `<` on `String`: Unicode scalars of canonically
-    /// equivalent text).
+    /// `compare:`: literal order, by Unicode scalar (SQLite's `BINARY` order of UTF-8).
     case compare = "compare:"
     /// `caseInsensitiveCompare:`: literal order after case folding; strings that differ only
     /// by case are equal.
@@ -46,15 +45,26 @@ public enum FormatStringComparison: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Order by Unicode scalar: UTF-8 byte order, which is scalar order and SQLite's `BINARY`.
     static func literal(_ a: String, _ b: String) -> ComparisonResult {
-        a == b ? .orderedSame : a < b ? .orderedAscending : .orderedDescending
+        var x = a.utf8.makeIterator(), y = b.utf8.makeIterator()
+        while true {
+            switch (x.next(), y.next()) {
+            case (nil, nil): return .orderedSame
+            case (nil, _): return .orderedAscending
+            case (_, nil): return .orderedDescending
+            case let (p?, q?) where p != q: return p < q ? .orderedAscending : .orderedDescending
+            default: continue
+            }
+        }
     }
 
+    /// Case and diacritic folding, then canonical composition, as format predicates fold.
     static func fold(_ string: String, case: Bool, diacritics: Bool) -> String {
-        var options: String.CompareOptions = []
+        var options: FormatComparisonOptions = []
         if `case` { options.insert(.caseInsensitive) }
         if diacritics { options.insert(.diacriticInsensitive) }
-        return string.folding(options: options, locale: nil)
+        return FormatEvaluator.fold(string, options)
     }
 
     /// Unaccented before accented, then (when case-sensitive) lowercase before uppercase,

@@ -233,22 +233,22 @@ struct FormatSQLCompiler {
     }
 
     /// A LIKE pattern (`*`, `?`, `\` escapes) as a GLOB pattern; SQL's `%` and `_` stay
-    /// literal characters. The pattern's wildcards are whole characters, as the in-memory
-    /// match reads them; anything else is matched literally, including a `*`, `?` or `[`
-    /// that begins a longer character (a `*` followed by a combining mark).
+    /// literal characters. Both read the pattern by Unicode scalar, as the in-memory match
+    /// does: `?` matches one scalar, and a `*` followed by a combining mark is still a
+    /// wildcard.
     static func glob(fromLike pattern: String) -> String {
         var result = ""
         var escaping = false
-        for character in pattern {
+        for scalar in pattern.unicodeScalars {
             if escaping {
-                result += SQLPattern.escapingGlob(String(character))
+                result += SQLPattern.escapingGlob(String(scalar))
                 escaping = false
                 continue
             }
-            switch character {
+            switch scalar {
             case "\\": escaping = true
-            case "*", "?": result.append(character)
-            default: result += SQLPattern.escapingGlob(String(character))
+            case "*", "?": result.unicodeScalars.append(scalar)
+            default: result += SQLPattern.escapingGlob(String(scalar))
             }
         }
         if escaping { result += SQLPattern.escapingGlob("\\") }
