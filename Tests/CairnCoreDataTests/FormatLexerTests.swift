@@ -86,4 +86,27 @@ struct FormatLexerTests {
         #expect(throws: FormatPredicateError.self) { try FormatLexer.tokenize("a == 0xé") }
         #expect(throws: FormatPredicateError.self) { try FormatLexer.tokenize("a == %y") }
     }
+
+    /// A quote followed by a combining mark is still a quote (Swift would make the pair one
+    /// `Character`); a decomposed letter continues a name. Offsets stay in Characters.
+    @Test("Quotes and operators before a combining mark; decomposed names")
+    func combiningMarks() throws {
+        let accent = try FormatPredicate("name ENDSWITH \"\u{301}\"")
+        #expect(accent == (try FormatPredicate("name ENDSWITH %@", arguments: ["\u{301}"])))
+        #expect(try accent.evaluate(with: ["name": "cafe\u{301}"] as [String: Any]))
+        let quoted = try FormatLexer.tokenize("x == '\u{308}a'")
+        #expect(quoted.map(\.kind) == [.word("x"), .symbol("=="), .string("\u{308}a"), .end])
+        let name = try FormatLexer.tokenize("cafe\u{301} == 1")
+        #expect(name.map(\.kind) == [.word("cafe\u{301}"), .symbol("=="), .integer(1), .end])
+        #expect(name.map(\.offset) == [0, 5, 8, 9])
+        // A mark after an operator belongs to no token, as in Foundation's parser.
+        #expect(throws: FormatPredicateError.self) { try FormatLexer.tokenize("x ==\u{301} 1") }
+        #expect(try FormatPredicate("cafe\u{301} == 1").evaluate(with: ["cafe\u{301}": 1] as [String: Any]))
+        do {
+            _ = try FormatLexer.tokenize("e\u{301}e\u{301} == ~")
+            Issue.record("'~' was accepted")
+        } catch {
+            #expect(error.offset == 6, "\(error)")
+        }
+    }
 }

@@ -39,16 +39,24 @@ struct FormatToken: Sendable, Equatable {
 ///
 /// A format whose every character is one ASCII byte (nearly all of them) is read as bytes:
 /// then a byte's index is its character offset, and a check such as "is this a digit" is a
-/// comparison. Any other format is read as an array of `Character`s, where each of those
-/// checks is a call into the standard library's Unicode tables (`asciiValue`, `isWhitespace`
-/// and `isNumber` cost about 300–400 instructions each; lexing `minutes >= %d` cost 19,000
-/// instructions, callgrind, Core Data W3). Both readings give the same tokens.
+/// comparison. Any other format is read by Unicode scalar, each scalar as a `Character` of its
+/// own, where each of those checks is a call into the standard library's Unicode tables
+/// (`asciiValue`, `isWhitespace` and `isNumber` cost about 300–400 instructions each; lexing
+/// `minutes >= %d` cost 19,000 instructions, callgrind, Core Data W3). Both readings give the
+/// same tokens.
+///
+/// Scalars, not grapheme clusters, because the grammar's punctuation is ASCII and a quote or
+/// operator followed by a combining mark must still be one (`ENDSWITH "\u{301}"` is a quote,
+/// an accent and a quote, as Foundation's UTF-16 parser reads it). Offsets are reported in
+/// `Character`s all the same (`characterOffsets`).
 struct FormatLexer {
     let format: String
     /// The format's bytes, when every character is one ASCII byte.
     private let ascii: [UInt8]?
-    /// The format's characters, otherwise (empty when `ascii` is set).
+    /// The format's Unicode scalars, each as a `Character`, otherwise (empty when `ascii` is set).
     private let characters: [Character]
+    /// For a format read by scalar: the `Character` offset at each scalar index (and at the end).
+    private let characterOffsets: [Int]
     private let count: Int
     private var position = 0
 
@@ -60,12 +68,25 @@ struct FormatLexer {
         if readsBytes, Self.isOneByteCharacters(bytes) {
             ascii = bytes
             characters = []
+            characterOffsets = []
             count = bytes.count
         } else {
             ascii = nil
-            characters = Array(format)
+            characters = format.unicodeScalars.map(Character.init)
+            var offsets: [Int] = []
+            offsets.reserveCapacity(characters.count + 1)
+            for (offset, character) in format.enumerated() {
+                for _ in character.unicodeScalars { offsets.append(offset) }
+            }
+            offsets.append(format.count)
+            characterOffsets = offsets
             count = characters.count
         }
+    }
+
+    /// The `Character` offset of the scalar at `index`, as errors and tokens report it.
+    private func characterOffset(_ index: Int) -> Int {
+        ascii != nil || characterOffsets.isEmpty ? index : characterOffsets[min(max(index, 0), characterOffsets.count - 1)]
     }
 
     /// Whether each character of the UTF-8 `bytes` is one byte: all ASCII, and no CR LF pair
@@ -84,7 +105,8 @@ struct FormatLexer {
         var tokens: [FormatToken] = []
         tokens.reserveCapacity(lexer.count / 2 + 2)
         while true {
-            let token = try lexer.next()
+            var token = try lexer.next()
+            token.offset = lexer.characterOffset(token.offset)
             tokens.append(token)
             if token.kind == .end { return tokens }
         }
@@ -107,7 +129,7 @@ struct FormatLexer {
     }
 
     private func error(_ message: String, at offset: Int) -> FormatPredicateError {
-        FormatPredicateError(.syntax, message, format: format, offset: offset)
+        FormatPredicateError(.syntax, message, format: format, offset: characterOffset(offset))
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
@@ -134,11 +156,16 @@ struct FormatLexer {
         return peek(ahead)?.isLetter ?? false
     }
 
-    /// Whether the character `ahead` can continue a name: a letter, digit or `_`.
+    /// Whether the character `ahead` can continue a name: a letter, digit, `_`, or a combining
+    /// mark (of a decomposed letter such as `e\u{301}`).
     private func isIdentifierCharacter(at ahead: Int = 0) -> Bool {
         if let byte = peekByte(ahead) { return Self.isDigit(byte) || Self.isLetterOrUnderscore(byte) }
         guard let character = peek(ahead) else { return false }
-        return character.isLetter || character.isNumber
+        if character.isLetter || character.isNumber { return true }
+        switch character.unicodeScalars.first?.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
     }
 
     /// The operator the two ASCII bytes spell, if any: `** == =< => != <> <= >= && || :=`.
