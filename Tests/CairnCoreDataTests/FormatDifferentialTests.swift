@@ -150,6 +150,41 @@ struct FormatDifferentialTests {
         #expect(sql == expected, "in SQL")
     }
 
+    /// Random lists of one to three sort descriptors (every selector, both directions, keys of
+    /// text, numbers, dates, Bools and a to-one relationship): SQL's ORDER BY and the in-memory
+    /// stable sort give the same order.
+    @Test(arguments: 0..<4)
+    func generatedSorts(seed: Int) throws {
+        final class Expense {}
+        var random = SplitMix64(state: UInt64(seed) &* 7_919 &+ 3)
+        let db = try expenseDatabase()
+        let keys = ["name", "notes", "categoryName", "amount", "date", "isBusiness", "owner.name", "#first"]
+        let selectors: [String?] = [
+            nil, "compare:", "caseInsensitiveCompare:", "localizedCompare:", "localizedCaseInsensitiveCompare:",
+            "localizedStandardCompare:",
+        ]
+        var failures: [String] = []
+        for _ in 0..<300 {
+            let descriptors = (0..<Int(1 + random.next() % 3)).map { _ in
+                let key = FormatPredicateGenerator.pick(keys, &random).replacingOccurrences(of: "#", with: "")
+                let selector = FormatPredicateGenerator.pick(selectors, &random)
+                return NSSortDescriptor(key: key, ascending: random.next() % 2 == 0, selector: selector.map { Selector($0) })
+            }
+            let request = NSFetchRequest<Expense>(entityName: "Expense")
+            request.sortDescriptors = descriptors
+            let rendered = try request.sqlSelect(for: expenseEntity).render()
+            let inSQL = try db.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) {
+                try $0.decode(Int.self, column: "id")
+            }
+            let inMemory = try expenses().sortedArray(using: descriptors).compactMap { $0["id"] as? Int }
+            if inSQL != inMemory {
+                failures.append("\(descriptors.map(\.description))\n  memory \(inMemory)\n  SQL    \(inSQL)")
+            }
+        }
+        let report = failures.prefix(10).joined(separator: "\n")
+        #expect(failures.isEmpty, "\(failures.count) of 300 differ:\n\(report)")
+    }
+
     @Test func compareSortsByScalarAsSQLiteBinaryDoes() throws {
         let names = ["caf\u{E9}", "cafe\u{301}", "cafe", "Cafe", "caf\u{E9}s"]
         let db = try Database.inMemory()
