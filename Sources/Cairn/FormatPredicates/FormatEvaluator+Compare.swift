@@ -136,7 +136,10 @@ extension FormatEvaluator {
         if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
         if options.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
         if folding.isEmpty { return string }
-        return string.folding(options: folding, locale: nil).precomposedStringWithCanonicalMapping
+        let folded = string.folding(options: folding, locale: nil)
+        // ASCII text is already composed; composing it would only cost a Foundation round trip.
+        if folded.utf8.allSatisfy({ $0 < 0x80 }) { return folded }
+        return folded.precomposedStringWithCanonicalMapping
     }
 
     /// `LIKE`: `*` matches any run of scalars, `?` exactly one, `\` escapes the next; by
