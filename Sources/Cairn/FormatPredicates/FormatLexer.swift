@@ -45,9 +45,9 @@ struct FormatToken: Sendable, Equatable {
 /// `minutes >= %d` cost 19,000 instructions, callgrind, Core Data W3). Both readings give the
 /// same tokens.
 ///
-/// Scalars, not grapheme clusters, because the grammar's punctuation is ASCII and a quote or
-/// operator followed by a combining mark must still be one (`ENDSWITH "\u{301}"` is a quote,
-/// an accent and a quote, as Foundation's UTF-16 parser reads it). Offsets are reported in
+/// Scalars, not grapheme clusters, because the grammar's punctuation is ASCII and a quote
+/// followed by a combining mark must still be a quote (`ENDSWITH "\u{301}"` is a quote, an
+/// accent and a quote, as Foundation's UTF-16 parser reads it). Offsets are reported in
 /// `Character`s all the same (`characterOffsets`).
 struct FormatLexer {
     let format: String
