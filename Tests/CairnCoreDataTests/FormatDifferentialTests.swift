@@ -199,3 +199,78 @@ struct FormatDifferentialTests {
         ])
     }
 }
+
+@Suite("Format requests answer the same with unsaved changes (in memory) and after save (in SQL)")
+struct FormatPendingDifferentialTests {
+    static let keys = ["name", "notes", "categoryName", "first", "amount", "ref", "isBusiness", "date"]
+    static let stringKeys = ["name", "notes", "categoryName", "#first"]
+
+    static func comparison(_ random: inout SplitMix64) -> String {
+        typealias G = FormatPredicateGenerator
+        let option = G.pick(G.options, &random)
+        switch random.next() % 6 {
+        case 0, 1, 2:
+            return "\(G.pick(stringKeys, &random)) \(G.pick(G.stringOperators, &random))\(option) \(G.quoted(G.pick(G.texts, &random)))"
+        case 3:
+            return "\(G.pick(["amount", "ref", "amount * 2"], &random)) \(G.pick(G.orderings, &random)) \(G.pick(G.numbers, &random))"
+        case 4:
+            return "\(G.pick(stringKeys, &random)) \(G.pick(["==", "!="], &random)) nil"
+        default:
+            return "isBusiness == \(G.pick(["YES", "NO"], &random))"
+        }
+    }
+
+    static func predicate(depth: Int, _ random: inout SplitMix64) -> String {
+        switch depth == 0 ? 0 : random.next() % 6 {
+        case 0...2: return comparison(&random)
+        case 3: return "(\(predicate(depth: depth - 1, &random)) AND \(predicate(depth: depth - 1, &random)))"
+        case 4: return "(\(predicate(depth: depth - 1, &random)) OR \(predicate(depth: depth - 1, &random)))"
+        default: return "NOT (\(predicate(depth: depth - 1, &random)))"
+        }
+    }
+
+    /// Saved rows, some edited and one deleted without saving, and new unsaved rows, with text
+    /// in both normal forms. With unsaved changes a fetch runs in memory (`evaluate(with:)` and
+    /// the in-memory sort); after `save()` the same request runs in SQL. Both must return the
+    /// same objects in the same order, so saving never changes what a request answers.
+    @Test(arguments: 0..<4)
+    func sameAnswersBeforeAndAfterSave(seed: Int) throws {
+        var random = SplitMix64(state: UInt64(seed) &* 31 &+ 5)
+        let (_, context) = try storedExpenses()
+        let saved = try context.fetch(StoredExpense.fetchRequest())
+        saved[1].name = "cafe\u{301}"
+        saved[2].categoryName = "FOOD"
+        saved[6].notes = "e\u{301}dition ZU\u{308}RICH"
+        context.delete(saved[3])
+        context.insert(StoredExpense(row: ["id": 11, "name": "Caf\u{E9}", "amount": 4.5, "categoryName": "Food", "notes": "zu\u{308}rich"]))
+        context.insert(StoredExpense(row: ["id": 12, "amount": 23, "isBusiness": true, "first": "o\u{308}"]))
+        context.insert(StoredExpense(row: ["id": 13, "name": "item9", "amount": 100.0, "notes": "50% off_sale"]))
+        let selectors: [String?] = [nil, "caseInsensitiveCompare:", "localizedStandardCompare:"]
+        let requests = (0..<250).map { _ in
+            let request = StoredExpense.fetchRequest()
+            request.predicate = NSPredicate(format: Self.predicate(depth: 2, &random))
+            request.sortDescriptors = (0..<Int(random.next() % 3)).map { _ in
+                NSSortDescriptor(
+                    key: FormatPredicateGenerator.pick(Self.keys, &random), ascending: random.next() % 2 == 0,
+                    selector: FormatPredicateGenerator.pick(selectors, &random).map { Selector($0) })
+            }
+            return request
+        }
+        let inMemory = try requests.map { try context.fetch($0).map(\.ref) }
+        try context.save()
+        #expect(try context.fetch(StoredExpense.fetchRequest()).count == 12)
+        var failures: [String] = []
+        var matched = 0
+        for (request, before) in zip(requests, inMemory) {
+            let after = try context.fetch(request).map(\.ref)
+            if !after.isEmpty { matched += 1 }
+            if after != before {
+                let format = request.predicate.map { printed($0) } ?? ""
+                failures.append("\(format) \((request.sortDescriptors ?? []).map(\.description))\n  unsaved \(before)\n  saved   \(after)")
+            }
+        }
+        let report = failures.prefix(10).joined(separator: "\n")
+        #expect(failures.isEmpty, "\(failures.count) of 250 differ:\n\(report)")
+        #expect(matched > 50, "only \(matched) requests matched any row")
+    }
+}
