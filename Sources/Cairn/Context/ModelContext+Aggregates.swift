@@ -15,14 +15,62 @@ extension ModelContext {
     public func fetchSum<T: PersistentModel, Value: Numeric>(_ descriptor: FetchDescriptor<T>, of keyPath: KeyPath<T, Value>)
         throws -> Value
     {
-        if needsMemoryAggregate(descriptor) {
-            return try fetch(descriptor).reduce(Value.zero) { $0 + $1[keyPath: keyPath] }
+        let kind = SQLValueKind.of(Value.self)
+        // SQL sums INTEGER and REAL columns; a Decimal is stored as text, which SQL would sum
+        // as doubles and round, so it is summed exactly in Swift.
+        if needsMemoryAggregate(descriptor) || !(kind == .integer || kind == .real) {
+            return try memorySum(descriptor, keyPath)
         }
         let attribute = try aggregateAttribute(T.self, keyPath)
-        let function = SQLValueKind.of(Value.self) == .real ? "TOTAL" : "SUM"
-        let value = try aggregateValue(descriptor, .aggregate(function: function, column: attribute.columnName, collation: nil))
+        let value: DatabaseValue
+        do {
+            value = try aggregateValue(
+                descriptor, .aggregate(function: kind == .real ? "TOTAL" : "SUM", column: attribute.columnName, collation: nil))
+        } catch let error as DatabaseError where error.message == "integer overflow" {
+            // SQLite's SUM stops at 64 bits; a UInt64 may still hold the total, and otherwise the
+            // sum in Swift throws the same error it throws for unsaved models.
+            return try memorySum(descriptor, keyPath)
+        }
         if value.isNull { return .zero }
+        if case .integer(let total) = value, let integerType = Value.self as? any FixedWidthInteger.Type,
+           !Self.fits(total, integerType)
+        {
+            throw Self.sumOverflow(of: attribute.name, Value.self)
+        }
         return try decode(value, as: Value.self, attribute: attribute)
+    }
+
+    private func memorySum<T: PersistentModel, Value: Numeric>(_ descriptor: FetchDescriptor<T>, _ keyPath: KeyPath<T, Value>)
+        throws -> Value
+    {
+        let values = try fetch(descriptor).map { $0[keyPath: keyPath] }
+        guard let integerType = Value.self as? any FixedWidthInteger.Type else { return values.reduce(.zero, +) }
+        return try Self.checkedSum(values, as: integerType, of: Schema.Entity.of(T.self).attribute(for: keyPath)?.name)
+    }
+
+    private static func fits<Integer: FixedWidthInteger>(_ value: Int64, _ type: Integer.Type) -> Bool {
+        Integer(exactly: value) != nil
+    }
+
+    /// The sum of integers in memory, or the error SQL's `SUM` gives when it does not fit (a
+    /// `+` that overflows would stop the process).
+    private static func checkedSum<Value, Integer: FixedWidthInteger>(
+        _ values: [Value], as integerType: Integer.Type, of attribute: String?
+    ) throws -> Value {
+        var total = Integer.zero
+        for value in values {
+            guard let integer = value as? Integer else { throw sumOverflow(of: attribute ?? "?", Value.self) }
+            let (sum, overflow) = total.addingReportingOverflow(integer)
+            if overflow { throw sumOverflow(of: attribute ?? "?", Value.self) }
+            total = sum
+        }
+        guard let result = total as? Value else { throw sumOverflow(of: attribute ?? "?", Value.self) }
+        return result
+    }
+
+    private static func sumOverflow<Value>(of attribute: String, _ type: Value.Type) -> ModelError {
+        ModelError(.valueDecodingFailed, propertyName: attribute,
+                   message: "The sum of '\(attribute)' over the matching models does not fit in \(Value.self)")
     }
 
     /// The average of a numeric attribute, or `nil` when no model matches.
@@ -34,9 +82,16 @@ extension ModelContext {
     public func fetchAverage<T: PersistentModel, Value: Numeric>(
         _ descriptor: FetchDescriptor<T>, of keyPath: KeyPath<T, Value>
     ) throws -> Double? {
-        if needsMemoryAggregate(descriptor) {
-            let values = try fetch(descriptor).map { try Self.double($0[keyPath: keyPath]) }
-            return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+        if needsMemoryAggregate(descriptor) || Value.self == Decimal.self {
+            let values = try fetch(descriptor).map { $0[keyPath: keyPath] }
+            if values.isEmpty { return nil }
+            if let decimals = values as? [Decimal] {
+                // Exact in Decimal, rounded once to the Double the method returns (by parsing its
+                // digits: `NSDecimalNumber.doubleValue` is off by a few units in the last place).
+                let average = decimals.reduce(0, +) / Decimal(decimals.count)
+                return Double(average.description) ?? NSDecimalNumber(decimal: average).doubleValue
+            }
+            return try values.map(Self.double).reduce(0, +) / Double(values.count)
         }
         let attribute = try aggregateAttribute(T.self, keyPath)
         switch try aggregateValue(descriptor, .aggregate(function: "AVG", column: attribute.columnName, collation: nil)) {

@@ -54,6 +54,63 @@ struct AggregateTests {
         #expect(try context.fetchMaximum(FetchDescriptor<Workout>(), of: \.minutes) == 500)
     }
 
+    /// Each aggregate is asked before `save()` (computed from the unsaved models) and after
+    /// (computed in SQL): both must give the same answer, or the same error.
+    func beforeAndAfterSave<Value>(
+        _ context: ModelContext, _ aggregate: (ModelContext) throws -> Value
+    ) throws -> (unsaved: Result<Value, any Error>, saved: Result<Value, any Error>) {
+        let unsaved = Result { try aggregate(context) }
+        try context.save()
+        return (unsaved, Result { try aggregate(context) })
+    }
+
+    @Test("a sum that does not fit its type throws, saved or not, instead of stopping the process")
+    func sumsThatOverflow() throws {
+        func expectOverflow<Value>(_ result: Result<Value, any Error>, _ property: String) {
+            #expect(throws: ModelError.self) { try result.get() }
+            if case .failure(let error as ModelError) = result {
+                #expect(error.kind == .valueDecodingFailed)
+                #expect(error.description.hasPrefix("The sum of '\(property)' over the matching models does not fit"))
+            }
+        }
+        let small = ModelContext(try memoryContainer(for: Sample.self))
+        small.insert(Sample())
+        small.insert(Sample())  // two UInt8 of 255
+        let bytes = try beforeAndAfterSave(small) { try $0.fetchSum(FetchDescriptor<Sample>(), of: \.uint8) }
+        expectOverflow(bytes.unsaved, "uint8")
+        expectOverflow(bytes.saved, "uint8")
+        let large = ModelContext(try memoryContainer(for: Workout.self))
+        large.insert(Workout(title: "a", startedAt: start, minutes: Int.max, calories: 0))
+        large.insert(Workout(title: "b", startedAt: start, minutes: 1, calories: 0))
+        let minutes = try beforeAndAfterSave(large) { try $0.fetchSum(FetchDescriptor<Workout>(), of: \.minutes) }
+        expectOverflow(minutes.unsaved, "minutes")
+        expectOverflow(minutes.saved, "minutes")
+        // Beyond SQLite's 64-bit SUM but within UInt64: the exact total either way.
+        let unsigned = ModelContext(try memoryContainer(for: Sample.self))
+        unsigned.insert(Sample())
+        unsigned.insert(Sample())  // two UInt64 of Int64.max
+        let total = try beforeAndAfterSave(unsigned) { try $0.fetchSum(FetchDescriptor<Sample>(), of: \.uint64) }
+        #expect(try total.unsaved.get() == UInt64(Int64.max) * 2)
+        #expect(try total.saved.get() == UInt64(Int64.max) * 2)
+    }
+
+    @Test("Decimal sums and averages are exact, saved or not (SQL would add the stored text as doubles)")
+    func decimalAggregates() throws {
+        let context = ModelContext(try memoryContainer(for: Sample.self))
+        let tiny = Sample()
+        tiny.decimal = Decimal(string: "0.000000000000000000001") ?? 0
+        context.insert(Sample())  // 12345.678901234567890123
+        context.insert(tiny)
+        let sum = try beforeAndAfterSave(context) { try $0.fetchSum(FetchDescriptor<Sample>(), of: \.decimal) }
+        let exact = Decimal(string: "12345.678901234567890123001")
+        #expect(try sum.unsaved.get() == exact)
+        #expect(try sum.saved.get() == exact)
+        let average = try context.fetchAverage(FetchDescriptor<Sample>(), of: \.decimal)
+        #expect(average == Double("6172.8394506172839450615005"))
+        let only = FetchDescriptor<Sample>(predicate: #Predicate { $0.uint8 > 0 })
+        #expect(try context.fetchSum(only, of: \.decimal) == exact)
+    }
+
     @Test("grouped counts in the key's order; Swift's string equality groups é and e\u{301}")
     func groupedCounts() throws {
         let (context, _) = try context()
