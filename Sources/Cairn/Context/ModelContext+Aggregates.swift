@@ -125,7 +125,9 @@ extension ModelContext {
         try extremum(descriptor, keyPath, function: "MAX") { $0.max() }
     }
 
-    /// How many models have each value of an attribute, in the attribute's order.
+    /// How many models have each value of an attribute, in the attribute's order (`nil` first,
+    /// `false` before `true`, Swift's `<` for numbers, text, dates, UUIDs and decimals), saved
+    /// or not; keys of other types come in the order the models are fetched.
     ///
     /// ```swift
     /// try context.fetchCounts(FetchDescriptor<Workout>(), groupedBy: \.isFavorite)
@@ -137,7 +139,8 @@ extension ModelContext {
     {
         let attribute = try aggregateAttribute(T.self, keyPath)
         let kind = SQLValueKind.of(unwrappedType(Key.self).base)
-        if needsMemoryAggregate(descriptor) || !(kind.ordersLikeSwift || kind == .bool) {
+        let ordered = kind.ordersLikeSwift || kind == .bool
+        if needsMemoryAggregate(descriptor) || !ordered {
             var order: [Key] = []
             var counts: [Key: Int] = [:]
             for model in try fetch(descriptor) {
@@ -145,6 +148,8 @@ extension ModelContext {
                 if counts[key] == nil { order.append(key) }
                 counts[key, default: 0] += 1
             }
+            // The order SQL's GROUP BY … ORDER BY gives when the models are saved.
+            if ordered { order.sort { Self.groupKey($0, precedes: $1) } }
             return order.map { ($0, counts[$0] ?? 0) }
         }
         let store = try table(of: T.self).store
@@ -162,6 +167,30 @@ extension ModelContext {
     }
 
     // MARK: - Helpers
+
+    /// Ascending order of group keys as SQL's `ORDER BY` gives it for the kinds it orders like
+    /// Swift: `nil` first, `false` before `true`, otherwise Swift's `<`.
+    private static func groupKey(_ a: Any, precedes b: Any) -> Bool {
+        switch (unwrapped(a), unwrapped(b)) {
+        case (nil, nil), (_, nil): return false
+        case (nil, _): return true
+        case let (x?, y?):
+            if let x = x as? Bool, let y = y as? Bool { return !x && y }
+            guard let x = x as? any Comparable else { return false }
+            return lessThan(x, y)
+        }
+    }
+
+    /// The value inside any number of `Optional`s, or nil.
+    private static func unwrapped(_ value: Any) -> Any? {
+        guard let optional = value as? any _OptionalMarker else { return value }
+        return optional._wrappedAny.flatMap(unwrapped)
+    }
+
+    private static func lessThan<Value: Comparable>(_ x: Value, _ y: Any) -> Bool {
+        guard let y = y as? Value else { return false }
+        return x < y
+    }
 
     private func needsMemoryAggregate<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) -> Bool {
         mergeExternalChanges()
