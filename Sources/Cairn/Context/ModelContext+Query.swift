@@ -62,7 +62,7 @@ extension ModelContext {
         }
         var extra = pending.changed + pending.inserted
         if let predicate = descriptor.predicate {
-            extra = try extra.filter { try predicate.evaluate($0) }
+            extra = try extra.filter { try predicate.checkedEvaluate($0) }
         }
         models += extra
         if descriptor.sorts {

@@ -22,6 +22,12 @@ protocol SQLPredicateExpression: PredicateExpression {
     /// Whether the subtree contains no variable (`$0`, a closure's element), so Swift can
     /// evaluate it once and bind the result.
     static var isVariableFree: Bool { get }
+    /// Whether the subtree has integer arithmetic that Foundation's `evaluate` would stop the
+    /// process on (overflow, division by zero); see ``checkedEvaluate(_:)``.
+    static var mayTrap: Bool { get }
+    /// The subtree's value as `evaluate` gives it, except that integer arithmetic that would
+    /// overflow or divide by zero throws ``PredicateArithmeticError`` instead of trapping.
+    func checkedEvaluate(_ bindings: PredicateBindings) throws -> Output
     /// Records the parts of the shape that the static type does not carry.
     func collectShape(_ shape: inout PredicateShape) throws
     /// Builds the SQL of the subtree.
@@ -39,6 +45,7 @@ protocol TwoOperandSQLPredicateExpression: SQLPredicateExpression {
 
 extension TwoOperandSQLPredicateExpression {
     static var isVariableFree: Bool { First.isVariableFree && Second.isVariableFree }
+    static var mayTrap: Bool { First.mayTrap || Second.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         let (first, second) = operands

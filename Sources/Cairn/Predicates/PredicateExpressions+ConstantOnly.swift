@@ -12,6 +12,7 @@ private func unsupported(_ type: any Any.Type) -> PredicateSQLError {
 extension PredicateExpressions.CollectionIndexSubscript: SQLPredicateExpression
 where Wrapped: SQLPredicateExpression, Index: SQLPredicateExpression {
     static var isVariableFree: Bool { Wrapped.isVariableFree && Index.isVariableFree }
+    static var mayTrap: Bool { Wrapped.mayTrap || Index.mayTrap }
     func collectShape(_ shape: inout PredicateShape) throws { throw unsupported(Self.self) }
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression { throw unsupported(Self.self) }
 }
@@ -19,6 +20,7 @@ where Wrapped: SQLPredicateExpression, Index: SQLPredicateExpression {
 extension PredicateExpressions.CollectionRangeSubscript: SQLPredicateExpression
 where Wrapped: SQLPredicateExpression, Range: SQLPredicateExpression {
     static var isVariableFree: Bool { Wrapped.isVariableFree && Range.isVariableFree }
+    static var mayTrap: Bool { Wrapped.mayTrap || Range.mayTrap }
     func collectShape(_ shape: inout PredicateShape) throws { throw unsupported(Self.self) }
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression { throw unsupported(Self.self) }
 }
@@ -26,6 +28,7 @@ where Wrapped: SQLPredicateExpression, Range: SQLPredicateExpression {
 extension PredicateExpressions.DictionaryKeySubscript: SQLPredicateExpression
 where Wrapped: SQLPredicateExpression, Key: SQLPredicateExpression {
     static var isVariableFree: Bool { Wrapped.isVariableFree && Key.isVariableFree }
+    static var mayTrap: Bool { Wrapped.mayTrap || Key.mayTrap }
     func collectShape(_ shape: inout PredicateShape) throws { throw unsupported(Self.self) }
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression { throw unsupported(Self.self) }
 }
@@ -33,24 +36,28 @@ where Wrapped: SQLPredicateExpression, Key: SQLPredicateExpression {
 extension PredicateExpressions.DictionaryKeyDefaultValueSubscript: SQLPredicateExpression
 where Wrapped: SQLPredicateExpression, Key: SQLPredicateExpression, Default: SQLPredicateExpression {
     static var isVariableFree: Bool { Wrapped.isVariableFree && Key.isVariableFree && Default.isVariableFree }
+    static var mayTrap: Bool { Wrapped.mayTrap || Key.mayTrap || Default.mayTrap }
     func collectShape(_ shape: inout PredicateShape) throws { throw unsupported(Self.self) }
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression { throw unsupported(Self.self) }
 }
 
 extension PredicateExpressions.ConditionalCast: SQLPredicateExpression where Input: SQLPredicateExpression {
     static var isVariableFree: Bool { Input.isVariableFree }
+    static var mayTrap: Bool { Input.mayTrap }
     func collectShape(_ shape: inout PredicateShape) throws { throw unsupported(Self.self) }
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression { throw unsupported(Self.self) }
 }
 
 extension PredicateExpressions.ForceCast: SQLPredicateExpression where Input: SQLPredicateExpression {
     static var isVariableFree: Bool { Input.isVariableFree }
+    static var mayTrap: Bool { Input.mayTrap }
     func collectShape(_ shape: inout PredicateShape) throws { throw unsupported(Self.self) }
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression { throw unsupported(Self.self) }
 }
 
 extension PredicateExpressions.TypeCheck: SQLPredicateExpression where Input: SQLPredicateExpression {
     static var isVariableFree: Bool { Input.isVariableFree }
+    static var mayTrap: Bool { Input.mayTrap }
     func collectShape(_ shape: inout PredicateShape) throws { throw unsupported(Self.self) }
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression { throw unsupported(Self.self) }
 }
@@ -58,6 +65,7 @@ extension PredicateExpressions.TypeCheck: SQLPredicateExpression where Input: SQ
 extension PredicateExpressions.StringContainsRegex: SQLPredicateExpression
 where Subject: SQLPredicateExpression, Regex: SQLPredicateExpression {
     static var isVariableFree: Bool { Subject.isVariableFree && Regex.isVariableFree }
+    static var mayTrap: Bool { Subject.mayTrap || Regex.mayTrap }
     func collectShape(_ shape: inout PredicateShape) throws { throw unsupported(Self.self) }
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression { throw unsupported(Self.self) }
 }
@@ -87,6 +95,7 @@ extension PredicateCompiler {
 
 extension PredicateExpressions.SequenceMaximum: SQLPredicateExpression where Elements: SQLPredicateExpression {
     static var isVariableFree: Bool { Elements.isVariableFree }
+    static var mayTrap: Bool { Elements.mayTrap }
     func collectShape(_ shape: inout PredicateShape) throws { try shape.visit(elements) }
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.extremum(elements, function: "MAX", outputType: Output.self)
@@ -95,6 +104,7 @@ extension PredicateExpressions.SequenceMaximum: SQLPredicateExpression where Ele
 
 extension PredicateExpressions.SequenceMinimum: SQLPredicateExpression where Elements: SQLPredicateExpression {
     static var isVariableFree: Bool { Elements.isVariableFree }
+    static var mayTrap: Bool { Elements.mayTrap }
     func collectShape(_ shape: inout PredicateShape) throws { try shape.visit(elements) }
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.extremum(elements, function: "MIN", outputType: Output.self)

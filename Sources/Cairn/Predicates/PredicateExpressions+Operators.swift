@@ -64,6 +64,7 @@ extension PredicateCompiler {
 extension PredicateExpressions.Comparison: SQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
+    static var mayTrap: Bool { LHS.mayTrap || RHS.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         shape.token(.op(op.shapeCode))
@@ -158,6 +159,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
 
 extension PredicateExpressions.Negation: SQLPredicateExpression where Wrapped: SQLPredicateExpression {
     static var isVariableFree: Bool { Wrapped.isVariableFree }
+    static var mayTrap: Bool { Wrapped.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         try shape.visit(wrapped)
@@ -189,6 +191,7 @@ extension PredicateCompiler {
 extension PredicateExpressions.Arithmetic: SQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
+    static var mayTrap: Bool { LHS.Output.self is any FixedWidthInteger.Type || LHS.mayTrap || RHS.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         shape.token(.op(op.shapeCode))
@@ -209,6 +212,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
 extension PredicateExpressions.IntDivision: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     var operands: (LHS, RHS) { (lhs, rhs) }
+    static var mayTrap: Bool { true }
 
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.arithmetic(lhs, rhs, .divide, symbol: "/", outputType: Output.self)
@@ -218,6 +222,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
 extension PredicateExpressions.IntRemainder: SQLPredicateExpression, TwoOperandSQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     var operands: (LHS, RHS) { (lhs, rhs) }
+    static var mayTrap: Bool { true }
 
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         try compiler.arithmetic(lhs, rhs, .remainder, symbol: "%", outputType: Output.self)
@@ -235,6 +240,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
 
 extension PredicateExpressions.UnaryMinus: SQLPredicateExpression where Wrapped: SQLPredicateExpression {
     static var isVariableFree: Bool { Wrapped.isVariableFree }
+    static var mayTrap: Bool { Output.self is any FixedWidthInteger.Type || Wrapped.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         try shape.visit(wrapped)
@@ -255,6 +261,7 @@ extension PredicateExpressions.UnaryMinus: SQLPredicateExpression where Wrapped:
 extension PredicateExpressions.Conditional: SQLPredicateExpression
 where Test: SQLPredicateExpression, If: SQLPredicateExpression, Else: SQLPredicateExpression {
     static var isVariableFree: Bool { Test.isVariableFree && If.isVariableFree && Else.isVariableFree }
+    static var mayTrap: Bool { Test.mayTrap || If.mayTrap || Else.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         try shape.visit(test)

@@ -229,6 +229,7 @@ where RangeExpression: SQLPredicateExpression, Element: SQLPredicateExpression {
 extension PredicateExpressions.SequenceContainsWhere: SQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
+    static var mayTrap: Bool { LHS.mayTrap || RHS.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         try shape.visit(sequence)
@@ -248,6 +249,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
 extension PredicateExpressions.SequenceAllSatisfy: SQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
+    static var mayTrap: Bool { LHS.mayTrap || RHS.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         try shape.visit(sequence)
@@ -268,6 +270,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
 extension PredicateExpressions.Filter: SQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
+    static var mayTrap: Bool { LHS.mayTrap || RHS.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         try shape.visit(sequence)

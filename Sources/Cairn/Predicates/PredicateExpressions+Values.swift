@@ -4,6 +4,7 @@ import Foundation
 
 extension PredicateExpressions.Variable: SQLPredicateExpression {
     static var isVariableFree: Bool { false }
+    static var mayTrap: Bool { false }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         try shape.use(key)
@@ -20,6 +21,7 @@ extension PredicateExpressions.Variable: SQLPredicateExpression {
 extension PredicateExpressions.Value: SQLPredicateExpression {
     // A captured value: always folded into a constant by the walks, never compiled itself.
     static var isVariableFree: Bool { true }
+    static var mayTrap: Bool { false }
     func collectShape(_ shape: inout PredicateShape) throws {}
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         throw PredicateSQLError.internalInconsistency("a captured value was not folded")
@@ -28,6 +30,7 @@ extension PredicateExpressions.Value: SQLPredicateExpression {
 
 extension PredicateExpressions.NilLiteral: SQLPredicateExpression {
     static var isVariableFree: Bool { true }
+    static var mayTrap: Bool { false }
     func collectShape(_ shape: inout PredicateShape) throws {}
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         throw PredicateSQLError.internalInconsistency("nil was not folded")
@@ -38,6 +41,7 @@ extension PredicateExpressions.NilLiteral: SQLPredicateExpression {
 
 extension PredicateExpressions.ForcedUnwrap: SQLPredicateExpression where Inner: SQLPredicateExpression {
     static var isVariableFree: Bool { Inner.isVariableFree }
+    static var mayTrap: Bool { Inner.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         try shape.visit(inner)
@@ -76,6 +80,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
 extension PredicateExpressions.OptionalFlatMap: SQLPredicateExpression
 where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     static var isVariableFree: Bool { LHS.isVariableFree && RHS.isVariableFree }
+    static var mayTrap: Bool { LHS.mayTrap || RHS.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         try shape.visit(wrapped)
@@ -114,6 +119,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
 
 extension PredicateExpressions.KeyPath: SQLPredicateExpression where Root: SQLPredicateExpression {
     static var isVariableFree: Bool { Root.isVariableFree }
+    static var mayTrap: Bool { Root.mayTrap }
 
     func collectShape(_ shape: inout PredicateShape) throws {
         try shape.visit(root)

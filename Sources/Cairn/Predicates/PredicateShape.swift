@@ -54,7 +54,7 @@ struct PredicateShape {
     mutating func visit<E: SQLPredicateExpression>(_ expression: E) throws {
         if E.isVariableFree {
             do {
-                constants.append(try expression.evaluate(PredicateBindings()))
+                constants.append(try expression.checkedEvaluate(PredicateBindings()))
             } catch {
                 throw PredicateSQLError.unsupported(
                     "a constant part that fails to evaluate (\(error)); Cairn evaluates captured values before running the query")
