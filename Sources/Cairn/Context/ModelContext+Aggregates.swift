@@ -44,6 +44,9 @@ extension ModelContext {
         throws -> Value
     {
         let values = try fetch(descriptor).map { $0[keyPath: keyPath] }
+        if Value.self == Float.self, let total = Float(values.reduce(0.0) { $0 + Double(($1 as? Float) ?? 0) }) as? Value {
+            return total  // added as doubles and rounded once, as SQL's TOTAL does
+        }
         guard let integerType = Value.self as? any FixedWidthInteger.Type else { return values.reduce(.zero, +) }
         return try Self.checkedSum(values, as: integerType, of: Schema.Entity.of(T.self).attribute(for: keyPath)?.name)
     }

@@ -111,6 +111,20 @@ struct AggregateTests {
         #expect(try context.fetchSum(only, of: \.decimal) == exact)
     }
 
+    @Test("Float sums are added as doubles and rounded once, saved or not")
+    func floatSums() throws {
+        let context = ModelContext(try memoryContainer(for: Sample.self))
+        for value in [Float(16_777_216), 1, 1] {
+            let sample = Sample()
+            sample.float = value
+            context.insert(sample)
+        }
+        // In Float, 16,777,216 + 1 rounds back to 16,777,216 twice; in Double it is exact.
+        let sum = try beforeAndAfterSave(context) { try $0.fetchSum(FetchDescriptor<Sample>(), of: \.float) }
+        #expect(try sum.unsaved.get() == 16_777_218)
+        #expect(try sum.saved.get() == 16_777_218)
+    }
+
     @Test("grouped counts in the key's order; Swift's string equality groups é and e\u{301}")
     func groupedCounts() throws {
         let (context, _) = try context()
