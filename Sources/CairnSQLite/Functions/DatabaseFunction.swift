@@ -156,13 +156,14 @@ extension DatabaseValue {
                     return
                 }
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    sqlite3_result_text(context, $0, Int32(buffer.count), CAIRN_SQLITE_TRANSIENT)
+                    sqlite3_result_text64(context, $0, sqlite3_uint64(buffer.count), CAIRN_SQLITE_TRANSIENT,
+                                          UInt8(SQLITE_UTF8))
                 }
             }
         case .blob(let data):
             data.withUnsafeBytes { buffer in
                 if let base = buffer.baseAddress {
-                    sqlite3_result_blob(context, base, Int32(buffer.count), CAIRN_SQLITE_TRANSIENT)
+                    sqlite3_result_blob64(context, base, sqlite3_uint64(buffer.count), CAIRN_SQLITE_TRANSIENT)
                 } else {
                     sqlite3_result_zeroblob(context, 0)
                 }

@@ -23,15 +23,32 @@ public enum DatabaseValue: Sendable, Hashable {
 }
 
 extension DatabaseValue: CustomStringConvertible {
-    /// A literal-like rendering for diagnostics (`NULL`, `42`, `'text'`, `x'00ff'`).
+    /// A literal-like rendering for diagnostics (`NULL`, `42`, `'text'`, `x'00ff'`). Text
+    /// beyond 100 scalars and blobs beyond 32 bytes are cut, with their length
+    /// (`x'0000…' (2147483648 bytes)`), so an error about a large value stays readable.
     /// Never used to build SQL: values are always bound.
     public var description: String {
         switch self {
-        case .null: "NULL"
-        case .integer(let value): String(value)
-        case .real(let value): String(value)
-        case .text(let value): "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let data): "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
+        case .null:
+            return "NULL"
+        case .integer(let value):
+            return String(value)
+        case .real(let value):
+            return String(value)
+        case .text(let value):
+            let scalars = value.unicodeScalars
+            var shown = String.UnicodeScalarView()
+            shown.append(contentsOf: scalars.prefix(100))
+            let quoted = String(shown).replacingOccurrences(of: "'", with: "''")
+            return shown.count == scalars.count ? "'\(quoted)'" : "'\(quoted)…' (\(value.utf8.count) bytes)"
+        case .blob(let data):
+            let digits = Array("0123456789abcdef")
+            var hex = ""
+            for byte in data.prefix(32) {
+                hex.append(digits[Int(byte >> 4)])
+                hex.append(digits[Int(byte & 0x0F)])
+            }
+            return data.count <= 32 ? "x'\(hex)'" : "x'\(hex)…' (\(data.count) bytes)"
         }
     }
 }

@@ -138,9 +138,11 @@ extension DatabaseValue {
                 // sqlite3_bind_blob with a NULL pointer would bind NULL.
                 return sqlite3_bind_zeroblob(sqliteStatement, index, 0)
             }
+            // 64-bit lengths: a value over SQLite's limit is its SQLITE_TOOBIG, not a failed
+            // conversion to Int32.
             return data.withUnsafeBytes { buffer in
-                sqlite3_bind_blob(sqliteStatement, index, buffer.baseAddress, Int32(buffer.count),
-                                  CAIRN_SQLITE_TRANSIENT)
+                sqlite3_bind_blob64(sqliteStatement, index, buffer.baseAddress, sqlite3_uint64(buffer.count),
+                                    CAIRN_SQLITE_TRANSIENT)
             }
         }
     }
@@ -186,7 +188,8 @@ func bindText(_ text: String, to sqliteStatement: SQLiteStatement, at index: Int
             return sqlite3_bind_text(sqliteStatement, index, "", 0, CAIRN_SQLITE_TRANSIENT)
         }
         return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-            sqlite3_bind_text(sqliteStatement, index, $0, Int32(buffer.count), CAIRN_SQLITE_TRANSIENT)
+            sqlite3_bind_text64(sqliteStatement, index, $0, sqlite3_uint64(buffer.count), CAIRN_SQLITE_TRANSIENT,
+                                UInt8(SQLITE_UTF8))
         }
     }
 }
