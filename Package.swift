@@ -118,7 +118,9 @@ let package = Package(
         // The demo: `swift run workouts`.
         .executableTarget(name: "workouts", dependencies: ["Cairn"], swiftSettings: strict),
 
-        .testTarget(name: "CairnSQLiteTests", dependencies: ["CairnSQLite"], swiftSettings: strict),
+        // Test support: an SQLite VFS that fails the Nth write, for the I/O-error tests.
+        .target(name: "CairnFaultyVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .testTarget(name: "CairnSQLiteTests", dependencies: ["CairnSQLite", "CairnFaultyVFS"], swiftSettings: strict),
         .testTarget(name: "CairnQueryTests", dependencies: ["CairnQuery"], swiftSettings: strict),
         .testTarget(
             name: "CairnMacrosTests",
