@@ -128,7 +128,7 @@ let package = Package(
             swiftSettings: strict + [.unsafeFlags(hostCompilerFlags)],
             linkerSettings: [.unsafeFlags(hostLinkerFlags)]
         ),
-        .testTarget(name: "CairnTests", dependencies: ["Cairn"], swiftSettings: strict),
+        .testTarget(name: "CairnTests", dependencies: ["Cairn", "CairnFaultyVFS"], swiftSettings: strict),
         // Typed SQL (@Table, the query builder): its own target, as its reminders schema
         // declares a `Tag` table beside the SwiftData fixtures' `Tag` model.
         .testTarget(name: "CairnTypedSQLTests", dependencies: ["Cairn"], swiftSettings: strict),

@@ -1,5 +1,6 @@
 // See include/CairnFaultyVFS.h. Test support only: not part of any product.
 #include "CairnFaultyVFS.h"
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -161,3 +162,12 @@ void cairn_faulty_vfs_fail_after(int allowed, int error) {
 }
 
 int cairn_faulty_vfs_operations(void) { return atomic_load(&operations); }
+
+static pthread_mutex_t exclusive = PTHREAD_MUTEX_INITIALIZER;
+
+void cairn_faulty_vfs_begin(void) { pthread_mutex_lock(&exclusive); }
+
+void cairn_faulty_vfs_end(void) {
+    cairn_faulty_vfs_fail_after(-1, SQLITE_OK);
+    pthread_mutex_unlock(&exclusive);
+}

@@ -37,6 +37,8 @@ struct IOErrorTests {
         var configuration = Configuration()
         configuration.journalModeWAL = wal
         #expect(cairn_faulty_vfs_register() == SQLITE_OK)
+        cairn_faulty_vfs_begin()
+        defer { cairn_faulty_vfs_end() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-io-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

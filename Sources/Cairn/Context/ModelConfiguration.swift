@@ -47,6 +47,9 @@ public struct ModelConfiguration: Hashable, Sendable, Identifiable {
     public let groupContainer: GroupContainer
     /// No effect on Linux.
     public let cloudKitDatabase: CloudKitDatabase
+    /// The SQLite VFS the store's file is opened with (`nil`: SQLite's default). Not
+    /// SwiftData API: the I/O-fault tests set it through `@testable import`.
+    var vfsName: String?
 
     /// `Identifiable`: the store's URL.
     public var id: URL { url }

@@ -33,6 +33,7 @@ final class ModelStore: @unchecked Sendable {
         engineConfiguration.functions += FormatSQLFunctions.functions
         engineConfiguration.collations += FormatSQLFunctions.collations
         engineConfiguration.readonly = !configuration.allowsSave && !configuration.isStoredInMemoryOnly
+        engineConfiguration.vfsName = configuration.vfsName
         let path: String
         if configuration.isStoredInMemoryOnly {
             path = ":memory:"

@@ -12,6 +12,11 @@ int cairn_faulty_vfs_register(void);
 /// `error` (SQLITE_FULL, SQLITE_IOERR_WRITE, ...). A negative `allowed` turns failures off.
 void cairn_faulty_vfs_fail_after(int allowed, int error);
 
+/// Takes (and `cairn_faulty_vfs_end` gives back, with failures off) the one lock every user of
+/// the fault counter holds: tests in different suites may run at the same time in one process.
+void cairn_faulty_vfs_begin(void);
+void cairn_faulty_vfs_end(void);
+
 /// How many writes, syncs and truncates went through the VFS since the last
 /// `cairn_faulty_vfs_fail_after` (failed ones included).
 int cairn_faulty_vfs_operations(void);

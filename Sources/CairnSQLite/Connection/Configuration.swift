@@ -44,6 +44,10 @@ public struct Configuration: Sendable {
     public var maximumReaderCount = 5
     /// A name for the connections' dispatch queues and diagnostics.
     public var label = "Cairn"
+    /// The SQLite VFS the connections open their file with, by its registered name
+    /// (`sqlite3_vfs_register`); `nil` for SQLite's default. For storage of your own, or for
+    /// tests that inject I/O faults (Docs/Engine.md, "Reliability").
+    public var vfsName: String?
 
     /// The default configuration.
     public init() {}

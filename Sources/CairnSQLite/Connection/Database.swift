@@ -65,7 +65,7 @@ public final class Database {
         var handle: OpaquePointer?
         let flags = (configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(path, &handle, flags, configuration.vfsName)
         guard code == SQLITE_OK, let handle else {
             let error = DatabaseError(connection: handle, code: code, sql: nil, arguments: nil, public: false)
             sqlite3_close(handle)
