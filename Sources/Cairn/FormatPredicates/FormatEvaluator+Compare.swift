@@ -111,14 +111,7 @@ extension FormatEvaluator {
     /// Substring test by Unicode scalars, as SQL's `instr` and `GLOB` test; the empty string
     /// is in every string (as they also answer).
     static func contains(_ haystack: String, _ needle: String) -> Bool {
-        let needle = Array(needle.utf8)
-        guard let first = needle.first else { return true }
-        let bytes = Array(haystack.utf8)
-        guard bytes.count >= needle.count else { return false }
-        for start in 0...(bytes.count - needle.count) where bytes[start] == first {
-            if bytes[start..<start + needle.count].elementsEqual(needle) { return true }
-        }
-        return false
+        haystack.utf8.firstRange(of: needle.utf8) != nil
     }
 
     /// The string with `[c]` and `[d]` applied (Unicode case and diacritic folding).

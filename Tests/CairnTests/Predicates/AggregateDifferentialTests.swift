@@ -10,10 +10,7 @@ struct AggregateDifferentialTests {
     @Test(arguments: [UInt64(11), 12])
     func generated(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
-        let context = ModelContext(try memoryContainer(for: Specimen.self))
-        let specimens = DifferentialData.specimens(count: 80, random: &random)
-        for specimen in specimens { context.insert(specimen) }
-        try context.save()
+        let (context, specimens) = try DifferentialData.savedSpecimens(count: 80, random: &random)
         var failures: [String] = []
         func check<Value: Equatable>(_ what: String, _ sql: Value, _ memory: Value, _ swift: Value, _ predicate: String) {
             if sql != swift || memory != swift {

@@ -65,9 +65,9 @@ struct CheckedEvaluationTests {
             #Predicate { $0.minutes * 2 == 90 }, #Predicate { -$0.minutes < -40 }, #Predicate { $0.minutes % 7 == 3 },
             #Predicate { [44, 45].contains($0.minutes + 0) }, #Predicate { (40...50).contains($0.minutes - 1) },
         ]
+        let workouts = try context.fetch(FetchDescriptor<Workout>())
         for predicate in predicates {
-            let workout = try context.fetch(FetchDescriptor<Workout>())
-            #expect(try context.fetch(FetchDescriptor(predicate: predicate)).count == workout.filter { try predicate.evaluate($0) }.count)
+            #expect(try context.fetch(FetchDescriptor(predicate: predicate)).count == workouts.filter { try predicate.evaluate($0) }.count)
         }
     }
 }

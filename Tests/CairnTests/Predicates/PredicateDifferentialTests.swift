@@ -99,6 +99,15 @@ enum DifferentialData {
         random.next() % 4 == 0 ? nil : value
     }
 
+    /// A context on a new in-memory container holding `count` generated specimens, saved.
+    static func savedSpecimens(count: Int, random: inout SeededRandom) throws -> (ModelContext, [Specimen]) {
+        let context = ModelContext(try memoryContainer(for: Specimen.self))
+        let specimens = specimens(count: count, random: &random)
+        for specimen in specimens { context.insert(specimen) }
+        try context.save()
+        return (context, specimens)
+    }
+
     static func specimens(count: Int, random: inout SeededRandom) -> [Specimen] {
         (0..<count).map { _ in
             specimen(
@@ -255,10 +264,7 @@ struct PendingChangesDifferentialTests {
     @Test("generated predicates over saved and unsaved models", arguments: [UInt64(5), 6])
     func generated(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
-        let context = ModelContext(try memoryContainer(for: Specimen.self))
-        var saved = DifferentialData.specimens(count: 60, random: &random)
-        for specimen in saved { context.insert(specimen) }
-        try context.save()
+        var (context, saved) = try DifferentialData.savedSpecimens(count: 60, random: &random)
         // Snapshot of the stored state, for includePendingChanges = false.
         let storedValues = Dictionary(uniqueKeysWithValues: saved.map { ($0.persistentModelID, ($0.count, $0.name, $0.rank)) })
         // Unsaved: edit some, delete some, insert some.
