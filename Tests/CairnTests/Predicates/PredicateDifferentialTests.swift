@@ -168,7 +168,7 @@ enum DifferentialData {
 
     // swiftlint:disable:next cyclomatic_complexity function_body_length
     static func atom(_ v: SpecimenVariable, _ r: inout SeededRandom) -> BoolExpression {
-        switch r.next() % 37 {
+        switch r.next() % 38 {
         case 0: return PE.Comparison(lhs: key(v, \.count), rhs: PE.Value(pick(counts, &r)), op: op(&r))
         case 1: return PE.Comparison(lhs: key(v, \.score), rhs: PE.Value(pick(scores, &r)), op: op(&r))
         case 2: return PE.Comparison(lhs: key(v, \.name), rhs: PE.Value(pick(names, &r)), op: op(&r))
@@ -233,6 +233,14 @@ enum DifferentialData {
             let result = pick([ComparisonResult.orderedAscending, .orderedSame, .orderedDescending], &r)
             return equal(PE.build_caseInsensitiveCompare(key(v, \.name), PE.Value(pick(names, &r))), PE.Value(result), &r)
         case 35: return PE.KeyPath(root: key(v, \.tags), keyPath: \[String].isEmpty)
+        case 36:
+            // Arithmetic inside a closure: checked evaluation of the closure's body in memory.
+            let offset = pick(counts, &r), limit = pick(counts, &r), comparison = op(&r)
+            let arithmetic = pick([PE.ArithmeticOperator.add, .subtract, .multiply], &r)
+            let mapped = PE.OptionalFlatMap(key(v, \.rank)) { rank in
+                PE.Comparison(lhs: PE.Arithmetic(lhs: rank, rhs: PE.Value(offset), op: arithmetic), rhs: PE.Value(limit), op: comparison)
+            }
+            return PE.NilCoalesce(lhs: mapped, rhs: PE.Value(r.next() % 2 == 0))
         default: return PE.Comparison(lhs: PE.KeyPath(root: key(v, \.tags), keyPath: \[String].count), rhs: PE.Value(Int(r.next() % 3)), op: op(&r))
         }
     }
