@@ -95,4 +95,42 @@ struct ConfigurationTests {
             _ = try ModelContainer(for: Workout.self, configurations: ModelConfiguration("a/b", isStoredInMemoryOnly: true))
         }
     }
+
+    @MainActor
+    @Test("a container and its main context do not keep each other alive")
+    func containerAndMainContextRelease() throws {
+        weak var container: ModelContainer?
+        weak var context: ModelContext?
+        do {
+            let made = try memoryContainer(for: Workout.self)
+            made.mainContext.insert(Workout(title: "Run", startedAt: .now, minutes: 30, calories: 200))
+            container = made
+            context = made.mainContext
+        }
+        #expect(container == nil)
+        #expect(context == nil)
+    }
+
+    @MainActor
+    @Test("a main context outlives the container it came from, with its stores and changes")
+    func mainContextOutlivesItsContainer() throws {
+        weak var original: ModelContainer?
+        let context: ModelContext
+        do {
+            let container = try memoryContainer(for: Workout.self)
+            original = container
+            context = container.mainContext
+            context.autosaveEnabled = false
+            context.insert(Workout(title: "Run", startedAt: .now, minutes: 30, calories: 200))
+        }
+        #expect(original == nil)
+        #expect(context.hasChanges)
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<Workout>()) == 1)
+        // A new handle on the same stores, whose main context is this one.
+        let container = context.container
+        #expect(container.mainContext === context)
+        #expect(context.container === container)
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Workout>()).map(\.title) == ["Run"])
+    }
 }

@@ -18,20 +18,25 @@ import Foundation
 /// ```
 ///
 /// A container is `Sendable`: share it between actors and give each actor its own context.
+///
+/// The container's stores stay open while the container, one of its contexts or a model's
+/// context is in use, and close when none is: a container and its ``mainContext`` do not keep
+/// each other alive (see ``ContainerState``).
 public final class ModelContainer: Sendable {
     /// The models the container stores.
-    public let schema: Schema
+    public var schema: Schema { state.schema }
     /// The stores' configurations.
-    public let configurations: Set<ModelConfiguration>
+    public var configurations: Set<ModelConfiguration> { state.configurations }
     /// The migration plan given when opening, if any.
-    public let migrationPlan: (any SchemaMigrationPlan.Type)?
+    public var migrationPlan: (any SchemaMigrationPlan.Type)? { state.migrationPlan }
 
-    let stores: [ModelStore]
-    /// The store of each entity, by entity name.
-    let storesByEntity: [String: ModelStore]
+    /// The open stores, shared with every context of the container.
+    let state: ContainerState
     private let mainContextBox = MainContextBox()
+
+    var stores: [ModelStore] { state.stores }
     /// What every commit changed, for contexts and live queries (Concurrency/ContainerChanges.swift).
-    let changes = ContainerChanges()
+    var changes: ContainerChanges { state.changes }
 
     /// Opens (creating or migrating) the stores of a schema.
     ///
@@ -70,12 +75,16 @@ public final class ModelContainer: Sendable {
             stores.append(store)
             for entity in entities { storesByEntity[entity.name] = store }
         }
-        schema = givenSchema
-        self.configurations = Set(configurations)
-        self.migrationPlan = migrationPlan
-        self.stores = stores
-        self.storesByEntity = storesByEntity
-        changes.attach(to: stores)
+        state = ContainerState(
+            schema: givenSchema, configurations: Set(configurations), migrationPlan: migrationPlan, stores: stores,
+            storesByEntity: storesByEntity)
+    }
+
+    /// Another handle on open stores, for a main context whose container was released while
+    /// the context is still in use (``ModelContext/container``). Its main context is `context`.
+    init(state: ContainerState, mainContext context: ModelContext) {
+        self.state = state
+        mainContextBox.context = context
     }
 
     /// Opens the stores of the given model types (and the models they reach).
@@ -102,7 +111,7 @@ public final class ModelContainer: Sendable {
     /// changes.
     @MainActor public var mainContext: ModelContext {
         if let context = mainContextBox.context { return context }
-        let context = ModelContext(self)
+        let context = ModelContext(mainOf: self)
         context.autosaveEnabled = true
         context.isMainContext = true
         mainContextBox.context = context
@@ -130,6 +139,40 @@ public final class ModelContainer: Sendable {
     }
 
     func store(for entityName: String) throws -> ModelStore {
+        try state.store(for: entityName)
+    }
+}
+
+/// What a container opened: its stores and their schema, shared by the container and its
+/// contexts.
+///
+/// Every context holds this strongly, and the container too. The main context holds its
+/// container weakly: the container keeps its main context for as long as it lives (so
+/// `container.mainContext` is always the same context), and a strong reference back would keep
+/// both, and the store files, open for the rest of the process. A main context whose container
+/// was released still works, and its ``ModelContext/container`` is a new handle on this state.
+final class ContainerState: Sendable {
+    let schema: Schema
+    let configurations: Set<ModelConfiguration>
+    let migrationPlan: (any SchemaMigrationPlan.Type)?
+    let stores: [ModelStore]
+    /// The store of each entity, by entity name.
+    let storesByEntity: [String: ModelStore]
+    let changes = ContainerChanges()
+
+    init(
+        schema: Schema, configurations: Set<ModelConfiguration>, migrationPlan: (any SchemaMigrationPlan.Type)?,
+        stores: [ModelStore], storesByEntity: [String: ModelStore]
+    ) {
+        self.schema = schema
+        self.configurations = configurations
+        self.migrationPlan = migrationPlan
+        self.stores = stores
+        self.storesByEntity = storesByEntity
+        changes.attach(to: stores)
+    }
+
+    func store(for entityName: String) throws -> ModelStore {
         guard let store = storesByEntity[entityName] else {
             throw ModelError(
                 .invalidSchema, entityName: entityName,
@@ -147,6 +190,7 @@ private final class MainContextBox: @unchecked Sendable {
 }
 
 extension ModelContainer: Equatable {
-    /// Two containers are equal when they are the same container.
-    public static func == (lhs: ModelContainer, rhs: ModelContainer) -> Bool { lhs === rhs }
+    /// Two containers are equal when they are the same container: handles on the same open
+    /// stores (see ``ContainerState``).
+    public static func == (lhs: ModelContainer, rhs: ModelContainer) -> Bool { lhs.state === rhs.state }
 }

@@ -107,7 +107,7 @@ struct SaveWriter {
         var lastEntity: Schema.Entity?
         for storage in [deleted, inserted, updated].joined() where storage.entity !== lastEntity {
             lastEntity = storage.entity
-            let store = try context.container.store(for: storage.entity.name)
+            let store = try context.state.store(for: storage.entity.name)
             if stores.updateValue(store, forKey: ObjectIdentifier(store)) == nil { storeOrder.append(ObjectIdentifier(store)) }
         }
         let insertedKeys = Set(inserted.map(ObjectIdentifier.init))

@@ -14,8 +14,12 @@ import Foundation
 /// A context holds one instance per row (uniquing): fetching a row twice gives the same
 /// object. A context is not `Sendable`; it belongs to the actor that made it.
 public final class ModelContext {
-    /// The container whose stores this context reads and writes.
-    public let container: ModelContainer
+    /// The open stores, held by every context (``container`` may be a weak reference).
+    let state: ContainerState
+    /// The container of a context made with ``init(_:)``.
+    private let ownContainer: ModelContainer?
+    /// The container of a main context, which owns it.
+    private weak var mainContainer: ModelContainer?
     /// Whether the context saves by itself soon after changes (only `mainContext`, on the main
     /// actor, saves automatically; it is `false` for contexts you make).
     public var autosaveEnabled: Bool = false
@@ -56,9 +60,31 @@ public final class ModelContext {
 
     /// A context of the container.
     public init(_ container: ModelContainer) {
-        self.container = container
+        state = container.state
+        ownContainer = container
         link = ContextLink(container: container)
         link.context = self
+    }
+
+    /// The container's main context: it holds its container weakly (see ``ContainerState``).
+    init(mainOf container: ModelContainer) {
+        state = container.state
+        ownContainer = nil
+        mainContainer = container
+        link = ContextLink(container: container)
+        link.context = self
+    }
+
+    /// The container whose stores this context reads and writes.
+    ///
+    /// For a main context whose container was released, a new container on the same open
+    /// stores, whose `mainContext` is this context.
+    public var container: ModelContainer {
+        if let ownContainer { return ownContainer }
+        if let mainContainer { return mainContainer }
+        let handle = ModelContainer(state: state, mainContext: self)
+        mainContainer = handle
+        return handle
     }
 
     /// The store that holds `type`'s rows, and its table layout.
@@ -67,7 +93,7 @@ public final class ModelContext {
     func table<T: PersistentModel>(of type: T.Type) throws -> (store: ModelStore, layout: TableLayout) {
         if let resolved = resolvedTables[ObjectIdentifier(type)] { return resolved }
         let entityName = Schema.entityName(for: type)
-        let store = try container.store(for: entityName)
+        let store = try state.store(for: entityName)
         let resolved = (store: store, layout: try store.layout(for: entityName))
         resolvedTables[ObjectIdentifier(type)] = resolved
         return resolved
@@ -76,7 +102,7 @@ public final class ModelContext {
     /// This context's inbox of tables others changed (see ``mergeExternalChanges()``).
     var inbox: ContextInbox {
         if let changeInbox { return changeInbox }
-        let inbox = container.changes.inbox(for: self)
+        let inbox = state.changes.inbox(for: self)
         changeInbox = inbox
         return inbox
     }

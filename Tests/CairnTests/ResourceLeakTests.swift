@@ -1,0 +1,95 @@
+@testable import Cairn
+import Foundation
+import Testing
+
+/// A server opens and drops databases and containers for as long as it runs: each one dropped
+/// must give back its file descriptors (database, WAL and shared-memory files) and its
+/// objects. Open descriptors are a process-wide count, which tests running in parallel would
+/// disturb, so the loop runs in a child: this test binary re-executed with a filter that
+/// selects `childOpensAndDropsRepeatedly` (as CrashRecoveryTests does).
+@Suite struct ResourceLeakTests {
+    static let folderVariable = "CAIRN_LEAK_CHILD_FOLDER"
+
+    /// The process's open file descriptors.
+    static func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
+
+    /// What one round leaves behind: weak references to everything it made.
+    struct Leftovers {
+        weak var pool: DatabasePool?
+        weak var queue: DatabaseQueue?
+        weak var container: ModelContainer?
+        weak var context: ModelContext?
+        weak var observer: ResultsObserver<Workout, Never>?
+    }
+
+    /// Opens a pool, a queue and a container on one file, uses each (writes, reads, a saved
+    /// insert, a fetch, live results of both kinds), and drops them without closing anything.
+    @MainActor
+    static func round(_ url: URL, _ index: Int) async throws -> Leftovers {
+        var leftovers = Leftovers()
+        do {
+            let container = try ModelContainer(for: Schema([Workout.self]), configurations: [ModelConfiguration(url: url)])
+            let context = ModelContext(container)
+            context.insert(Workout(title: "round \(index)", startedAt: .now, minutes: index, calories: 1))
+            try context.save()
+            #expect(try context.fetchCount(FetchDescriptor<Workout>()) == index + 1)
+            let observer = ResultsObserver(fetchDescriptor: FetchDescriptor<Workout>(), modelContainer: container)
+            #expect(observer.results.count == index + 1)
+
+            let pool = try DatabasePool(path: url.path)
+            let titles = FetchAll(Workout.select { $0.title }, database: pool)
+            #expect(titles.wrappedValue.count == index + 1)
+            try await pool.write { db in try db.execute(sql: "UPDATE workout SET minutes = minutes + 1") }
+            #expect(try await pool.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM workout") } == index + 1)
+            let queue = try DatabaseQueue(path: url.path)
+            #expect(try await queue.read { db in try db.fetchValue(String.self, sql: "PRAGMA journal_mode") } == "wal")
+            leftovers = Leftovers(pool: pool, queue: queue, container: container, context: context, observer: observer)
+        }
+        return leftovers
+    }
+
+    /// The child's entry point: runs only in the re-executed process.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[folderVariable] != nil))
+    @MainActor
+    func childOpensAndDropsRepeatedly() async throws {
+        let folder = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment[Self.folderVariable]))
+        let url = folder.appendingPathComponent("leak.store")
+        // One round first: what the process keeps for good (loaded libraries, the
+        // random-number device, the executor's threads) is opened on first use.
+        _ = try await Self.round(url, 0)
+        await Task.yield()
+        let baseline = Self.openDescriptors()
+        for index in 1...40 {
+            let leftovers = try await Self.round(url, index)
+            await Task.yield()
+            #expect(leftovers.pool == nil, "round \(index): the DatabasePool was not released")
+            #expect(leftovers.queue == nil, "round \(index): the DatabaseQueue was not released")
+            #expect(leftovers.container == nil, "round \(index): the ModelContainer was not released")
+            #expect(leftovers.context == nil, "round \(index): the ModelContext was not released")
+            #expect(leftovers.observer == nil, "round \(index): the ResultsObserver was not released")
+        }
+        #expect(Self.openDescriptors() == baseline, "file descriptors before: \(baseline), after 40 rounds: \(Self.openDescriptors())")
+    }
+
+    @Test func droppedDatabasesAndContainersReleaseTheirFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-leak-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "ResourceLeakTests/childOpensAndDropsRepeatedly"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[Self.folderVariable] = folder.path
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text.suffix(3_000))")
+        #expect(text.contains("childOpensAndDropsRepeatedly"), "the child ran no test: \(text.suffix(1_000))")
+    }
+}
