@@ -102,6 +102,28 @@ struct NSFetchedResultsControllerCommitTests {
         #expect(controller.refetchCount == 1)
         #expect(recorder.log.count == 3)
     }
+
+    /// A controller that has followed a commit holds nothing that outlives it.
+    @Test func aDroppedControllerReleasesItsContextAndContainer() async throws {
+        weak var container: ModelContainer?
+        weak var context: NSManagedObjectContext?
+        weak var controller: NSFetchedResultsController<StoredExpense>?
+        do {
+            let (made, fetched, recorder) = try setUp()
+            container = made
+            context = fetched.managedObjectContext
+            controller = fetched
+            let writer = ModelContext(made)
+            writer.insert(StoredExpense(row: ["id": 12, "amount": 2.0, "categoryName": "Food"]))
+            try writer.save()
+            await settle { !recorder.log.isEmpty }
+            #expect(!recorder.log.isEmpty)
+        }
+        await settle { container == nil && context == nil && controller == nil }
+        #expect(controller == nil)
+        #expect(context == nil)
+        #expect(container == nil)
+    }
 }
 
 @Model
