@@ -50,6 +50,10 @@ public struct ModelConfiguration: Hashable, Sendable, Identifiable {
     /// The SQLite VFS the store's file is opened with (`nil`: SQLite's default). Not
     /// SwiftData API: the I/O-fault tests set it through `@testable import`.
     var vfsName: String?
+    /// How long a statement waits for another connection's lock before it fails with
+    /// `SQLITE_BUSY` (the engine's ``Configuration/busyTimeout``, 5 seconds). Not SwiftData
+    /// API: the lock tests shorten it through `@testable import`.
+    var busyTimeout: TimeInterval = 5
 
     /// `Identifiable`: the store's URL.
     public var id: URL { url }

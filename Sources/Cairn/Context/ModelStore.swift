@@ -34,6 +34,7 @@ final class ModelStore: @unchecked Sendable {
         engineConfiguration.collations += FormatSQLFunctions.collations
         engineConfiguration.readonly = !configuration.allowsSave && !configuration.isStoredInMemoryOnly
         engineConfiguration.vfsName = configuration.vfsName
+        engineConfiguration.busyTimeout = configuration.busyTimeout
         let path: String
         if configuration.isStoredInMemoryOnly {
             path = ":memory:"

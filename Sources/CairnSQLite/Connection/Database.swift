@@ -70,7 +70,7 @@ public final class Database {
             let error = DatabaseError(connection: handle, code: code, sql: nil, arguments: nil, public: false)
             sqlite3_close(handle)
             throw DatabaseError(resultCode: error.extendedResultCode,
-                                message: "cannot open database at \(path): \(error.message)")
+                                message: "cannot open database at \(path): \(error.message)", databasePath: path)
         }
         sqliteConnection = handle
         interruptHandle.attach(handle)

@@ -27,6 +27,11 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     public let arguments: StatementArguments?
     /// Whether ``description`` shows ``arguments``.
     public let publicStatementArguments: Bool
+    /// The file of the database the failure happened in (`sqlite3_db_filename`); `nil` for an
+    /// in-memory or temporary database and for errors made without a connection.
+    /// ``description`` names it when the failure is about the file (not a database, corrupt,
+    /// locked, busy, full, read-only, I/O, cannot open).
+    public let databasePath: String?
 
     /// The primary result code (`SQLITE_CONSTRAINT`), for `==` comparisons in `catch` clauses.
     public var resultCode: ResultCode { extendedResultCode.primaryResultCode }
@@ -37,13 +42,15 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         message: String? = nil,
         sql: String? = nil,
         arguments: StatementArguments? = nil,
-        publicStatementArguments: Bool = false
+        publicStatementArguments: Bool = false,
+        databasePath: String? = nil
     ) {
         self.extendedResultCode = resultCode
         self.message = message ?? sqlite3_errstr(resultCode.rawValue).map { String(cString: $0) } ?? "unknown error"
         self.sql = sql
         self.arguments = arguments
         self.publicStatementArguments = publicStatementArguments
+        self.databasePath = databasePath.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Reads the code and message of the connection's last failure.
@@ -52,8 +59,19 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         // The extended code belongs to the same failure only if its family matches.
         let chosen = (extended & 0xFF) == (code & 0xFF) ? extended : code
         let text = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        let path = connection.flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) }
         self.init(resultCode: ResultCode(rawValue: chosen), message: text, sql: sql, arguments: arguments,
-                  publicStatementArguments: isPublic)
+                  publicStatementArguments: isPublic, databasePath: path)
+    }
+
+    /// Whether the failure is about the database file rather than a statement's data.
+    var concernsFile: Bool {
+        switch resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_IOERR,
+             .SQLITE_CANTOPEN, .SQLITE_PERM:
+            true
+        default: false
+        }
     }
 
     /// `SQLite error 19 (constraint failed), extended 2067: UNIQUE constraint failed: t.id
@@ -69,6 +87,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
                     ? "  -- arguments: \(arguments)" : "  -- arguments redacted (\(arguments.count))"
             }
         }
+        if let databasePath, concernsFile { text += "\n  database: \(databasePath)" }
         return text
     }
 }
