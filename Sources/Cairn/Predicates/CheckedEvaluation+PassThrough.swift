@@ -32,8 +32,8 @@ extension PredicateExpressions.OptionalFlatMap where LHS: SQLPredicateExpression
         guard Self.mayTrap else { return try evaluate(bindings) }
         guard let input = try wrapped.checkedEvaluate(bindings) else { return nil }
         let result = try checkedBody(transform, binding: variable, in: bindings)(input)
-        // `transform` gives `Result` or `Result?` (the two initializers); Foundation casts
-        // with `as! Result?`, which cannot fail for either.
+        // `transform` gives `Result` or `Result?` (the two initializers); Foundation
+        // force-casts it to `Result?`, which succeeds for either, so the fallback is not reached.
         if let value = result as? Result? { return value }
         return try evaluate(bindings)
     }
