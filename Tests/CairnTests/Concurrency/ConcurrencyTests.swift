@@ -39,6 +39,32 @@ struct ConcurrencyTests {
         #expect(Set(titles).count == titles.count)
     }
 
+    @Test("containers on one file (separate connections, as separate processes have) save at once; every save lands")
+    func containersOnOneFile() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        _ = try store.container(for: Workout.self)  // creates the file and its table
+        let saves = 150
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<3 {
+                group.addTask {
+                    // Each its own container: its own connection, contending for the file's
+                    // write lock (BEGIN IMMEDIATE waits within the busy timeout).
+                    let context = ModelContext(try store.container(for: Workout.self))
+                    for index in 0..<saves {
+                        context.insert(Workout(title: "c\(writer)-\(index)", startedAt: .distantPast, minutes: index, calories: 0))
+                        try context.save()
+                        if index.isMultiple(of: 10) { _ = try context.fetchCount(FetchDescriptor<Workout>()) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let titles = try ModelContext(try store.container(for: Workout.self)).fetch(FetchDescriptor<Workout>()).map(\.title)
+        #expect(titles.count == 3 * saves)
+        #expect(Set(titles).count == titles.count)
+    }
+
     @Test("a fetch in a cancelled task throws CancellationError before reading; the store stays usable")
     func cancelledBeforeFetch() async throws {
         let container = try memoryContainer(for: Workout.self)
