@@ -24,7 +24,7 @@ extension ModelContext {
             byEntity[storage.entity.name, default: []].append(storage)
         }
         for (entityName, storages) in byEntity {
-            guard let store = try? container.store(for: entityName), let layout = try? store.layout(for: entityName) else {
+            guard let store = try? state.store(for: entityName), let layout = try? store.layout(for: entityName) else {
                 continue
             }
             if tables.contains(layout.tableName) {

@@ -50,16 +50,16 @@ extension ModelContext {
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
         mergeExternalChanges()
         if let key = byIdentifier[persistentModelID], let model = tracked[key] { return model }
-        guard let entity = container.schema.entitiesByName[persistentModelID.entityName] else {
+        guard let entity = state.schema.entitiesByName[persistentModelID.entityName] else {
             return UnknownEntityModel(identifier: persistentModelID)
         }
         if let key = persistentModelID.primaryKey, persistentModelID.storeIdentifier == nil
-            || persistentModelID.storeIdentifier == (try? container.store(for: entity.name))?.identifier,
+            || persistentModelID.storeIdentifier == (try? state.store(for: entity.name))?.identifier,
             let model = try? fetchStored(entity.modelType, primaryKey: key)
         {
             return model
         }
-        if let layout = try? container.store(for: entity.name).layout(for: entity.name), !layout.alwaysLoaded.isEmpty {
+        if let layout = try? state.store(for: entity.name).layout(for: entity.name), !layout.alwaysLoaded.isEmpty {
             return UnknownEntityModel(identifier: persistentModelID)
         }
         return placeholder(entity.modelType, identifier: persistentModelID)
@@ -202,7 +202,7 @@ extension ModelContext {
     /// unloaded column at once), a to-many relationship with one query.
     func faultIn(_ storage: ModelStorage, slot index: Int) {
         guard let primaryKey = storage.identifier.primaryKey, storage.state != .deletedSaved,
-            let store = try? container.store(for: storage.entity.name),
+            let store = try? state.store(for: storage.entity.name),
             let layout = try? store.layout(for: storage.entity.name)
         else { return }
         let wasRestoring = isRestoring

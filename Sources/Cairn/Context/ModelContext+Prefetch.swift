@@ -39,7 +39,7 @@ extension ModelContext {
         guard let first = storages.first, let destinationType = relationship.destinationType,
             let index = first.entity.properties.firstIndex(where: { $0 === relationship })
         else { return }
-        let store = try container.store(for: first.entity.name)
+        let store = try state.store(for: first.entity.name)
         let layout = try store.layout(for: first.entity.name)
         guard let storageKind = layout.toMany[relationship.name] else { return }
         var owners: [Int64: [ModelStorage]] = [:]
@@ -52,7 +52,7 @@ extension ModelContext {
         isRestoring = true
         defer { isRestoring = wasRestoring }
 
-        let destinationStore = try container.store(for: relationship.destination)
+        let destinationStore = try state.store(for: relationship.destination)
         let destination = try destinationStore.layout(for: relationship.destination)
         let alias = "d"
         let ownerColumn: SQLExpression

@@ -81,7 +81,7 @@ extension ModelContext {
         guard case .integer(let primaryKey) = raw else {
             return (relationship.valueType as? any _OptionalBuilding.Type)?._nilValue
         }
-        guard let store = try? container.store(for: relationship.destination),
+        guard let store = try? state.store(for: relationship.destination),
             let scope = try? store.layout(for: relationship.destination).identifierScope
         else { return nil }
         let identifier = PersistentIdentifier.permanent(scope: scope, primaryKey: primaryKey)
@@ -119,7 +119,7 @@ extension ModelContext {
         guard let destinationType = relationship.destinationType, let storageKind = layout.toMany[relationship.name] else {
             return RelationshipSync.typedArray([], of: relationship)
         }
-        let destinationStore = try container.store(for: relationship.destination)
+        let destinationStore = try state.store(for: relationship.destination)
         let destination = try destinationStore.layout(for: relationship.destination)
         var select = selectAll(destination)
         switch storageKind {

@@ -31,7 +31,7 @@ extension ModelContext {
     /// identifier (for permanent `PersistentIdentifier`s).
     @_spi(CairnCoreData)
     public func storedRows(entityName: String, _ select: SQLSelect) throws -> (store: String, rows: [[DatabaseValue]]) {
-        let store = try container.store(for: entityName)
+        let store = try state.store(for: entityName)
         return (store.identifier, try store.access { try $0.rows(select) })
     }
 }
@@ -42,7 +42,7 @@ extension ModelContext {
     /// the statement cannot be prepared.
     @_spi(CairnCoreData)
     public func tablesRead(by select: SQLSelect, entityName: String) -> Set<String> {
-        guard let store = try? container.store(for: entityName), let rendered = try? select.render(),
+        guard let store = try? state.store(for: entityName), let rendered = try? select.render(),
             let tables = try? store.access({ try $0.database.cachedStatement(sql: rendered.sql).readTables }),
             !tables.isEmpty
         else { return [entityName] }

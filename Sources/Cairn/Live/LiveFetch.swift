@@ -148,7 +148,7 @@ extension ModelContext {
     /// relationships (subqueries, joins, join tables).
     func tablesRead<T: PersistentModel>(by descriptor: FetchDescriptor<T>) -> Set<String> {
         let entityName = Schema.entityName(for: T.self)
-        guard let store = try? container.store(for: entityName), let layout = try? store.layout(for: entityName),
+        guard let store = try? state.store(for: entityName), let layout = try? store.layout(for: entityName),
             let rendered = try? QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames)),
             let tables = try? store.access({ try $0.database.cachedStatement(sql: rendered.sql).readTables }),
             !tables.isEmpty
