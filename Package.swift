@@ -120,7 +120,10 @@ let package = Package(
 
         // Test support: an SQLite VFS that fails the Nth write, for the I/O-error tests.
         .target(name: "CairnFaultyVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
-        .testTarget(name: "CairnSQLiteTests", dependencies: ["CairnSQLite", "CairnFaultyVFS"], swiftSettings: strict),
+        // Test support: runs one test of the test binary in a child process (process-wide state).
+        .target(name: "CairnTestSupport", swiftSettings: strict),
+        .testTarget(
+            name: "CairnSQLiteTests", dependencies: ["CairnSQLite", "CairnFaultyVFS", "CairnTestSupport"], swiftSettings: strict),
         .testTarget(name: "CairnQueryTests", dependencies: ["CairnQuery"], swiftSettings: strict),
         .testTarget(
             name: "CairnMacrosTests",
@@ -128,7 +131,7 @@ let package = Package(
             swiftSettings: strict + [.unsafeFlags(hostCompilerFlags)],
             linkerSettings: [.unsafeFlags(hostLinkerFlags)]
         ),
-        .testTarget(name: "CairnTests", dependencies: ["Cairn", "CairnFaultyVFS"], swiftSettings: strict),
+        .testTarget(name: "CairnTests", dependencies: ["Cairn", "CairnFaultyVFS", "CairnTestSupport"], swiftSettings: strict),
         // Typed SQL (@Table, the query builder): its own target, as its reminders schema
         // declares a `Tag` table beside the SwiftData fixtures' `Tag` model.
         .testTarget(name: "CairnTypedSQLTests", dependencies: ["Cairn"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 @testable import Cairn
+import CairnTestSupport
 import Foundation
 import Testing
 
@@ -103,19 +104,9 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-leak-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "ResourceLeakTests/childOpensAndDropsRepeatedly"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.folderVariable] = folder.path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text.suffix(3_000))")
+        let (status, text) = try runChildTest(
+            "ResourceLeakTests/childOpensAndDropsRepeatedly", environment: [Self.folderVariable: folder.path])
+        #expect(status == 0, "\(text.suffix(3_000))")
         #expect(text.contains("childOpensAndDropsRepeatedly"), "the child ran no test: \(text.suffix(1_000))")
     }
 }
