@@ -145,6 +145,28 @@ struct LiveQueryTests {
         #expect(flagged.loadError == nil)
     }
 
+    /// SQLiteData's observations stop for good after a failed fetch (sqlite-data#485: a
+    /// screen left empty). Here a wrapper whose query failed keeps listening and loads on the
+    /// next commit that makes it work.
+    @Test func aFailedLoadRecoversOnALaterCommit() async throws {
+        let pool = try defaultDatabase()
+        let facts = FetchAll(Fact.order(by: \.id), database: pool)
+        let count = FetchOne(wrappedValue: -1, Fact.count(), database: pool)
+        #expect(facts.loadError != nil)  // no such table
+        #expect(count.loadError != nil)
+        #expect(facts.wrappedValue.isEmpty)
+        try await pool.write { db in
+            try db.execute(sql: #"CREATE TABLE "facts" ("id" INTEGER PRIMARY KEY, "body" TEXT NOT NULL)"#)
+            try Fact.insert { Fact.Draft(body: "first") }.execute(db)
+        }
+        await waitUntil { facts.wrappedValue.map(\.body) == ["first"] && count.wrappedValue == 1 }
+        #expect(facts.loadError == nil)
+        #expect(count.loadError == nil)
+        // And it watches the table it now reads.
+        try await pool.write { db in try Fact.insert { Fact.Draft(body: "second") }.execute(db) }
+        await waitUntil { facts.wrappedValue.map(\.body) == ["first", "second"] && count.wrappedValue == 2 }
+    }
+
     @Test func fetchOneAggregateRefreshesAndObservationFires() async throws {
         let pool = try makeReminderPool()
         let count = FetchOne(wrappedValue: 0, Fact.count(), database: pool)

@@ -5,7 +5,9 @@ import Observation
 /// last error, whether a load is running, and the observation of the tables the query read.
 ///
 /// It refetches after every commit (from any connection of the database) that touched a table
-/// the last fetch read, and publishes each change through Observation.
+/// the last fetch read, and publishes each change through Observation. A query that failed
+/// before any table was known (a table not created yet, a transient error) retries after every
+/// commit until it loads, and then watches its tables: it never stops listening.
 ///
 /// `@unchecked Sendable`: `value`, `loadError`, `isLoading`, `generation`, `fetch` and
 /// `observation` are only read and written under `lock`; the database and the registrar
@@ -65,18 +67,38 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
         setLoading(true)
         let result = Result { try database.read { db in try db.recordingReadTables { try fetch(db) } } }
         publish(generation: generation, result: result.map(\.result))
-        if case .success(let (_, tables)) = result { watch(tables, database: database, generation: generation) }
+        switch result {
+        case .success(let (_, tables)): watch(tables, database: database, generation: generation)
+        case .failure: watch(nil, database: database, generation: generation)
+        }
     }
 
-    private func watch(_ tables: Set<String>, database: any DatabaseReader, generation: Int) {
+    /// Refetches after each commit that writes one of `tables`; with `nil` (the query never
+    /// loaded, so what it reads is unknown), after every commit, until a load succeeds.
+    private func watch(_ tables: Set<String>?, database: any DatabaseReader, generation: Int) {
         let observation = database.observeCommits { [weak self] changed in
-            guard let self, !changed.isDisjoint(with: tables) else { return }
+            guard let self else { return }
             // The observer runs on the writer's queue, which must not read synchronously.
-            Task.detached { await self.refetch(generation: generation) }
+            if let tables {
+                guard !changed.isDisjoint(with: tables) else { return }
+                Task.detached { await self.refetch(generation: generation) }
+            } else {
+                Task.detached { await self.retry(generation: generation) }
+            }
         }
         locked {
             if self.generation == generation { self.observation = observation }
         }
+    }
+
+    /// A load after a failed first one: on success the query watches the tables it read.
+    private func retry(generation: Int) async {
+        let (database, fetch, current) = locked { (self.database, self.fetch, self.generation) }
+        guard current == generation, let database else { return }
+        setLoading(true)
+        let result = await Result { try await database.read { db in try db.recordingReadTables { try fetch(db) } } }
+        publish(generation: generation, result: result.map(\.result))
+        if case .success(let (_, tables)) = result { watch(tables, database: database, generation: generation) }
     }
 
     private func refetch(generation: Int) async {
