@@ -36,9 +36,11 @@ import Testing
             }
             try context.save()
         }
-        // Past the schema pages, and without the WAL (checkpointed when the container closed).
+        // A page of rows, past the schema pages, from its header on (an invalid page type is
+        // found whenever the page is loaded), and without the WAL (checkpointed when the
+        // container closed).
         let handle = try FileHandle(forUpdating: store.url)
-        try handle.seek(toOffset: 4_096 * 9 + 8)
+        try handle.seek(toOffset: 4_096 * 9)
         handle.write(Data(repeating: 0xFF, count: 600))
         try handle.close()
 
