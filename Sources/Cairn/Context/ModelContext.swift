@@ -75,6 +75,12 @@ public final class ModelContext {
         link.context = self
     }
 
+    deinit {
+        // Models that outlive the context must not keep each other alive through their
+        // relationships (ModelStorage+Detach.swift).
+        for model in tracked.values { model._storage?.detachSavedRelatedModels() }
+    }
+
     /// The container whose stores this context reads and writes.
     ///
     /// For a main context whose container was released, a new container on the same open

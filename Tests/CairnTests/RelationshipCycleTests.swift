@@ -1,0 +1,76 @@
+@testable import Cairn
+import Foundation
+import Testing
+
+/// Related models reference each other (a trip its items, each item its trip): once their
+/// context lets them go, nothing else may keep them alive, and a model still held reads its
+/// relationships as before.
+@Suite struct RelationshipCycleTests {
+    /// A container with trips "t0"…, each with `items` items and the tags "warm" and "city".
+    func savedTrips(_ count: Int, items: Int) throws -> ModelContainer {
+        let container = try memoryContainer(for: Trip.self, Item.self, Tag.self)
+        let context = ModelContext(container)
+        let tags = [Tag(name: "warm"), Tag(name: "city")]
+        for index in 0..<count {
+            let trip = Trip(name: "t\(index)")
+            context.insert(trip)
+            for item in 0..<items { trip.items.append(Item(title: "t\(index).\(item)")) }
+            trip.tags = tags
+        }
+        try context.save()
+        return container
+    }
+
+    @Test func modelsWhoseContextIsGoneDoNotKeepEachOtherAlive() throws {
+        let container = try savedTrips(3, items: 2)
+        weak var trip: Trip?
+        weak var item: Item?
+        weak var tag: Tag?
+        weak var context: ModelContext?
+        do {
+            let made = ModelContext(container)
+            context = made
+            let trips = try made.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+            trip = trips.first
+            item = trips.first?.items.first
+            tag = trips.first?.tags.first
+            #expect(item?.trip === trip)                 // one-to-many, both sides loaded
+            #expect(tag?.trips.contains { $0 === trip } == true)  // many-to-many, both sides loaded
+        }
+        #expect(context == nil)
+        #expect(trip == nil)
+        #expect(item == nil)
+        #expect(tag == nil)
+    }
+
+    @Test func aModelKeptAfterItsContextReadsItsRelationshipsFromTheStore() throws {
+        let container = try savedTrips(2, items: 3)
+        let trip: Trip
+        do {
+            let context = ModelContext(container)
+            let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+            trip = try #require(trips.first)
+            #expect(trip.items.count == 3)
+            #expect(trip.tags.count == 2)
+        }
+        #expect(trip.modelContext == nil)
+        #expect(trip.items.map(\.title).sorted() == ["t0.0", "t0.1", "t0.2"])
+        #expect(trip.tags.map(\.name).sorted() == ["city", "warm"])
+        #expect(trip.items.allSatisfy { $0.trip?.name == "t0" })
+    }
+
+    @Test func unsavedChangesStayWithTheModelsThatHoldThem() throws {
+        let container = try savedTrips(1, items: 2)
+        let trip: Trip
+        let renamed: Item
+        do {
+            let context = ModelContext(container)
+            trip = try #require(context.fetch(FetchDescriptor<Trip>()).first)
+            renamed = try #require(trip.items.first)
+            #expect(renamed.trip === trip)
+            renamed.title = "renamed, not saved"
+        }
+        #expect(trip.items.contains { $0 === renamed })
+        #expect(renamed.trip === trip)
+    }
+}
