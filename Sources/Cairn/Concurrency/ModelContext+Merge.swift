@@ -142,8 +142,21 @@ extension ModelContext {
     /// as Core Data's contexts hold registered objects weakly. A long import that saves every
     /// 500 rows then keeps only its unsaved rows in memory. A model dropped here is fetched
     /// again as a new instance when asked for; no one can tell, since no one held it.
+    ///
+    /// Models the saves inserted first let go of their saved related models (a new trip of its
+    /// new items, each item of its trip; ModelStorage+Detach.swift): otherwise each graph an
+    /// import inserts would hold itself and never count as unreferenced. One the caller still
+    /// holds reads such a relationship from the store again, as the same instances where the
+    /// context still has them.
     func releaseUnreferencedModels() {
-        guard tracked.count > 1_000 else { return }
+        guard tracked.count > 1_000 else {
+            // Keep the list bounded by what the context still holds (saves may delete as much
+            // as they insert, and the context stay small).
+            if savedInsertions.count > 4_096 { savedInsertions.removeAll { trackedStorage($0) == nil } }
+            return
+        }
+        for key in savedInsertions { trackedStorage(key)?.detachSavedRelatedModels() }
+        savedInsertions = []
         for key in Array(tracked.keys) {
             guard let storage = cleanSavedStorage(key) else { continue }
             // An optional AnyObject: binding a non-optional from the removed existential keeps a

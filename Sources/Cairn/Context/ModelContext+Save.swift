@@ -47,6 +47,7 @@ extension ModelContext {
             storage.commit(identifier: identifier)
             byIdentifier[identifier] = key
             insertedIDs.append(identifier)
+            savedInsertions.append(key)
         }
         for storage in updated { storage.commit() }
         for storage in deleted {

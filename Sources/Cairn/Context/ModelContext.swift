@@ -47,6 +47,8 @@ public final class ModelContext {
     private var dirtySet: Set<ObjectIdentifier> = []
     /// Set while the context restores or loads values, so that doing so is not a change.
     var isRestoring = false
+    /// Models inserted by saves since ``releaseUnreferencedModels()`` last let models go.
+    var savedInsertions: [ObjectIdentifier] = []
 
     /// What the storage of each model this context tracks points to.
     let link: ContextLink
