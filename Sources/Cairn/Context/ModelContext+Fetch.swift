@@ -165,6 +165,7 @@ extension ModelContext {
     /// the model made for it first, in both places.
     func registerFetched<T: PersistentModel>(_ models: inout [T], _ fresh: [FreshModel]) {
         guard !fresh.isEmpty else { return }
+        if !fresh[0].storage.entity.relationshipSlots.isEmpty { mayHoldRelatedModels = true }
         tracked.reserveCapacity(tracked.count + fresh.count)
         byIdentifier.reserveCapacity(byIdentifier.count + fresh.count)
         // Through a buffer: this code is not specialized for `T`, and `Array`'s own subscript

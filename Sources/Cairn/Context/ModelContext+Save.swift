@@ -47,7 +47,8 @@ extension ModelContext {
             storage.commit(identifier: identifier)
             byIdentifier[identifier] = key
             insertedIDs.append(identifier)
-            savedInsertions.append(key)
+            // Only models that can hold related models need letting go of them (release pass).
+            if !storage.entity.relationshipSlots.isEmpty { savedInsertions.append(key) }
         }
         for storage in updated { storage.commit() }
         for storage in deleted {
