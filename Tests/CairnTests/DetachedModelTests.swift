@@ -51,7 +51,7 @@ struct DetachedModelTests {
         #expect(trips.map(\.name) == ["Oslo", "Rome"])
     }
 
-    @Test("once the container is gone too, what was not loaded reads as empty; what was loaded stays")
+    @Test("once the container is released too, the models keep its stores open: what they had not loaded still loads")
     func containerGone() throws {
         weak var gone: ModelContainer?
         let trips: [Trip] = try {
@@ -61,7 +61,25 @@ struct DetachedModelTests {
         }()
         #expect(gone == nil)
         #expect(trips.map(\.name) == ["Oslo", "Rome"])
-        #expect(trips[1].items.isEmpty)
+        #expect(trips[1].items.map(\.title).sorted() == ["Passport", "Tickets"])
+        #expect(trips[1].tags.map(\.name) == ["city"])
+    }
+
+    @Test("relationships loaded before the context and the container went read the same afterwards")
+    func loadedRelationshipsAfterContainerIsGone() throws {
+        weak var gone: ModelContainer?
+        let rome: Trip = try {
+            let container = try tripsContainer()
+            gone = container
+            let context = ModelContext(container)
+            let rome = try #require(context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Rome" })).first)
+            #expect(rome.items.count == 2)  // loaded while the context lives
+            #expect(rome.items.allSatisfy { $0.trip === rome })
+            return rome
+        }()
+        #expect(gone == nil)
+        #expect(rome.items.map(\.title).sorted() == ["Passport", "Tickets"])
+        #expect(rome.items.allSatisfy { $0.trip?.name == "Rome" })
     }
 
     @Test("a model left behind is adopted by the next context that inserts it, and saves there")

@@ -10,24 +10,24 @@
 final class ContextLink {
     /// The context; `nil` once it is gone.
     weak var context: ModelContext?
-    /// Weak: the main context is owned by its container, and a strong reference from its
-    /// models back to the container would keep both alive forever.
-    private weak var container: ModelContainer?
+    /// The container's open stores, not the container: models left behind keep the stores
+    /// open, so what they had not loaded still loads. (The container itself would close a
+    /// cycle: it keeps its main context, which keeps its models.)
+    private let state: ContainerState
     /// Made on first need after the context is gone, then kept, so that related models loaded
     /// for the models left behind are one instance per row among them too.
     private var detached: ModelContext?
 
     init(container: ModelContainer) {
-        self.container = container
+        state = container.state
     }
 
-    /// A context of the same container for loading the values of models whose context is
-    /// gone; `nil` while the context lives, or once the container is gone too.
+    /// A context of the same stores for loading the values of models whose context is gone;
+    /// `nil` while the context lives.
     var detachedContext: ModelContext? {
         guard context == nil else { return nil }
         if let detached { return detached }
-        guard let container else { return nil }
-        let made = ModelContext(container)
+        let made = ModelContext(ModelContainer(state: state))
         detached = made
         return made
     }

@@ -19,8 +19,8 @@ import Foundation
 ///
 /// A container is `Sendable`: share it between actors and give each actor its own context.
 ///
-/// The container's stores stay open while the container, one of its contexts or a model's
-/// context is in use, and close when none is: a container and its ``mainContext`` do not keep
+/// The container's stores stay open while the container, one of its contexts or one of their
+/// models is in use, and close when none is: a container and its ``mainContext`` do not keep
 /// each other alive (see ``ContainerState``).
 public final class ModelContainer: Sendable {
     /// The models the container stores.
@@ -80,9 +80,10 @@ public final class ModelContainer: Sendable {
             storesByEntity: storesByEntity)
     }
 
-    /// Another handle on open stores, for a main context whose container was released while
-    /// the context is still in use (``ModelContext/container``). Its main context is `context`.
-    init(state: ContainerState, mainContext context: ModelContext) {
+    /// Another handle on open stores: for a main context whose container was released while
+    /// the context is still in use (``ModelContext/container``; its main context is `context`),
+    /// and for loading what models left behind by their context had not loaded (`ContextLink`).
+    init(state: ContainerState, mainContext context: ModelContext? = nil) {
         self.state = state
         mainContextBox.context = context
     }
