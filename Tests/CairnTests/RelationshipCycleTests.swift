@@ -97,4 +97,21 @@ import Testing
         #expect(first.items.allSatisfy { $0.trip === first })
         #expect(try context.fetchCount(FetchDescriptor<Item>()) == 6_000)
     }
+
+    /// Models a context leaves holding each other (not saved, or with unsaved changes) may stay
+    /// in memory, as Core Data's do; they must not keep the store's connection and files open.
+    @Test func modelsLeftInACycleDoNotKeepTheStoresOpen() throws {
+        weak var state: ContainerState?
+        do {
+            let container = try savedTrips(1, items: 1)
+            state = container.state
+            let context = ModelContext(container)
+            let unsaved = Trip(name: "not saved")
+            context.insert(unsaved)
+            unsaved.items.append(Item(title: "not saved either"))
+            let saved = try #require(context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "t0" })).first)
+            saved.items.first?.title = "changed, not saved"
+        }
+        #expect(state == nil)
+    }
 }

@@ -83,9 +83,16 @@ public final class ModelContext {
 
     deinit {
         // Models that outlive the context must not keep each other alive through their
-        // relationships (ModelStorage+Detach.swift).
+        // relationships (ModelStorage+Detach.swift), nor keep the stores open when they may.
         guard mayHoldRelatedModels else { return }
-        for model in tracked.values { model._storage?.detachSavedRelatedModels() }
+        var weakLink: ContextLink?
+        for model in tracked.values {
+            guard let storage = model._storage else { continue }
+            storage.detachSavedRelatedModels()
+            guard storage.holdsRelatedModels else { continue }
+            if weakLink == nil { weakLink = link.forModelsHoldingRelatedModels() }
+            storage.link = weakLink
+        }
     }
 
     /// The container whose stores this context reads and writes.

@@ -38,4 +38,12 @@ extension ModelStorage {
             }
         }
     }
+
+    /// Whether a relationship slot still holds a model (after ``detachSavedRelatedModels()``).
+    var holdsRelatedModels: Bool {
+        entity.relationshipSlots.contains { index in
+            if case .value(let value) = slots[index] { return !relatedModels(value).isEmpty }
+            return false
+        }
+    }
 }

@@ -147,6 +147,13 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         set { fields.pointee.link = newValue?.link }
     }
 
+    /// The link to the model's context (for a context that goes away and moves the models it
+    /// leaves to another link, ModelStorage+Detach.swift).
+    var link: ContextLink? {
+        get { fields.pointee.link }
+        set { fields.pointee.link = newValue }
+    }
+
     /// The context that loads what the model has not loaded yet: its own, or, once that is
     /// gone, one of the same container's made for the models it left behind.
     var loadingContext: ModelContext? {
