@@ -13,7 +13,7 @@ final class ContextLink {
     /// The container's open stores, not the container: models left behind keep the stores
     /// open, so what they had not loaded still loads. (The container itself would close a
     /// cycle: it keeps its main context, which keeps its models.) `nil` for the link of models
-    /// that may hold each other in a cycle (``forModelsHoldingRelatedModels()``).
+    /// that may be held in a cycle (``forModelsHoldingRelatedModels()``).
     private let state: ContainerState?
     /// The container, weakly: how such models load while it lives.
     private weak var container: ModelContainer?
@@ -31,10 +31,11 @@ final class ContextLink {
         self.container = container
     }
 
-    /// The link for the models a context that went away leaves still holding related models
-    /// (unsaved changes, models not saved yet): they may hold each other in a cycle that
-    /// nothing breaks, and must not keep the stores open with them. They load what they had
-    /// not loaded while the container lives; afterwards it reads as its empty value.
+    /// The link for the models of a context that went away leaving some still holding related
+    /// models (unsaved changes, models not saved yet): those may hold each other, and whatever
+    /// they reach, in a cycle that nothing breaks, and must not keep the stores open with them.
+    /// The models load what they had not loaded while the container lives; afterwards it reads
+    /// as its empty value.
     func forModelsHoldingRelatedModels() -> ContextLink {
         ContextLink(weaklyTo: container)
     }

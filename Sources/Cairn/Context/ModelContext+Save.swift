@@ -51,8 +51,13 @@ extension ModelContext {
             if !storage.entity.relationshipSlots.isEmpty { savedInsertions.append(key) }
         }
         for storage in updated { storage.commit() }
+        // A deleted model has no row to load from, and may stay referenced by the models that
+        // listed it (`.noAction`) in a cycle: it must not keep the stores open.
+        let deletedLink = deleted.isEmpty ? nil : link.forModelsHoldingRelatedModels()
+        deletedLink?.context = self  // `modelContext` stays what it was
         for storage in deleted {
             storage.commit()
+            storage.link = deletedLink
             tracked[key(storage)] = nil
             byIdentifier[storage.identifier] = nil
         }

@@ -85,14 +85,13 @@ public final class ModelContext {
         // Models that outlive the context must not keep each other alive through their
         // relationships (ModelStorage+Detach.swift), nor keep the stores open when they may.
         guard mayHoldRelatedModels else { return }
-        var weakLink: ContextLink?
-        for model in tracked.values {
-            guard let storage = model._storage else { continue }
-            storage.detachSavedRelatedModels()
-            guard storage.holdsRelatedModels else { continue }
-            if weakLink == nil { weakLink = link.forModelsHoldingRelatedModels() }
-            storage.link = weakLink
-        }
+        let storages = tracked.values.compactMap(\._storage)
+        for storage in storages { storage.detachSavedRelatedModels() }
+        // A model still holding another may be in a cycle, and whatever such a cycle reaches
+        // stays in memory with it: then none of the models keeps the stores open.
+        guard storages.contains(where: \.holdsRelatedModels) else { return }
+        let weakLink = link.forModelsHoldingRelatedModels()
+        for storage in storages { storage.link = weakLink }
     }
 
     /// The container whose stores this context reads and writes.
