@@ -2,10 +2,11 @@ import Foundation
 
 // Bidirectional relationships make reference cycles: a trip's `items` hold the items, and each
 // item's `trip` holds the trip. While a context lives it holds its models anyway; once it lets
-// them go (the context goes away, or `enumerate` moves to its next batch) such a cycle would
-// keep the models, and everything they reference, alive for the rest of the process. Core Data
-// asks its users to break these cycles by hand (`refreshObject(_:mergeChanges: false)`); Cairn
-// breaks them when the context goes away, where the store can give back what is dropped.
+// them go (the context goes away, or a save lets go of the saved models nothing else holds)
+// such a cycle would keep the models, and everything they reference, alive for the rest of the
+// process. Core Data asks its users to break these cycles by hand
+// (`refreshObject(_:mergeChanges: false)`); Cairn breaks them at those two points, where the
+// store can give back what is dropped (`ModelContext.deinit`, `releaseUnreferencedModels`).
 
 extension ModelStorage {
     /// Replaces each loaded relationship of saved models by what a fetch leaves there: a
