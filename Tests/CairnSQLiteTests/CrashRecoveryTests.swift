@@ -3,6 +3,7 @@ import Foundation
 import Testing
 #if canImport(Glibc)
 import Glibc
+import CairnTestSupport
 #endif
 
 /// A writer killed with SIGKILL at random points loses no acknowledged commit and leaves no

@@ -1,6 +1,7 @@
 import CairnSQLite
 import Foundation
 import Testing
+import CairnTestSupport
 
 private struct NotAllowed: Error, CustomStringConvertible {
     var description: String { "negative input" }

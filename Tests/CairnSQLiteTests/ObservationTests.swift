@@ -1,6 +1,7 @@
 import CairnSQLite
 import Foundation
 import Testing
+import CairnTestSupport
 
 @Suite struct CommitObservationTests {
     let temp: TemporaryDatabasePath

@@ -2,6 +2,7 @@ import CairnSQLite
 import Dispatch
 import Foundation
 import Testing
+import CairnTestSupport
 
 @Suite struct DatabaseQueueTests {
     @Test func writeCommitsAndReadSees() async throws {

@@ -16,13 +16,3 @@ struct TemporaryDatabasePath {
         try? FileManager.default.removeItem(at: directory)
     }
 }
-
-/// Thread-safe box for values collected from callbacks in tests.
-final class Collected<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: every access goes through `lock`.
-    private let lock = NSLock()
-    private var storage: [Value] = []
-
-    func append(_ value: Value) { lock.withLock { storage.append(value) } }
-    var values: [Value] { lock.withLock { storage } }
-}

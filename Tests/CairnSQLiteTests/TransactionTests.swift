@@ -1,6 +1,7 @@
 import CairnSQLite
 import Foundation
 import Testing
+import CairnTestSupport
 
 private struct Boom: Error {}
 

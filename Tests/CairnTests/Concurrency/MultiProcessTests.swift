@@ -30,14 +30,14 @@ import Testing
         let store = TemporaryStore()
         defer { store.remove() }
         _ = try store.container(for: Workout.self)  // the file and its table
-        let results = Locked<[(Int32, String)]>([])
+        let results = Collected<(status: Int32, output: String)>()
         DispatchQueue.concurrentPerform(iterations: 3) { writer in
             let result = (try? runChildTest(
                 "MultiProcessTests/childWriter",
                 environment: [Self.storeVariable: store.url.path, Self.writerVariable: "\(writer)"])) ?? (-1, "did not start")
-            results.withLock { $0.append(result) }
+            results.append(result)
         }
-        for (status, output) in results.withLock({ $0 }) {
+        for (status, output) in results.values {
             #expect(status == 0, "\(output.suffix(2_000))")
             #expect(output.contains("childWriter"), "the child ran no test: \(output.suffix(500))")
         }
@@ -46,18 +46,5 @@ import Testing
         #expect(Set(titles).count == titles.count)
         let db = try Database(path: store.url.path)
         #expect(try db.fetchValue(String.self, sql: "PRAGMA integrity_check") == "ok")
-    }
-}
-
-/// A value behind a lock, for results collected from concurrent work in a test.
-final class Locked<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched inside `withLock`.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }
