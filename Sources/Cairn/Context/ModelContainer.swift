@@ -21,7 +21,8 @@ import Foundation
 ///
 /// The container's stores stay open while the container, one of its contexts or one of their
 /// models is in use, and close when none is: a container and its ``mainContext`` do not keep
-/// each other alive (see ``ContainerState``).
+/// each other alive (see ``ContainerState``). Models a context leaves holding each other
+/// (unsaved) do not keep them open (Docs/ModelsAndContexts.md).
 public final class ModelContainer: Sendable {
     /// The models the container stores.
     public var schema: Schema { state.schema }
