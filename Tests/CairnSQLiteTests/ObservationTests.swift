@@ -1,4 +1,4 @@
-import CairnSQLite
+@testable import CairnSQLite
 import Foundation
 import Testing
 import CairnTestSupport
@@ -157,6 +157,24 @@ import CairnTestSupport
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(ran.values.isEmpty)
+    }
+
+    /// A cancellation that lands while SQLite compiles the next statement makes
+    /// `sqlite3_prepare` fail with `SQLITE_INTERRUPT`; that is the cancellation too, not a
+    /// database error. (CI once hit it: the task was cancelled just as `cancelledWriteRollsBack`
+    /// compiled its endless query.) A statement left mid-way keeps SQLite's interrupt flag
+    /// raised, which makes the compile-time interruption deterministic here.
+    @Test func cancellationWhileCompilingIsACancellation() throws {
+        let db = try Database.inMemory()
+        let running = try db.makeStatement(sql: "SELECT 1 UNION ALL SELECT 2")
+        #expect(try running.step())
+        db.interruptHandle.cancel()
+        #expect(throws: CancellationError.self) {
+            try db.fetchValue(Int.self, sql: "SELECT 40 + 2")
+        }
+        running.reset()
+        db.interruptHandle.clearCancellation()
+        #expect(try db.fetchValue(Int.self, sql: "SELECT 40 + 2") == 42)
     }
 
     @Test func explicitInterruptIsADatabaseError() throws {

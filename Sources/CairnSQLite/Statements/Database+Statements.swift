@@ -74,6 +74,9 @@ extension Database {
         let code = sqlite3_prepare_v3(handle, start, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, &tail)
         authorizerRecorder = nil
         guard code == SQLITE_OK else {
+            // A cancellation can land while SQLite compiles: the compiler checks the interrupt
+            // flag too. That is the task's cancellation, as it would be one step later.
+            if code == SQLITE_INTERRUPT, interruptHandle.wasCancelled, !isCleaningUp { throw CancellationError() }
             let text = sql ?? String(cString: start)
             throw DatabaseError(connection: handle, code: code, sql: text, arguments: nil,
                                 public: configuration.publicStatementArguments)
