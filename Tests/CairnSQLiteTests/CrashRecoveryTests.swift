@@ -59,8 +59,9 @@ import CairnTestSupport
             stderr.fileHandleForReading.readabilityHandler = { errors.append($0.availableData) }
             try process.run()
 
-            // Let it commit a few batches, then kill it at a random moment.
-            let deadline = Date().addingTimeInterval(8)
+            // Let it commit a few batches, then kill it at a random moment. (The bound is for a
+            // child that cannot write at all; a busy CI machine can take seconds to start one.)
+            let deadline = Date().addingTimeInterval(30)
             while Self.acknowledged(in: output.values).count < 3, Date() < deadline, process.isRunning {
                 try await Task.sleep(for: .milliseconds(10))
             }
