@@ -405,26 +405,33 @@ struct InsertShape: Hashable {
 }
 
 /// The models held by a relationship value (`Trip`, `Trip?`, `[Item]`), as storages.
+///
+/// Arrays are recognized first: on Linux, casting an array to a class-bound existential
+/// (`as? any PersistentModel`) fails only after Foundation has bridged it to an `NSArray`,
+/// boxing every element, which made each change of a to-many relationship cost time in
+/// proportion to its length several times over.
 func relatedStorages(_ value: Any) -> [ModelStorage]? {
+    if let array = value as? any _ArrayMarker {
+        return array._elementsAny.compactMap { ($0 as? any PersistentModel)?._storage }
+    }
     if let optional = value as? any _OptionalMarker {
         guard let wrapped = optional._wrappedAny else { return [] }
         return relatedStorages(wrapped)
     }
     if let model = value as? any PersistentModel { return model._storage.map { [$0] } ?? [] }
-    if let array = value as? any _ArrayMarker {
-        return array._elementsAny.compactMap { ($0 as? any PersistentModel)?._storage }
-    }
     return nil
 }
 
 /// The models held by a relationship value (`Trip`, `Trip?`, `[Item]`).
+///
+/// Arrays first, for the reason given on `relatedStorages`.
 func relatedModels(_ value: Any) -> [any PersistentModel] {
+    if let array = value as? any _ArrayMarker { return array._elementsAny.compactMap { $0 as? any PersistentModel } }
     if let optional = value as? any _OptionalMarker {
         guard let wrapped = optional._wrappedAny else { return [] }
         return relatedModels(wrapped)
     }
     if let model = value as? any PersistentModel { return [model] }
-    if let array = value as? any _ArrayMarker { return array._elementsAny.compactMap { $0 as? any PersistentModel } }
     return []
 }
 

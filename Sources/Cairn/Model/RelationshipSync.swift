@@ -12,8 +12,7 @@ enum RelationshipSync {
         old: [any PersistentModel], new: [any PersistentModel]
     ) {
         guard let (inverse, inverseIndex) = inverse(of: relationship, in: owner.entity) else { return }
-        let removed = old.filter { candidate in !new.contains { $0 === candidate } }
-        let added = new.filter { candidate in !old.contains { $0 === candidate } }
+        let (removed, added) = difference(old, new)
         for target in removed {
             guard let storage = target._storage else { continue }
             unlink(storage, inverse: inverse, at: inverseIndex, from: ownerModel)
@@ -23,6 +22,22 @@ enum RelationshipSync {
             storage.owner = storage.owner ?? target
             link(storage, inverse: inverse, at: inverseIndex, to: ownerModel, through: relationship)
         }
+    }
+
+    /// The models only in `old`, and those only in `new`, by identity. Appending to a to-many
+    /// side rewrites it whole, so comparing each model with each would make a relationship of
+    /// n models cost n² comparisons a change: a tag given to 600 trips took 19 seconds.
+    static func difference(
+        _ old: [any PersistentModel], _ new: [any PersistentModel]
+    ) -> (removed: [any PersistentModel], added: [any PersistentModel]) {
+        if old.count * new.count <= 64 {
+            return (old.filter { candidate in !new.contains { $0 === candidate } },
+                    new.filter { candidate in !old.contains { $0 === candidate } })
+        }
+        let oldIdentities = Set(old.map { ObjectIdentifier($0) })
+        let newIdentities = Set(new.map { ObjectIdentifier($0) })
+        return (old.filter { !newIdentities.contains(ObjectIdentifier($0)) },
+                new.filter { !oldIdentities.contains(ObjectIdentifier($0)) })
     }
 
     /// Makes `target`'s inverse hold `ownerModel`.
