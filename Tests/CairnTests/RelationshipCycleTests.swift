@@ -115,3 +115,41 @@ import Testing
         #expect(state == nil)
     }
 }
+
+/// `enumerate` keeps memory flat when its block reads relationships: what a batch loads,
+/// the batch's models and the related models the block reached, goes with the batch.
+@Suite struct EnumerateRelationshipTests {
+    @Test func relatedModelsTheBlockLoadsAreReleasedWithTheirBatch() throws {
+        let container = try RelationshipCycleTests().savedTrips(600, items: 3)
+        let context = ModelContext(container)
+        let heldBefore = try #require(context.fetch(FetchDescriptor<Tag>(predicate: #Predicate { $0.name == "warm" })).first)
+        weak var firstTrip: Trip?
+        weak var firstItem: Item?
+        var itemCount = 0
+        var largest = 0
+        try context.enumerate(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]), batchSize: 100) { trip in
+            if firstTrip == nil {
+                firstTrip = trip
+                firstItem = trip.items.first
+            }
+            itemCount += trip.items.count
+            #expect(trip.items.allSatisfy { $0.trip === trip })
+            #expect(trip.tags.count == 2)
+            if trip.name == "t7" { trip.items.first?.title = "changed in the block" }
+            largest = max(largest, context.tracked.count)
+        }
+        #expect(itemCount == 1_800)
+        // A batch holds 100 trips and their 300 items (and the two tags); before, every trip
+        // and item stayed registered (2,400 models) and, holding each other, in memory.
+        #expect(largest <= 100 + 300 + 2 + 1)
+        #expect(firstTrip == nil)
+        #expect(firstItem == nil)
+        // What the caller held before stays registered; the changed item waits for save().
+        #expect(context.registeredModel(for: heldBefore.persistentModelID) as Tag? === heldBefore)
+        #expect(context.hasChanges)
+        try context.save()
+        let check = ModelContext(container)
+        let changed = try check.fetch(FetchDescriptor<Item>(predicate: #Predicate { $0.title == "changed in the block" }))
+        #expect(changed.map { $0.trip?.name } == ["t7"])
+    }
+}

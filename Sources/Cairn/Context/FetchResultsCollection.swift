@@ -116,45 +116,6 @@ extension ModelContext {
         return FetchResultsCollection(count: identifiers.count, batchSize: batchSize) { Array(identifiers[$0]) }
     }
 
-    /// Calls `block` with every model a descriptor describes, reading `batchSize` rows at a
-    /// time; memory stays flat over any number of rows.
-    ///
-    /// Models left unchanged by `block` are released after each batch unless
-    /// `allowEscapingMutations` is `true`; changed models stay registered until the caller's
-    /// `save()` writes them.
-    ///
-    /// ```swift
-    /// try context.enumerate(FetchDescriptor<Workout>(), batchSize: 1_000) { workout in
-    ///     workout.calories = (workout.calories * 10).rounded() / 10
-    /// }
-    /// try context.save()
-    /// ```
-    public func enumerate<T: PersistentModel>(
-        _ fetch: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
-        block: (T) throws -> Void
-    ) throws {
-        mergeExternalChanges()
-        let size = Swift.max(1, batchSize)
-        if fetch.includePendingChanges, !pendingChanges(of: T.self).isEmpty {
-            // Unsaved changes are merged in memory, so the models are at hand already.
-            for model in try fetchThroughSQL(fetch) { try block(model) }
-            return
-        }
-        let scope = try table(of: T.self).layout.identifierScope
-        let keys = try primaryKeys(fetch)
-        var start = 0
-        while start < keys.count {
-            let end = Swift.min(keys.count, start + size)
-            let identifiers = keys[start..<end].map {
-                PersistentIdentifier.permanent(scope: scope, primaryKey: $0)
-            }
-            let batch = models(T.self, for: identifiers)
-            for model in batch { try block(model) }
-            if !allowEscapingMutations { release(batch) }
-            start = end
-        }
-    }
-
     /// The primary keys of the saved rows a descriptor selects, in its order (8 bytes each).
     func primaryKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [Int64] {
         let store = try table(of: T.self).store
@@ -167,8 +128,20 @@ extension ModelContext {
     }
 
     /// The models with these identifiers, in that order: registered ones as they are, the
-    /// rest read in one SELECT.
+    /// rest read in one SELECT. A collection's subscript cannot throw: a row that is gone, or
+    /// that a failed read did not bring, is what `model(for:)` gives.
     func models<T: PersistentModel>(_ type: T.Type, for identifiers: [PersistentIdentifier]) -> [T] {
+        let found = (try? registeredOrStoredModels(T.self, for: identifiers)) ?? [:]
+        return identifiers.map { identifier in
+            found[identifier] ?? (model(for: identifier) as? T) ?? T(backingData: DefaultBackingData<T>(for: T.self))
+        }
+    }
+
+    /// The models with these identifiers that are registered or stored, by identifier: the
+    /// registered ones as they are, the rest read in one SELECT.
+    func registeredOrStoredModels<T: PersistentModel>(_ type: T.Type, for identifiers: [PersistentIdentifier]) throws
+        -> [PersistentIdentifier: T]
+    {
         var found: [PersistentIdentifier: T] = [:]
         var missing: [Int64] = []
         for identifier in identifiers {
@@ -178,12 +151,10 @@ extension ModelContext {
                 missing.append(primaryKey)
             }
         }
-        if !missing.isEmpty, let loaded = try? storedModels(T.self, primaryKeys: missing) {
-            for model in loaded { found[model.persistentModelID] = model }
+        if !missing.isEmpty {
+            for model in try storedModels(T.self, primaryKeys: missing) { found[model.persistentModelID] = model }
         }
-        return identifiers.map { identifier in
-            found[identifier] ?? (model(for: identifier) as? T) ?? T(backingData: DefaultBackingData<T>(for: T.self))
-        }
+        return found
     }
 
     /// `SELECT … WHERE "t0"."id" IN (SELECT value FROM json_each(?))`.

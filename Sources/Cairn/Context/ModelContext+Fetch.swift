@@ -186,6 +186,11 @@ extension ModelContext {
                 tracked[key] = models[index]
             }
         }
+        if registrationLog != nil {
+            // Those not replaced by an instance registered before (outside the row loop, so a
+            // fetch outside `enumerate` pays one check, not one a row).
+            for fresh in fresh where tracked[key(fresh.storage)] != nil { registrationLog?.append(key(fresh.storage)) }
+        }
     }
 
     /// The slots of a row of the layout's full SELECT: attributes decoded, to-one relationships

@@ -53,6 +53,10 @@ public final class ModelContext {
     /// `deinit` walk the models (a context of 16,000 fetched rows without relationships paid
     /// about 290 instructions a row for the walk, callgrind, SwiftData W6).
     var mayHoldRelatedModels = false
+    /// While `enumerate` runs a batch: the models registered since the batch began (the batch's
+    /// own and those its block reached through relationships), so the batch can let go of
+    /// exactly what it loaded (ModelContext+Enumerate.swift).
+    var registrationLog: [ObjectIdentifier]?
 
     /// What the storage of each model this context tracks points to.
     let link: ContextLink
@@ -302,6 +306,7 @@ public final class ModelContext {
         tracked[key] = model
         if !storage.entity.relationshipSlots.isEmpty { mayHoldRelatedModels = true }
         byIdentifier[storage.identifier] = key
+        registrationLog?.append(key)
     }
 
     /// Called by a model's storage when a property is set.

@@ -61,4 +61,39 @@ struct BatchFetchTests {
         try check.enumerate(FetchDescriptor<Workout>(), batchSize: 100, allowEscapingMutations: true) { _ in kept += 1 }
         #expect(check.tracked.count == kept)
     }
+
+    @Test("rows another context deletes during enumerate are skipped, not handed over as empty models")
+    func enumerateSkipsRowsDeletedMeanwhile() throws {
+        let context = try context(rows: 300)
+        var titles: [String] = []
+        try context.enumerate(FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.calories)]), batchSize: 100) { workout in
+            if titles.isEmpty {
+                let other = ModelContext(context.container)
+                try other.delete(model: Workout.self, where: #Predicate { $0.calories >= 250 })
+                try other.save()
+            }
+            titles.append(workout.title)
+        }
+        #expect(titles == (0..<250).map { "W\($0)" })
+    }
+
+    @Test("a batch enumerate cannot read throws; before, its block got models with empty values")
+    func enumerateThrowsWhenABatchCannotBeRead() throws {
+        let context = try context(rows: 300)
+        var seen = 0
+        var empty = 0
+        #expect(throws: (any Error).self) {
+            try context.enumerate(FetchDescriptor<Workout>(), batchSize: 100) { workout in
+                seen += 1
+                if workout.title.isEmpty { empty += 1 }
+                if seen == 1 {
+                    try context.container.store(for: "Workout").access { connection in
+                        try connection.database.execute(sql: #"ALTER TABLE "Workout" RENAME COLUMN "minutes" TO "renamed""#)
+                    }
+                }
+            }
+        }
+        #expect(seen == 100)
+        #expect(empty == 0)
+    }
 }
