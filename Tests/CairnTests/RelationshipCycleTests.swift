@@ -153,3 +153,28 @@ import Testing
         #expect(changed.map { $0.trip?.name } == ["t7"])
     }
 }
+
+/// A to-many side read from the store takes in the context's unsaved changes of the inverse
+/// to-one side: models moved in, moved out, and inserted.
+@Suite struct UnsavedInverseTests {
+    @Test func aToManyLoadedAfterUnsavedMovesShowsThem() throws {
+        let container = try RelationshipCycleTests().savedTrips(3, items: 2)
+        let context = ModelContext(container)
+        let items = try context.fetch(FetchDescriptor<Item>(sortBy: [SortDescriptor(\.title)]))
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        // Read each item's trip first (loaded, unchanged: agrees with the store), then move one
+        // and detach another, with no trip's items loaded yet.
+        #expect(items.map { $0.trip?.name } == ["t0", "t0", "t1", "t1", "t2", "t2"])
+        items[0].trip = trips[1]          // t0.0 moves to t1
+        items[3].trip = nil               // t1.1 leaves
+        let added = Item(title: "new", trip: trips[2])
+        context.insert(added)
+        #expect(trips[0].items.map(\.title).sorted() == ["t0.1"])
+        #expect(trips[1].items.map(\.title).sorted() == ["t0.0", "t1.0"])
+        #expect(trips[2].items.map(\.title).sorted() == ["new", "t2.0", "t2.1"])
+        try context.save()
+        let check = ModelContext(container)
+        let stored = try check.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(stored.map { $0.items.map(\.title).sorted() } == [["t0.1"], ["t0.0", "t1.0"], ["new", "t2.0", "t2.1"]])
+    }
+}

@@ -166,12 +166,15 @@ extension ModelContext {
     }
 
     /// The registered models of a destination whose inverse to-one slot holds a model (not a
-    /// stored key): the ones whose unsaved value can differ from the store.
+    /// stored key) that may differ from the store: only a model changed since it was read, or
+    /// not saved yet, can. (Walking every registered model instead made reading `trip.items`
+    /// for each of n fetched trips cost n² steps.)
     func loadedInverses(of destination: TableLayout, slot inverseIndex: Int) -> [any PersistentModel] {
-        tracked.values.filter { candidate in
-            guard let other = candidate._storage, other.entity === destination.entity, case .value = other.slots[inverseIndex]
-            else { return false }
-            return true
+        (dirty + insertionOrder).compactMap { key in
+            guard let candidate = tracked[key], let other = candidate._storage, other.entity === destination.entity,
+                case .value = other.slots[inverseIndex]
+            else { return nil }
+            return candidate
         }
     }
 

@@ -412,6 +412,7 @@ struct InsertShape: Hashable {
 /// proportion to its length several times over.
 func relatedStorages(_ value: Any) -> [ModelStorage]? {
     if let array = value as? any _ArrayMarker {
+        if let models = array._persistentModels { return models.compactMap(\._storage) }
         return array._elementsAny.compactMap { ($0 as? any PersistentModel)?._storage }
     }
     if let optional = value as? any _OptionalMarker {
@@ -426,7 +427,9 @@ func relatedStorages(_ value: Any) -> [ModelStorage]? {
 ///
 /// Arrays first, for the reason given on `relatedStorages`.
 func relatedModels(_ value: Any) -> [any PersistentModel] {
-    if let array = value as? any _ArrayMarker { return array._elementsAny.compactMap { $0 as? any PersistentModel } }
+    if let array = value as? any _ArrayMarker {
+        return array._persistentModels ?? array._elementsAny.compactMap { $0 as? any PersistentModel }
+    }
     if let optional = value as? any _OptionalMarker {
         guard let wrapped = optional._wrappedAny else { return [] }
         return relatedModels(wrapped)

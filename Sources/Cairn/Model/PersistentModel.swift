@@ -251,6 +251,15 @@ extension PersistentModel {
             let relationship = storage.entity.properties[index] as? Schema.Relationship
         else { return write() }
         storage.owner = self
+        if case .value(let oldValue) = storage.slots[index] {
+            write()
+            if RelationshipSync.didSet(storage, model: self, relationship: relationship, oldValue: oldValue, newValue: newValue) {
+                return
+            }
+            RelationshipSync.didSet(storage, model: self, relationship: relationship, old: relatedModels(oldValue),
+                                    new: relatedModels(newValue))
+            return
+        }
         let old = storage.currentRelatedModels(at: index)
         write()
         RelationshipSync.didSet(storage, model: self, relationship: relationship, old: old, new: relatedModels(newValue))

@@ -162,9 +162,71 @@ extension Optional: _OptionalMarker {
 public protocol _ArrayMarker {
     static var _elementType: any Any.Type { get }
     var _elementsAny: [Any] { get }
+    /// The elements as models when the element type is a model type (`[Item]`), else nil.
+    var _persistentModels: [any PersistentModel]? { get }
+    /// Whether an element is `object` (by identity), for an array of a model type.
+    func _containsIdentical(_ object: AnyObject) -> Bool
+    /// The addresses of the elements (`UInt(bitPattern: ObjectIdentifier(model))`) when the
+    /// element type is a model type, else nil.
+    var _modelIdentities: [UInt]? { get }
+    /// The element at `index` as a model, for an array of a model type.
+    func _model(at index: Int) -> (any PersistentModel)?
 }
 
 extension Array: _ArrayMarker {
     public static var _elementType: any Any.Type { Element.self }
     public var _elementsAny: [Any] { map { $0 as Any } }
+
+    // A to-many relationship is read whole on every change of it (a model appended to
+    // `trip.items` is compared with the items already there), so these avoid a dynamic cast
+    // per element: the element type is checked once, and the array is then read as what it is.
+    public var _persistentModels: [any PersistentModel]? {
+        guard let type = Element.self as? any PersistentModel.Type else { return nil }
+        return Self.models(self, as: type)
+    }
+
+    // The element type is a model type, a class, so each element is one reference: these read
+    // the references from the array's storage. A loop over the elements themselves, in code not
+    // specialized for their type, retains and releases each one.
+
+    public func _containsIdentical(_ object: AnyObject) -> Bool {
+        guard holdsModelReferences else { return false }
+        let target = UInt(bitPattern: ObjectIdentifier(object))
+        return withUnsafeBytes { raw in
+            (0..<count).contains { raw.load(fromByteOffset: $0 * MemoryLayout<UInt>.stride, as: UInt.self) == target }
+        }
+    }
+
+    public var _modelIdentities: [UInt]? {
+        guard holdsModelReferences else { return nil }
+        return withUnsafeBytes { raw in
+            (0..<count).map { raw.load(fromByteOffset: $0 * MemoryLayout<UInt>.stride, as: UInt.self) }
+        }
+    }
+
+    private var holdsModelReferences: Bool {
+        Element.self is any PersistentModel.Type && MemoryLayout<Element>.stride == MemoryLayout<UInt>.stride
+    }
+
+    public func _model(at index: Int) -> (any PersistentModel)? {
+        guard indices.contains(index), let type = Element.self as? any PersistentModel.Type else { return nil }
+        return Self.model(at: index, in: self, as: type)
+    }
+
+    /// `elements` as `[M]`: `M` is `Element` itself, opened from `Element.self`, so the
+    /// reinterpretation is of an array as its own type.
+    private static func typed<M: PersistentModel>(_ elements: [Element], _ type: M.Type) -> [M]? {
+        guard Element.self == M.self else { return nil }
+        return unsafeBitCast(elements, to: [M].self)
+    }
+
+    private static func models<M: PersistentModel>(_ elements: [Element], as type: M.Type) -> [any PersistentModel]? {
+        typed(elements, type)?.map { $0 }
+    }
+
+    private static func model<M: PersistentModel>(at index: Int, in elements: [Element], as type: M.Type)
+        -> (any PersistentModel)?
+    {
+        typed(elements, type)?[index]
+    }
 }
