@@ -9,7 +9,7 @@ let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
         usage: cairn-bench [--dir DIR] [--autocommit] [--runs N] [--only SURFACE] [--workloads 2,6]
-          [--cpu-time] [--format-only]
+          [--cpu-time] [--format-only] [--relationships]
           Runs W1-W6 (../shared/BENCHMARKS.md) and W7 (W6 with a new array per fetch, as
           fetchAll returns) in C and through each Cairn surface on fresh
           SQLite files in DIR (default: a temporary folder), prints NAME_ms lines, checksums
@@ -23,6 +23,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --cpu-time times C and Cairn on the process's CPU clock instead of the wall clock:
           on a busy machine, time spent waiting for a core is then not counted on either side.
           --format-only prints only the parse (+ compile) time of a typical format predicate.
+          --relationships prints only the times of growing @Model relationship edits
+          (no C counterpart; see RelationshipTimings.swift).
         """)
     exit(0)
 }
@@ -31,6 +33,15 @@ if arguments.contains("--format-only") {
     print("format_parse_only_us=" + String(format: "%.2f", CoreDataSurface.parseOnlyMicroseconds()))
     print("format_parse_compile_us=" + String(format: "%.2f", (try? CoreDataSurface.parseAndCompileMicroseconds()) ?? -1))
     exit(0)
+}
+if arguments.contains("--relationships") {
+    do {
+        try RelationshipTimings.run()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("cairn-bench: \(error)\n".utf8))
+        exit(1)
+    }
 }
 var directory = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-bench-\(getpid())").path
 if let i = arguments.firstIndex(of: "--dir"), arguments.index(after: i) < arguments.endIndex {
