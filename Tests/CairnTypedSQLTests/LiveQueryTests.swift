@@ -145,6 +145,19 @@ struct LiveQueryTests {
         #expect(flagged.loadError == nil)
     }
 
+    /// Another pool on the same file (as another process would be) is seen by the check for
+    /// other connections' commits (every 0.5 s by default), not by the pool's own hooks.
+    @Test func fetchAllRefreshesAfterAWriteFromAnotherPoolOnTheFile() async throws {
+        let pool = try makeReminderPool()
+        let path = try #require((pool as? DatabasePool)?.path)
+        let flagged = FetchAll(Reminder.where(\.isFlagged).order(by: \.id), database: pool)
+        #expect(flagged.wrappedValue.map(\.id) == [1, 3, 5])
+        let other = try DatabasePool(path: path)
+        try await other.write { db in try Reminder.find(4).update { $0.isFlagged = true }.execute(db) }
+        await waitUntil { flagged.wrappedValue.map(\.id) == [1, 3, 4, 5] }
+        #expect(flagged.loadError == nil)
+    }
+
     /// SQLiteData's observations stop for good after a failed fetch (sqlite-data#485: a
     /// screen left empty). Here a wrapper whose query failed keeps listening and loads on the
     /// next commit that makes it work.

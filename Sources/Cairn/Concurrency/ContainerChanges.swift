@@ -27,6 +27,7 @@ final class ContainerChanges: @unchecked Sendable {
             try? store.access { connection in
                 connection.database.addCommitHandler { [weak self] tables in self?.storeDidCommit(tables) }
             }
+            store.observeOthersCommits { [weak self] tables in self?.storeDidCommit(tables) }
         }
         ContainerChanges.followSaves()
     }

@@ -54,6 +54,11 @@ public struct ModelConfiguration: Hashable, Sendable, Identifiable {
     /// `SQLITE_BUSY` (the engine's ``Configuration/busyTimeout``, 5 seconds). Not SwiftData
     /// API: the lock tests shorten it through `@testable import`.
     var busyTimeout: TimeInterval = 5
+    /// How often the store checks for commits of other connections to its file (another
+    /// container, another process), which then reach contexts and live queries as a commit to
+    /// every table (the engine's ``Configuration/othersCommitsPollingInterval``, 0.5 s; `nil`:
+    /// never). Not SwiftData API: tests shorten it through `@testable import`.
+    var othersCommitsPollingInterval: Duration? = .milliseconds(500)
 
     /// `Identifiable`: the store's URL.
     public var id: URL { url }

@@ -19,6 +19,8 @@ final class ModelStore: @unchecked Sendable {
     /// How many statements contexts ran on this store, and the SQL of the latest ones.
     private var executedCount = 0
     private var recent: [String] = []
+    /// The check for other connections' commits, once ``observeOthersCommits(_:)`` started it.
+    private var othersCommitsCheck: PeriodicCheck?
 
     init(configuration: ModelConfiguration, entities: [Schema.Entity], version: Schema.Version) throws {
         self.configuration = configuration
@@ -101,9 +103,27 @@ final class ModelStore: @unchecked Sendable {
         return layout
     }
 
+    /// Calls `handler`, on a background queue, with every table of the store after another
+    /// connection committed to its file: another container on the same file, or another
+    /// process (Database+OthersCommits.swift in the engine). Checks every
+    /// `configuration.othersCommitsPollingInterval`; nothing for an in-memory store.
+    func observeOthersCommits(_ handler: @escaping @Sendable (Set<String>) -> Void) {
+        guard !configuration.isStoredInMemoryOnly, let interval = configuration.othersCommitsPollingInterval else { return }
+        let check = PeriodicCheck(label: "Cairn.store.others-commits", interval: interval) { [weak self] in
+            guard let self, let tables = self.lock.withLock({ self.database.tablesCommittedByOthers() }) else { return }
+            handler(tables)
+        }
+        lock.withLock {
+            _ = database.tablesCommittedByOthers()  // the starting point
+            othersCommitsCheck?.cancel()
+            othersCommitsCheck = check
+        }
+    }
+
     func close() {
         lock.lock()
         defer { lock.unlock() }
+        othersCommitsCheck?.cancel()
         try? database.close()
     }
 }

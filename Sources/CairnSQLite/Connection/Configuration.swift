@@ -49,6 +49,13 @@ public struct Configuration: Sendable {
     /// tests that inject I/O faults (Docs/Engine.md, "Reliability").
     public var vfsName: String?
 
+    /// How often a file-backed ``DatabaseQueue`` or ``DatabasePool`` with commit observers
+    /// (``DatabaseReader/observeCommits(_:)``, and the live queries built on it) checks whether
+    /// another connection committed to the same file: another queue or pool, or another
+    /// process. Such a commit is reported to the observers with every table of the database,
+    /// since which ones it wrote cannot be known. `nil` turns the check off. Default: 0.5 s.
+    public var othersCommitsPollingInterval: Duration? = .milliseconds(500)
+
     /// The default configuration.
     public init() {}
 }

@@ -44,6 +44,10 @@ public final class Database {
     var savepointDepth = 0
     /// The trace sink and statement counters.
     var tracing: TraceState?
+    /// `PRAGMA data_version` when ``tablesCommittedByOthers()`` last read it.
+    var lastDataVersion: Int64?
+    /// True while ``tablesCommittedByOthers()`` runs its own statements: they are not traced.
+    var isCheckingOthersCommits = false
     /// Retains the function and collation boxes registered with SQLite.
     var registrations: [AnyObject] = []
     /// A `Sendable` handle other threads use to interrupt this connection's running

@@ -39,6 +39,28 @@ final class CommitObservers: @unchecked Sendable {
         }
     }
 
+    var isEmpty: Bool { lock.withLock { observers.isEmpty } }
+
+    /// Checks `connection` for commits of other connections every
+    /// `configuration.othersCommitsPollingInterval` while there are observers, and reports
+    /// them (Database+OthersCommits.swift); nil for an in-memory database or when turned off.
+    func checkingOthersCommits(
+        of connection: SerializedDatabase, path: String, configuration: Configuration
+    ) -> PeriodicCheck? {
+        guard let interval = configuration.othersCommitsPollingInterval, !Self.isInMemory(path) else { return nil }
+        connection.schedule { db in _ = db.tablesCommittedByOthers() }  // the starting point
+        return PeriodicCheck(label: configuration.label + ".others-commits", interval: interval) { [weak self, weak connection] in
+            guard let self, !self.isEmpty, let connection else { return }
+            connection.schedule { db in
+                if let tables = db.tablesCommittedByOthers() { self.notify(tables) }
+            }
+        }
+    }
+
+    private static func isInMemory(_ path: String) -> Bool {
+        path.isEmpty || path == ":memory:" || path.hasPrefix("file::memory:") || path.contains("mode=memory")
+    }
+
     /// Calls every observer (outside the lock, so an observer may cancel itself).
     func notify(_ tables: Set<String>) {
         let current = lock.withLock { Array(observers.sorted { $0.key < $1.key }.map(\.value)) }

@@ -23,6 +23,7 @@ public final class DatabasePool: DatabaseWriter {
     private let writer: SerializedDatabase
     private let readers: ReaderPool
     private let observers = CommitObservers()
+    private let othersCommitsCheck: PeriodicCheck?
 
     /// Opens (creating when missing) the database at `path` in WAL mode.
     ///
@@ -50,6 +51,9 @@ public final class DatabasePool: DatabaseWriter {
                                    onCommit: { observers.notify($0) },
                                    setUp: { db in try db.execute(sql: "PRAGMA query_only = 1") })
         }
+        // The writer asks: commits of the pool's own connections do not move its data version
+        // (readers never commit).
+        othersCommitsCheck = observers.checkingOthersCommits(of: writer, path: path, configuration: configuration)
     }
 
     public func read<T>(_ block: (Database) throws -> T) throws -> T {
@@ -81,6 +85,7 @@ public final class DatabasePool: DatabaseWriter {
     }
 
     public func close() throws {
+        othersCommitsCheck?.cancel()
         try readers.close()
         try writer.close()
     }

@@ -16,6 +16,7 @@ public final class DatabaseQueue: DatabaseWriter {
     public let configuration: Configuration
     private let connection: SerializedDatabase
     private let observers = CommitObservers()
+    private let othersCommitsCheck: PeriodicCheck?
 
     /// Opens the database at `path` (created when missing; `":memory:"` for a private
     /// in-memory database).
@@ -25,6 +26,7 @@ public final class DatabaseQueue: DatabaseWriter {
         connection = try SerializedDatabase(path: path, configuration: configuration,
                                             label: configuration.label + ".queue",
                                             onCommit: { observers.notify($0) })
+        othersCommitsCheck = observers.checkingOthersCommits(of: connection, path: path, configuration: configuration)
     }
 
     /// A queue on a private in-memory database.
@@ -57,6 +59,7 @@ public final class DatabaseQueue: DatabaseWriter {
     }
 
     public func close() throws {
+        othersCommitsCheck?.cancel()
         try connection.close()
     }
 }

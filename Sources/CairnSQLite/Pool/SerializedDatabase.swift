@@ -32,6 +32,11 @@ final class SerializedDatabase: @unchecked Sendable {
     /// deadlock).
     var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
 
+    /// Runs `block` on the queue after the accesses already queued, without waiting for it.
+    func schedule(_ block: @escaping @Sendable (Database) -> Void) {
+        queue.async { [self] in block(database) }
+    }
+
     /// Runs `block` on the queue and waits for it (blocking the caller's thread).
     func sync<T>(_ block: (Database) throws -> T) throws -> T {
         guard !isOnQueue else {

@@ -66,7 +66,7 @@ extension Database {
             sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_PROFILE), { _, context, statement, elapsed in
                 guard let context, let statement, let elapsed else { return 0 }
                 let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
-                guard let state = database.tracing, !state.tracers.isEmpty else { return 0 }
+                guard let state = database.tracing, !state.tracers.isEmpty, !database.isCheckingOthersCommits else { return 0 }
                 let handle = OpaquePointer(statement)
                 let sql = sqlite3_sql(handle).map { String(cString: $0) } ?? ""
                 var expanded: String?
