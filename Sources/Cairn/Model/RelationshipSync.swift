@@ -45,7 +45,7 @@ enum RelationshipSync {
         else { return }
         for target in removed {
             guard let storage = target._storage else { continue }
-            unlink(storage, inverse: inverse, at: inverseIndex, from: ownerModel)
+            remove(ownerModel, fromSlot: inverseIndex, of: storage, relationship: inverse)
         }
         for target in added {
             guard let storage = target._storage else { continue }
@@ -120,13 +120,6 @@ enum RelationshipSync {
         if let models = array as? [M] { return models + [model] }
         if let models = array as? [M]? { return (models ?? []) + [model] }
         return nil
-    }
-
-    /// Makes `target`'s inverse no longer hold `ownerModel`.
-    private static func unlink(
-        _ target: ModelStorage, inverse: Schema.Relationship, at index: Int, from ownerModel: any PersistentModel
-    ) {
-        remove(ownerModel, fromSlot: index, of: target, relationship: inverse)
     }
 
     /// Takes `model` out of a relationship slot (to-one: set to nil; to-many: removed).
