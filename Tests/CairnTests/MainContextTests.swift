@@ -1,4 +1,4 @@
-import Cairn
+@testable import Cairn
 import Testing
 
 @Suite("mainContext and autosave")
@@ -24,6 +24,31 @@ struct MainContextTests {
         for _ in 0..<100 where context.hasChanges { await Task.yield() }
         #expect(!context.hasChanges)
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Workout>()) == 1)
+    }
+
+    /// SwiftData's autosave fails silently; a failure here keeps the changes, records the error
+    /// and says so on standard error, and a later change that makes the save valid saves.
+    @MainActor
+    @Test("a failing autosave keeps the changes and reports the error; a later one succeeds")
+    func failingAutosave() async throws {
+        let container = try memoryContainer(for: Owner.self, Pet.self)
+        let context = container.mainContext
+        let owner = Owner(name: "Ann")
+        context.insert(owner)
+        owner.pets.append(Pet(name: "Rex"))
+        try context.save()
+        context.delete(owner)  // .deny with a pet: the save must fail
+        for _ in 0..<100 where context.lastAutosaveError == nil { await Task.yield() }
+        #expect(context.lastAutosaveError != nil)
+        #expect(context.hasChanges)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Owner>()) == 1)
+        context.rollback()
+        let pet = try #require(try context.fetch(FetchDescriptor<Pet>()).first)
+        context.delete(pet)  // a valid change: the next autosave succeeds and clears the error
+        for _ in 0..<100 where context.hasChanges { await Task.yield() }
+        #expect(!context.hasChanges)
+        #expect(context.lastAutosaveError == nil)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Pet>()) == 0)
     }
 
     @MainActor

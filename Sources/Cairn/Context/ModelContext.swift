@@ -28,6 +28,8 @@ public final class ModelContext {
 
     var isMainContext = false
     private var autosaveScheduled = false
+    /// The error of the latest autosave that failed (nil after one that succeeded).
+    var lastAutosaveError: (any Error)?
 
     // The two tables are read and written for every fetched row. Unchecked exclusivity: a
     // context is confined to one thread or actor, and no access to either table overlaps
@@ -332,8 +334,23 @@ public final class ModelContext {
         Task { @MainActor in
             guard let context = box.context else { return }
             context.autosaveScheduled = false
-            if context.autosaveEnabled, context.hasChanges { try? context.save() }
+            guard context.autosaveEnabled, context.hasChanges else { return }
+            do {
+                try context.save()
+                context.lastAutosaveError = nil
+            } catch {
+                context.autosaveDidFail(error)
+            }
         }
+    }
+
+    /// A failed autosave changes nothing (the changes stay, and the next change schedules
+    /// another try), but no caller is there to catch its error: it is written to standard
+    /// error, as a silent failure would lose the changes when the program ends.
+    private func autosaveDidFail(_ error: any Error) {
+        lastAutosaveError = error
+        let message = "[cairn] the main context's autosave failed; its changes stay unsaved until a save succeeds: \(error)\n"
+        FileHandle.standardError.write(Data(message.utf8))
     }
 }
 
