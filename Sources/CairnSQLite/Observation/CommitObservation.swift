@@ -21,11 +21,15 @@ public final class CommitObservation: Sendable {
 
 /// The observers of one queue or pool.
 ///
-/// `@unchecked Sendable`: `observers` and `nextID` are only accessed under `lock`.
+/// `@unchecked Sendable`: `observers`, `nextID` and `checkQueued` are only accessed under
+/// `lock`.
 final class CommitObservers: @unchecked Sendable {
     private let lock = NSLock()
     private var observers: [Int: @Sendable (Set<String>) -> Void] = [:]
     private var nextID = 0
+    /// Whether a check for other connections' commits waits on the connection's queue: a
+    /// long write holds the queue, and ticks meanwhile must not pile up behind it.
+    private var checkQueued = false
 
     func add(_ observer: @escaping @Sendable (Set<String>) -> Void) -> CommitObservation {
         let id = lock.withLock {
@@ -51,7 +55,14 @@ final class CommitObservers: @unchecked Sendable {
         connection.schedule { db in _ = db.tablesCommittedByOthers() }  // the starting point
         return PeriodicCheck(label: configuration.label + ".others-commits", interval: interval) { [weak self, weak connection] in
             guard let self, !self.isEmpty, let connection else { return }
+            let queueing = self.lock.withLock { () -> Bool in
+                if checkQueued { return false }
+                checkQueued = true
+                return true
+            }
+            guard queueing else { return }
             connection.schedule { db in
+                self.lock.withLock { self.checkQueued = false }
                 if let tables = db.tablesCommittedByOthers() { self.notify(tables) }
             }
         }
