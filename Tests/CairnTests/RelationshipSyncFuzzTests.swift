@@ -8,18 +8,6 @@ import Testing
 /// compares arrays by identity and takes shortcuts for appends and removals
 /// (RelationshipSync.swift); this is what keeps those shortcuts honest.
 @Suite struct RelationshipSyncFuzzTests {
-    /// SplitMix64: a small generator whose sequence depends only on the seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     struct Graph: Equatable {
         var tripOfItem: [String: String] = [:]
         var tagsOfTrip: [String: Set<String>] = [:]
@@ -53,7 +41,7 @@ import Testing
 
     @Test(arguments: 0..<24)
     func randomEditsKeepBothSidesAndTheStoreInAgreement(seed: UInt64) throws {
-        var random = Generator(state: seed)
+        var random = SeededRandom(seed: seed)
         let container = try memoryContainer(for: Trip.self, Item.self, Tag.self)
         let context = ModelContext(container)
         let trips = (0..<5).map { Trip(name: "trip\($0)") }
