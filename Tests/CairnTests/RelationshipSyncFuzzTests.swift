@@ -82,3 +82,50 @@ import Testing
         #expect(stored == held, "seed \(seed): the store holds another graph than the models did")
     }
 }
+
+/// `enumerate` over random graphs, batch sizes and blocks that read and change related models:
+/// every trip is visited once, in order; changes made in the block are saved; the context never
+/// holds much more than a batch and what the block changed.
+@Suite struct EnumerateFuzzTests {
+    @Test(arguments: 0..<12)
+    func randomBlocksOverRandomGraphs(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed &+ 1_000)
+        let container = try memoryContainer(for: Trip.self, Item.self, Tag.self)
+        let setup = ModelContext(container)
+        let tags = (0..<3).map { Tag(name: "tag\($0)") }
+        let tripCount = Int.random(in: 20...120, using: &random)
+        for index in 0..<tripCount {
+            let trip = Trip(name: String(format: "trip%03d", index))
+            setup.insert(trip)
+            for item in 0..<Int.random(in: 0...4, using: &random) { trip.items.append(Item(title: "\(trip.name).\(item)")) }
+            trip.tags = tags.filter { _ in Bool.random(using: &random) }
+        }
+        try setup.save()
+
+        let context = ModelContext(container)
+        let batchSize = Int.random(in: 1...25, using: &random)
+        var visited: [String] = []
+        var renamed: Set<String> = []
+        var largest = 0
+        try context.enumerate(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]), batchSize: batchSize) { trip in
+            visited.append(trip.name)
+            if Bool.random(using: &random) {
+                for item in trip.items {
+                    #expect(item.trip === trip)
+                    if Int.random(in: 0..<5, using: &random) == 0 {
+                        item.title += "!"
+                        renamed.insert(item.title)
+                    }
+                }
+            }
+            if Bool.random(using: &random) { _ = trip.tags.map(\.name) }
+            largest = max(largest, context.tracked.count)
+        }
+        #expect(visited == (0..<tripCount).map { String(format: "trip%03d", $0) })
+        // A batch, up to four items per trip, the tags, and the changed items (kept for save).
+        #expect(largest <= batchSize * 5 + tags.count + renamed.count + 1, "seed \(seed): \(largest) registered")
+        try context.save()
+        let stored = Set(try ModelContext(container).fetch(FetchDescriptor<Item>()).map(\.title).filter { $0.hasSuffix("!") })
+        #expect(stored == renamed)
+    }
+}
