@@ -124,7 +124,7 @@ let package = Package(
         .target(name: "CairnTestSupport", swiftSettings: strict),
         .testTarget(
             name: "CairnSQLiteTests", dependencies: ["CairnSQLite", "CairnFaultyVFS", "CairnTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CairnQueryTests", dependencies: ["CairnQuery"], swiftSettings: strict),
+        .testTarget(name: "CairnQueryTests", dependencies: ["CairnQuery", "CairnTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CairnMacrosTests",
             dependencies: ["CairnMacros"],
@@ -135,7 +135,7 @@ let package = Package(
         // Typed SQL (@Table, the query builder): its own target, as its reminders schema
         // declares a `Tag` table beside the SwiftData fixtures' `Tag` model.
         .testTarget(name: "CairnTypedSQLTests", dependencies: ["Cairn"], swiftSettings: strict),
-        .testTarget(name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData"], swiftSettings: strict),
+        .testTarget(name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData", "CairnTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

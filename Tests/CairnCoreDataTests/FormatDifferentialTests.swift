@@ -1,4 +1,5 @@
 import CairnCoreData
+import CairnTestSupport
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ enum FormatPredicateGenerator {
     static let stringOperators = ["==", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"]
     static let orderings = ["==", "!=", "<", "<=", ">", ">="]
 
-    static func pick<T>(_ values: [T], _ random: inout SplitMix64) -> T {
+    static func pick<T>(_ values: [T], _ random: inout SeededRandom) -> T {
         values[Int(random.next() % UInt64(values.count))]
     }
 
@@ -38,7 +39,7 @@ enum FormatPredicateGenerator {
         return result + "\""
     }
 
-    static func comparison(_ random: inout SplitMix64) -> String {
+    static func comparison(_ random: inout SeededRandom) -> String {
         let option = pick(options, &random)
         switch random.next() % 10 {
         case 0, 1, 2:
@@ -66,7 +67,7 @@ enum FormatPredicateGenerator {
         }
     }
 
-    static func predicate(depth: Int, _ random: inout SplitMix64) -> String {
+    static func predicate(depth: Int, _ random: inout SeededRandom) -> String {
         switch depth == 0 ? 0 : random.next() % 8 {
         case 0...3: return comparison(&random)
         case 4, 5: return "(\(predicate(depth: depth - 1, &random)) AND \(predicate(depth: depth - 1, &random)))"
@@ -82,7 +83,7 @@ struct FormatDifferentialTests {
     /// returns exactly the rows the in-memory evaluation matches.
     @Test(arguments: 0..<8)
     func generatedPredicates(seed: Int) throws {
-        var random = SplitMix64(state: UInt64(seed) &* 104_729 &+ 17)
+        var random = SeededRandom(seed: UInt64(seed) &* 104_729 &+ 17)
         let db = try expenseDatabase()
         var compared = 0
         var failures: [String] = []
@@ -156,7 +157,7 @@ struct FormatDifferentialTests {
     @Test(arguments: 0..<4)
     func generatedSorts(seed: Int) throws {
         final class Expense {}
-        var random = SplitMix64(state: UInt64(seed) &* 7_919 &+ 3)
+        var random = SeededRandom(seed: UInt64(seed) &* 7_919 &+ 3)
         let db = try expenseDatabase()
         let keys = ["name", "notes", "categoryName", "amount", "date", "isBusiness", "owner.name", "#first"]
         let selectors: [String?] = [
@@ -205,7 +206,7 @@ struct FormatPendingDifferentialTests {
     static let keys = ["name", "notes", "categoryName", "first", "amount", "ref", "isBusiness", "date"]
     static let stringKeys = ["name", "notes", "categoryName", "#first"]
 
-    static func comparison(_ random: inout SplitMix64) -> String {
+    static func comparison(_ random: inout SeededRandom) -> String {
         typealias G = FormatPredicateGenerator
         let option = G.pick(G.options, &random)
         switch random.next() % 6 {
@@ -220,7 +221,7 @@ struct FormatPendingDifferentialTests {
         }
     }
 
-    static func predicate(depth: Int, _ random: inout SplitMix64) -> String {
+    static func predicate(depth: Int, _ random: inout SeededRandom) -> String {
         switch depth == 0 ? 0 : random.next() % 6 {
         case 0...2: return comparison(&random)
         case 3: return "(\(predicate(depth: depth - 1, &random)) AND \(predicate(depth: depth - 1, &random)))"
@@ -235,7 +236,7 @@ struct FormatPendingDifferentialTests {
     /// same objects in the same order, so saving never changes what a request answers.
     @Test(arguments: 0..<4)
     func sameAnswersBeforeAndAfterSave(seed: Int) throws {
-        var random = SplitMix64(state: UInt64(seed) &* 31 &+ 5)
+        var random = SeededRandom(seed: UInt64(seed) &* 31 &+ 5)
         let (_, context) = try storedExpenses()
         let saved = try context.fetch(StoredExpense.fetchRequest())
         saved[1].name = "cafe\u{301}"

@@ -1,23 +1,13 @@
 import CairnCoreData
+import CairnTestSupport
 import Testing
 
-/// A small deterministic generator (SplitMix64), so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Format parser robustness: mutated formats never crash, and whatever parses round-trips")
 struct FormatPredicateFuzzTests {
     static let alphabet: [Character] = Array("()[]{}.,'\"\\%@K$#*?!=<>&|+-/ 0123456789abcxyzANDORNOTéß\u{301}\n")
 
-    static func mutate(_ format: String, using generator: inout SplitMix64) -> String {
+    static func mutate(_ format: String, using generator: inout SeededRandom) -> String {
         var characters = Array(format)
         for _ in 0..<Int.random(in: 1...3, using: &generator) {
             let position = characters.isEmpty ? 0 : Int.random(in: 0..<characters.count, using: &generator)
@@ -41,7 +31,7 @@ struct FormatPredicateFuzzTests {
 
     @Test(arguments: 0..<8)
     func mutatedFormats(seed: Int) throws {
-        var generator = SplitMix64(state: UInt64(seed) &* 7919)
+        var generator = SeededRandom(seed: UInt64(seed) &* 7919)
         let cases = FormatPredicateTableTests.all
         var parsed = 0
         for _ in 0..<1_000 {

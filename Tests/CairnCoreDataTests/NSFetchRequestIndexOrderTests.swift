@@ -1,5 +1,6 @@
 @testable import Cairn
 import CairnCoreData
+import CairnTestSupport
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ struct NSFetchRequestIndexOrderTests {
         try container.write(for: StoredExpense.self) { db in
             try db.execute(sql: #"CREATE INDEX "StoredExpense_amount" ON "StoredExpense" ("amount")"#)
         }
-        var random = SplitMix64(state: seed)
+        var random = SeededRandom(seed: seed)
         let writer = ModelContext(container)
         for (index, amount) in amounts.shuffled(using: &random).enumerated() {
             writer.insert(StoredExpense(row: [
@@ -107,7 +108,7 @@ struct NSFetchRequestIndexOrderTests {
 
     @Test("generated keys, sorts, predicates and pages: the rows of the unpaged request; both reads are taken")
     func differential() throws {
-        var random = SplitMix64(state: 0xC0DE)
+        var random = SeededRandom(seed: 0xC0DE)
         var indexReads = 0
         var fallbacks = 0
         for round in 0..<40 {

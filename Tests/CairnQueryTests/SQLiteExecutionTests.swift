@@ -1,22 +1,12 @@
 import CairnQuery
+import CairnTestSupport
 import Testing
 
-/// A deterministic generator, so a failing tree can be reproduced from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random integer/boolean expression trees together with the value Swift computes for them
 /// under SQLite's rules (booleans are 0/1, any non-zero is true).
 struct ExpressionGenerator {
-    var random: SplitMix64
+    var random: SeededRandom
 
     mutating func make(depth: Int) -> (SQLExpression, Int64) {
         let leafOnly = depth == 0
@@ -89,7 +79,7 @@ struct SQLiteExecutionTests {
     @Test("Random expression trees evaluate in SQLite as the IR means them", arguments: 0..<8)
     func randomTrees(batch: Int) throws {
         let db = try SQLiteHarness()
-        var generator = ExpressionGenerator(random: SplitMix64(state: UInt64(batch) * 7919))
+        var generator = ExpressionGenerator(random: SeededRandom(seed: UInt64(batch) * 7919))
         for _ in 0..<100 {
             let (expression, expected) = generator.make(depth: 4)
             let rendered = try expression.render()

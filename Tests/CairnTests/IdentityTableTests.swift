@@ -1,4 +1,5 @@
 @testable import Cairn
+import CairnTestSupport
 import Testing
 
 /// Keys whose bits collide on purpose: every key shares its bits with seven others, so lookups

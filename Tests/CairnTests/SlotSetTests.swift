@@ -1,4 +1,5 @@
 @testable import Cairn
+import CairnTestSupport
 import Testing
 
 @Suite("The set of a model's changed slots")

@@ -1,4 +1,5 @@
 @testable import Cairn
+import CairnTestSupport
 import Foundation
 import Testing
 

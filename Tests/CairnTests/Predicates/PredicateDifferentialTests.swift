@@ -1,4 +1,5 @@
 @testable import Cairn
+import CairnTestSupport
 import Foundation
 import Testing
 
@@ -65,18 +66,6 @@ func describe(_ node: Any) -> String {
     return name + "(" + parts.joined(separator: ", ") + ")"
 }
 
-/// A small, fast, seedable generator (SplitMix64).
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 typealias PE = PredicateExpressions
 typealias SpecimenVariable = PE.Variable<Specimen>
