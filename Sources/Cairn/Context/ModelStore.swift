@@ -110,8 +110,12 @@ final class ModelStore: @unchecked Sendable {
     func observeOthersCommits(_ handler: @escaping @Sendable (Set<String>) -> Void) {
         guard !configuration.isStoredInMemoryOnly, let interval = configuration.othersCommitsPollingInterval else { return }
         let check = PeriodicCheck(label: "Cairn.store.others-commits", interval: interval) { [weak self] in
-            guard let self, let tables = self.lock.withLock({ self.database.tablesCommittedByOthers() }) else { return }
-            handler(tables)
+            // A store in use is checked at the next tick rather than waited for: a long fetch
+            // would otherwise hold a thread of the check's queue for its whole length.
+            guard let self, self.lock.try() else { return }
+            let tables = self.database.tablesCommittedByOthers()
+            self.lock.unlock()
+            if let tables { handler(tables) }
         }
         lock.withLock {
             _ = database.tablesCommittedByOthers()  // the starting point
