@@ -49,6 +49,7 @@ import Testing
         let other = try DatabaseQueue(path: temp.path)
         try await other.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
         try await Self.waitUntil { !commits.values.isEmpty }
+        // Every table is named; opening the other connection commits nothing, so one report.
         #expect(commits.values == [["t", "u"]])
         withExtendedLifetime(token) {}
     }
@@ -80,7 +81,7 @@ import Testing
         let (status, output) = try runChildTest("OthersCommitsTests/childInserts", environment: [Self.childPathVariable: temp.path])
         #expect(status == 0, "\(output.suffix(2_000))")
         try await Self.waitUntil { !commits.values.isEmpty }
-        #expect(commits.values == [["t"]])
+        #expect(commits.values.first == ["t"])
         #expect(try await observed.read { db in try db.fetchCount(sql: "SELECT * FROM t") } == 3)
         withExtendedLifetime(token) {}
     }
