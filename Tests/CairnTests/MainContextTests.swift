@@ -26,7 +26,7 @@ struct MainContextTests {
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Workout>()) == 1)
     }
 
-    /// SwiftData's autosave fails silently; a failure here keeps the changes, records the error
+    /// No caller can catch an autosave's error: a failure keeps the changes, records the error
     /// and says so on standard error, and a later change that makes the save valid saves.
     @MainActor
     @Test("a failing autosave keeps the changes and reports the error; a later one succeeds")
