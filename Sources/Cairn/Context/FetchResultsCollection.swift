@@ -129,9 +129,19 @@ extension ModelContext {
 
     /// The models with these identifiers, in that order: registered ones as they are, the
     /// rest read in one SELECT. A collection's subscript cannot throw: a row that is gone, or
-    /// that a failed read did not bring, is what `model(for:)` gives.
+    /// that a failed read did not bring, is what `model(for:)` gives, and a failed read says so
+    /// on standard error (`enumerate` throws instead).
     func models<T: PersistentModel>(_ type: T.Type, for identifiers: [PersistentIdentifier]) -> [T] {
-        let found = (try? registeredOrStoredModels(T.self, for: identifiers)) ?? [:]
+        let found: [PersistentIdentifier: T]
+        do {
+            found = try registeredOrStoredModels(T.self, for: identifiers)
+        } catch {
+            lastBatchReadError = error
+            let message = "[cairn] a batched fetch of \(T.self) could not read \(identifiers.count) rows; "
+                + "they read as empty placeholders (a collection's subscript cannot throw): \(error)\n"
+            FileHandle.standardError.write(Data(message.utf8))
+            found = [:]
+        }
         return identifiers.map { identifier in
             found[identifier] ?? (model(for: identifier) as? T) ?? T(backingData: DefaultBackingData<T>(for: T.self))
         }

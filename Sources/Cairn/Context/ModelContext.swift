@@ -30,6 +30,8 @@ public final class ModelContext {
     private var autosaveScheduled = false
     /// The error of the latest autosave that failed (nil after one that succeeded).
     var lastAutosaveError: (any Error)?
+    /// The error of the latest batch a batched fetch could not read (FetchResultsCollection.swift).
+    var lastBatchReadError: (any Error)?
 
     // The two tables are read and written for every fetched row. Unchecked exclusivity: a
     // context is confined to one thread or actor, and no access to either table overlaps

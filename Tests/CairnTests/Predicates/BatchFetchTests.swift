@@ -96,4 +96,19 @@ struct BatchFetchTests {
         #expect(seen == 100)
         #expect(empty == 0)
     }
+
+    @Test("a batch a batched collection cannot read gives placeholders and says why")
+    func batchedCollectionReportsAFailedRead() throws {
+        let context = try context(rows: 300)
+        var descriptor = FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.calories)])
+        descriptor.includePendingChanges = false
+        let batched = try context.fetch(descriptor, batchSize: 100)
+        #expect(batched[0].title == "W0")
+        #expect(context.lastBatchReadError == nil)
+        try context.container.store(for: "Workout").access { connection in
+            try connection.database.execute(sql: #"ALTER TABLE "Workout" RENAME COLUMN "minutes" TO "renamed""#)
+        }
+        #expect(batched[150].title == "")  // no way to throw from a subscript: a placeholder
+        #expect(context.lastBatchReadError != nil)
+    }
 }
