@@ -137,9 +137,8 @@ extension ModelContext {
             found = try registeredOrStoredModels(T.self, for: identifiers)
         } catch {
             lastBatchReadError = error
-            let message = "[cairn] a batched fetch of \(T.self) could not read \(identifiers.count) rows; "
-                + "they read as empty placeholders (a collection's subscript cannot throw): \(error)\n"
-            FileHandle.standardError.write(Data(message.utf8))
+            writeDiagnostic("a batched fetch of \(T.self) could not read \(identifiers.count) rows; "
+                + "they read as empty placeholders (a collection's subscript cannot throw): \(error)")
             found = [:]
         }
         return identifiers.map { identifier in

@@ -351,8 +351,7 @@ public final class ModelContext {
     /// error, as a silent failure would lose the changes when the program ends.
     private func autosaveDidFail(_ error: any Error) {
         lastAutosaveError = error
-        let message = "[cairn] the main context's autosave failed; its changes stay unsaved until a save succeeds: \(error)\n"
-        FileHandle.standardError.write(Data(message.utf8))
+        writeDiagnostic("the main context's autosave failed; its changes stay unsaved until a save succeeds: \(error)")
     }
 }
 

@@ -42,9 +42,7 @@ extension Database {
     func installTracing() throws {
         if let tracer = configuration.tracer { add(tracer: tracer) }
         if Self.environmentTracing {
-            add { event in
-                FileHandle.standardError.write(Data(("[cairn] " + event.description + "\n").utf8))
-            }
+            add { event in writeDiagnostic(event.description) }
         }
     }
 
@@ -87,4 +85,11 @@ extension Database {
     public func removeAllTracers() {
         tracing?.tracers.removeAll()
     }
+}
+
+/// Writes `[cairn] <message>` as a line to standard error: for what a program should hear of
+/// but no caller can catch (a failed autosave, a batch a collection could not read) and for
+/// `CAIRN_SQL_TRACE=1`.
+package func writeDiagnostic(_ message: String) {
+    FileHandle.standardError.write(Data(("[cairn] " + message + "\n").utf8))
 }
