@@ -79,9 +79,8 @@ import Testing
         for index in 3..<43 {
             let leftovers = try await Self.round(url, index)
             // A live query's refetch after the round's write may still be running on another
-            // thread, holding the pool for a moment: wait for it (bounded generously: CI
-            // machines are slow and busy, and the wait ends as soon as all are released).
-            for _ in 0..<1_000 where !leftovers.allReleased { try await Task.sleep(for: .milliseconds(10)) }
+            // thread, holding the pool for a moment: wait for it (bounded).
+            try await pollUntil { leftovers.allReleased }
             #expect(leftovers.pool == nil, "round \(index): the DatabasePool was not released")
             #expect(leftovers.queue == nil, "round \(index): the DatabaseQueue was not released")
             #expect(leftovers.container == nil, "round \(index): the ModelContainer was not released")
@@ -93,11 +92,8 @@ import Testing
         // more here. A worker thread the runtime starts meanwhile may hold one of its own.
         // A dropped pool closes its connections on their own queues, just after it goes:
         // give the last rounds' closes a moment (bounded) before counting.
-        var after = Self.openDescriptors()
-        for _ in 0..<1_000 where after > baseline + 2 {
-            try await Task.sleep(for: .milliseconds(10))
-            after = Self.openDescriptors()
-        }
+        try await pollUntil { Self.openDescriptors() <= baseline + 2 }
+        let after = Self.openDescriptors()
         #expect(after <= baseline + 2, "file descriptors before: \(baseline), after 40 rounds: \(after)")
     }
 

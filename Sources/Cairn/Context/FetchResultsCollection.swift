@@ -179,11 +179,6 @@ extension ModelContext {
 
     /// Forgets saved models that have no unsaved changes, so their memory can be reclaimed.
     func release<T: PersistentModel>(_ models: [T]) {
-        for model in models {
-            guard let storage = model._storage, storage.state == .persisted, !storage.hasChanges else { continue }
-            let key = key(storage)
-            tracked[key] = nil
-            if byIdentifier[storage.identifier] == key { byIdentifier[storage.identifier] = nil }
-        }
+        releaseSavedModels(models.compactMap { $0._storage.map(key) }, detachingRelationships: false)
     }
 }

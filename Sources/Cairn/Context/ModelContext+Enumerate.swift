@@ -72,14 +72,19 @@ extension ModelContext {
         try body()
     }
 
-    /// Forgets the saved, unchanged models among `keys`; returns the keys it forgot.
-    private func releaseSavedModels(_ keys: [ObjectIdentifier]) -> Set<ObjectIdentifier> {
+    /// Forgets the saved, unchanged models among `keys`, first breaking the relationships
+    /// between them when asked (a batch that let its block read relationships); returns the
+    /// keys it forgot. A changed model stays registered until `save()` writes it.
+    @discardableResult
+    func releaseSavedModels(_ keys: [ObjectIdentifier], detachingRelationships: Bool = true) -> Set<ObjectIdentifier> {
         var clean: [(key: ObjectIdentifier, storage: ModelStorage)] = []
         for key in keys {
             guard let storage = trackedStorage(key), storage.state == .persisted, !storage.hasChanges else { continue }
             clean.append((key, storage))
         }
-        for (_, storage) in clean { storage.detachSavedRelatedModels() }
+        if detachingRelationships {
+            for (_, storage) in clean { storage.detachSavedRelatedModels() }
+        }
         for (key, storage) in clean {
             tracked[key] = nil
             if byIdentifier[storage.identifier] == key { byIdentifier[storage.identifier] = nil }

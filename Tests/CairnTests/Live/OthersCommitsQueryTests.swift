@@ -1,4 +1,5 @@
 @testable import Cairn
+import CairnTestSupport
 import Foundation
 import Testing
 
@@ -15,11 +16,6 @@ import Testing
 
     func workout(_ title: String, minutes: Int) -> Workout {
         Workout(title: title, startedAt: Date(timeIntervalSinceReferenceDate: 0), minutes: minutes, calories: 0)
-    }
-
-    /// Waits (bounded: a busy machine is slow) until `condition` holds.
-    func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<1_000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
     }
 
     @Test func anotherContainersSaveReachesQueriesAndHeldModels() async throws {
@@ -39,7 +35,7 @@ import Testing
         a.minutes = 99
         try otherContext.save()
 
-        try await waitUntil { query.wrappedValue.count == 3 }
+        try await pollUntil { query.wrappedValue.count == 3 }
         #expect(query.wrappedValue.map(\.title) == ["A", "B", "C"])
         #expect(held.minutes == 99)  // the model the query already held, refreshed
         #expect(query.wrappedValue.first === held)
