@@ -21,20 +21,29 @@ public final class CommitObservation: Sendable {
 
 /// The observers of one queue or pool.
 ///
-/// `@unchecked Sendable`: `observers`, `nextID` and `checkQueued` are only accessed under
-/// `lock`.
+/// `@unchecked Sendable`: `observers`, `nextID`, `startCheck`, `check` and `checkQueued` are
+/// only accessed under `lock`.
 final class CommitObservers: @unchecked Sendable {
     private let lock = NSLock()
     private var observers: [Int: @Sendable (Set<String>) -> Void] = [:]
     private var nextID = 0
-    /// Whether a check for other connections' commits waits on the connection's queue: a
-    /// long write holds the queue, and ticks meanwhile must not pile up behind it.
+    /// Makes the check for other connections' commits, once the first observer comes: a
+    /// timer starts threads, and a process with no one observing (a benchmark, a script)
+    /// should stay as it was.
+    private var startCheck: (() -> PeriodicCheck)?
+    private var check: PeriodicCheck?
+    /// Whether a check waits on the connection's queue: a long write holds the queue, and
+    /// ticks meanwhile must not pile up behind it.
     private var checkQueued = false
 
     func add(_ observer: @escaping @Sendable (Set<String>) -> Void) -> CommitObservation {
         let id = lock.withLock {
             nextID += 1
             observers[nextID] = observer
+            if check == nil, let startCheck {
+                check = startCheck()
+                self.startCheck = nil
+            }
             return nextID
         }
         return CommitObservation { [weak self] in
@@ -45,27 +54,45 @@ final class CommitObservers: @unchecked Sendable {
 
     var isEmpty: Bool { lock.withLock { observers.isEmpty } }
 
-    /// Checks `connection` for commits of other connections every
-    /// `configuration.othersCommitsPollingInterval` while there are observers, and reports
-    /// them (Database+OthersCommits.swift); nil for an in-memory database or when turned off.
-    func checkingOthersCommits(
-        of connection: SerializedDatabase, path: String, configuration: Configuration
-    ) -> PeriodicCheck? {
-        guard let interval = configuration.othersCommitsPollingInterval, !Self.isInMemory(path) else { return nil }
-        connection.schedule { db in _ = db.tablesCommittedByOthers() }  // the starting point
-        return PeriodicCheck(label: configuration.label + ".others-commits", interval: interval) { [weak self, weak connection] in
-            guard let self, !self.isEmpty, let connection else { return }
-            let queueing = self.lock.withLock { () -> Bool in
-                if checkQueued { return false }
-                checkQueued = true
-                return true
-            }
-            guard queueing else { return }
-            connection.schedule { db in
-                self.lock.withLock { self.checkQueued = false }
-                if let tables = db.tablesCommittedByOthers() { self.notify(tables) }
+    /// Prepares the check of `connection` for commits of other connections, every
+    /// `configuration.othersCommitsPollingInterval` from the first observer on, reported to
+    /// the observers (Database+OthersCommits.swift); nothing for an in-memory database or
+    /// when turned off. The starting point is taken now, so a commit made before the first
+    /// observer came is reported at the first check, not missed.
+    func prepareCheckingOthersCommits(of connection: SerializedDatabase, path: String, configuration: Configuration) {
+        guard let interval = configuration.othersCommitsPollingInterval, !Self.isInMemory(path) else { return }
+        _ = try? connection.sync { db in db.tablesCommittedByOthers() }
+        let label = configuration.label + ".others-commits"
+        lock.withLock {
+            startCheck = { [weak self, weak connection] in
+                PeriodicCheck(label: label, interval: interval) { [weak self, weak connection] in
+                    guard let self, let connection else { return }
+                    self.checkOthersCommits(of: connection)
+                }
             }
         }
+    }
+
+    private func checkOthersCommits(of connection: SerializedDatabase) {
+        let queueing = lock.withLock { () -> Bool in
+            if checkQueued || observers.isEmpty { return false }
+            checkQueued = true
+            return true
+        }
+        guard queueing else { return }
+        connection.schedule { db in
+            self.lock.withLock { self.checkQueued = false }
+            if let tables = db.tablesCommittedByOthers() { self.notify(tables) }
+        }
+    }
+
+    /// Stops the check (when the queue or pool closes).
+    func stopCheckingOthersCommits() {
+        let stopped = lock.withLock { () -> PeriodicCheck? in
+            defer { check = nil; startCheck = nil }
+            return check
+        }
+        stopped?.cancel()
     }
 
     private static func isInMemory(_ path: String) -> Bool {

@@ -23,7 +23,6 @@ public final class DatabasePool: DatabaseWriter {
     private let writer: SerializedDatabase
     private let readers: ReaderPool
     private let observers = CommitObservers()
-    private let othersCommitsCheck: PeriodicCheck?
 
     /// Opens (creating when missing) the database at `path` in WAL mode.
     ///
@@ -53,7 +52,7 @@ public final class DatabasePool: DatabaseWriter {
         }
         // The writer asks: commits of the pool's own connections do not move its data version
         // (readers never commit).
-        othersCommitsCheck = observers.checkingOthersCommits(of: writer, path: path, configuration: configuration)
+        observers.prepareCheckingOthersCommits(of: writer, path: path, configuration: configuration)
     }
 
     public func read<T>(_ block: (Database) throws -> T) throws -> T {
@@ -85,7 +84,7 @@ public final class DatabasePool: DatabaseWriter {
     }
 
     public func close() throws {
-        othersCommitsCheck?.cancel()
+        observers.stopCheckingOthersCommits()
         try readers.close()
         try writer.close()
     }

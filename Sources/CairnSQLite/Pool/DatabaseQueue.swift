@@ -16,7 +16,6 @@ public final class DatabaseQueue: DatabaseWriter {
     public let configuration: Configuration
     private let connection: SerializedDatabase
     private let observers = CommitObservers()
-    private let othersCommitsCheck: PeriodicCheck?
 
     /// Opens the database at `path` (created when missing; `":memory:"` for a private
     /// in-memory database).
@@ -26,7 +25,7 @@ public final class DatabaseQueue: DatabaseWriter {
         connection = try SerializedDatabase(path: path, configuration: configuration,
                                             label: configuration.label + ".queue",
                                             onCommit: { observers.notify($0) })
-        othersCommitsCheck = observers.checkingOthersCommits(of: connection, path: path, configuration: configuration)
+        observers.prepareCheckingOthersCommits(of: connection, path: path, configuration: configuration)
     }
 
     /// A queue on a private in-memory database.
@@ -59,7 +58,7 @@ public final class DatabaseQueue: DatabaseWriter {
     }
 
     public func close() throws {
-        othersCommitsCheck?.cancel()
+        observers.stopCheckingOthersCommits()
         try connection.close()
     }
 }
