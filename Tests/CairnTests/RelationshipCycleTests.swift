@@ -127,8 +127,10 @@ import Testing
         weak var firstItem: Item?
         var itemCount = 0
         var largest = 0
+        var visited = 0
         try context.enumerate(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]), batchSize: 100) { trip in
-            if firstTrip == nil {
+            defer { visited += 1 }
+            if visited == 0 {
                 firstTrip = trip
                 firstItem = trip.items.first
             }
@@ -176,5 +178,56 @@ import Testing
         let check = ModelContext(container)
         let stored = try check.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         #expect(stored.map { $0.items.map(\.title).sorted() } == [["t0.1"], ["t0.0", "t1.0"], ["new", "t2.0", "t2.1"]])
+    }
+}
+
+/// A batched collection keeps about one batch in memory when the caller reads relationships
+/// through it: moving to the next batch lets go of the last one and of what was reached from it.
+@Suite struct BatchedCollectionRelationshipTests {
+    @Test func relatedModelsReadThroughABatchGoWithIt() throws {
+        let container = try RelationshipCycleTests().savedTrips(600, items: 3)
+        let context = ModelContext(container)
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+        descriptor.includePendingChanges = false
+        let batched = try context.fetch(descriptor, batchSize: 100)
+        weak var firstTrip: Trip?
+        weak var firstItem: Item?
+        var itemCount = 0
+        var largest = 0
+        for (position, trip) in batched.enumerated() {
+            if position == 0 {
+                firstTrip = trip
+                firstItem = trip.items.first
+            }
+            itemCount += trip.items.count
+            #expect(trip.items.allSatisfy { $0.trip === trip })
+            #expect(trip.tags.count == 2)
+            largest = max(largest, context.tracked.count)
+        }
+        #expect(itemCount == 1_800)
+        // One batch: 100 trips, their 300 items and the two tags. Before, each batch's trips were
+        // forgotten but their items were not (1,902 registered at the end), and the two held
+        // each other: all 2,400 trips and items stayed in memory.
+        #expect(largest <= 100 + 300 + 2)
+        #expect(firstTrip == nil)
+        #expect(firstItem == nil)
+    }
+
+    @Test func aModelTheCallerKeepsStaysTheSameInstance() throws {
+        let container = try RelationshipCycleTests().savedTrips(30, items: 2)
+        let context = ModelContext(container)
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+        descriptor.includePendingChanges = false
+        let batched = try context.fetch(descriptor, batchSize: 10)
+        let kept = batched[0]
+        let keptItem = try #require(kept.items.first)
+        _ = batched[25]  // two batches later
+        // Before, the first batch was forgotten even while held, and reading position 0 again
+        // made a second instance of the same row.
+        #expect(batched[0] === kept)
+        #expect(context.registeredModel(for: kept.persistentModelID) as Trip? === kept)
+        // Its items load again from the store; the item the caller held is still registered.
+        #expect(kept.items.contains { $0 === keptItem })
+        #expect(kept.items.map(\.title).sorted() == ["t0.0", "t0.1"])
     }
 }

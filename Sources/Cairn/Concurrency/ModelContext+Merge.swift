@@ -157,7 +157,12 @@ extension ModelContext {
         }
         for key in savedInsertions { trackedStorage(key)?.detachSavedRelatedModels() }
         savedInsertions = []
-        for key in Array(tracked.keys) {
+        releaseUnreferenced(Array(tracked.keys))
+    }
+
+    /// Forgets the saved, unchanged models among `keys` that nothing outside the context holds.
+    func releaseUnreferenced(_ keys: [ObjectIdentifier]) {
+        for key in keys {
             guard let storage = cleanSavedStorage(key) else { continue }
             // An optional AnyObject: binding a non-optional from the removed existential keeps a
             // second reference alive and the check would always fail.

@@ -88,7 +88,7 @@ extension ModelContext {
     }
 
     /// Loads the models of the rows with `keys` (in that order) a batch at a time: each call
-    /// lets go of the previous batch's unchanged models, then returns the models of the keys
+    /// lets go of the previous batch (``releaseBatch(_:)``), then returns the models of the keys
     /// in its range, registered ones as they are and the rest read in one SELECT. Other
     /// contexts' commits are merged into registered models when the loader is made. The loader
     /// keeps the context alive: every position must be able to load its model.
@@ -98,7 +98,9 @@ extension ModelContext {
         let scope = try table(of: T.self).layout.identifierScope
         let holder = BatchHolder<T>()
         return { range in
-            self.release(holder.models)
+            let previous = holder.models.compactMap { $0._storage.map(self.key) }
+            holder.models = []
+            self.releaseBatch(previous)
             let identifiers = keys[range].map {
                 PersistentIdentifier.permanent(scope: scope, primaryKey: $0)
             }
@@ -177,8 +179,28 @@ extension ModelContext {
         return try fetchStored(T.self, select, layout: layout, store: store)
     }
 
-    /// Forgets saved models that have no unsaved changes, so their memory can be reclaimed.
-    func release<T: PersistentModel>(_ models: [T]) {
-        releaseSavedModels(models.compactMap { $0._storage.map(key) }, detachingRelationships: false)
+    /// Lets go of a batch the caller has moved past: the batch's saved, unchanged models and
+    /// the saved, unchanged models reached from them through loaded relationships (`trip.items`,
+    /// then each item's `trip` and `tags`) give up those relationships, which breaks the cycles
+    /// that would keep them alive (ModelStorage+Detach.swift); then the context forgets those
+    /// that nothing else holds. A model the caller kept stays registered, so reading its
+    /// position again gives the same instance, and its relationships load again on first use.
+    func releaseBatch(_ keys: [ObjectIdentifier]) {
+        var reached = Set(keys)
+        var frontier = keys
+        while let key = frontier.popLast() {
+            guard let storage = trackedStorage(key), storage.state == .persisted, !storage.hasChanges else { continue }
+            for index in storage.entity.relationshipSlots {
+                guard case .value(let value) = storage.slots[index] else { continue }
+                for related in relatedModels(value) {
+                    guard let relatedKey = related._storage.map(self.key), tracked[relatedKey] != nil,
+                        reached.insert(relatedKey).inserted
+                    else { continue }
+                    frontier.append(relatedKey)
+                }
+            }
+        }
+        for key in reached { trackedStorage(key)?.detachSavedRelatedModels() }
+        releaseUnreferenced(Array(reached))
     }
 }
