@@ -77,7 +77,7 @@ extension ModelContext {
 
     /// Sorts with the descriptors; ties in primary-key order, unsaved models last (as SQL's
     /// final `"id" ASC` and the merge order).
-    private func sortedByStoredOrder<T: PersistentModel>(_ models: [T], using sortBy: [SortDescriptor<T>]) -> [T] {
+    func sortedByStoredOrder<T: PersistentModel>(_ models: [T], using sortBy: [SortDescriptor<T>]) -> [T] {
         let keyed = models.map { ($0, $0.persistentModelID.primaryKey ?? Int64.max) }
         return keyed.sorted { lhs, rhs in
             for descriptor in sortBy {
