@@ -14,6 +14,7 @@ extension ModelContext {
     /// Called by every fetch, ``registeredModel(for:)`` and ``model(for:)``; call it directly
     /// to refresh models without fetching.
     func mergeExternalChanges() {
+        state.changes.checkOthersCommitsIfDue()
         let tables = inbox.take()
         guard !tables.isEmpty else { return }
         var byEntity: [String: [ModelStorage]] = [:]

@@ -160,7 +160,7 @@ final class ContainerState: Sendable {
     let stores: [ModelStore]
     /// The store of each entity, by entity name.
     let storesByEntity: [String: ModelStore]
-    let changes = ContainerChanges()
+    let changes: ContainerChanges
 
     init(
         schema: Schema, configurations: Set<ModelConfiguration>, migrationPlan: (any SchemaMigrationPlan.Type)?,
@@ -171,7 +171,7 @@ final class ContainerState: Sendable {
         self.migrationPlan = migrationPlan
         self.stores = stores
         self.storesByEntity = storesByEntity
-        changes.attach(to: stores)
+        changes = ContainerChanges(stores: stores)
     }
 
     func store(for entityName: String) throws -> ModelStore {

@@ -19,8 +19,13 @@ final class ModelStore: @unchecked Sendable {
     /// How many statements contexts ran on this store, and the SQL of the latest ones.
     private var executedCount = 0
     private var recent: [String] = []
-    /// The check for other connections' commits, once ``observeOthersCommits(_:)`` started it.
-    private var othersCommitsCheck: PeriodicCheck?
+    /// Where other connections' commits go, once ``observeOthersCommits(_:)`` asked for them,
+    /// and how often to look.
+    private var othersCommits: (handler: @Sendable (Set<String>) -> Void, interval: Duration)?
+    /// The timer that looks without being asked, once live results listen
+    /// (``checkOthersCommitsPeriodically()``).
+    private var othersCommitsTimer: PeriodicCheck?
+    var looksForOthersCommitsOnATimer: Bool { lock.withLock { othersCommitsTimer != nil } }
 
     init(configuration: ModelConfiguration, entities: [Schema.Entity], version: Schema.Version) throws {
         self.configuration = configuration
@@ -103,31 +108,58 @@ final class ModelStore: @unchecked Sendable {
         return layout
     }
 
-    /// Calls `handler`, on a background queue, with every table of the store after another
-    /// connection committed to its file: another container on the same file, or another
-    /// process (Database+OthersCommits.swift in the engine). Checks every
-    /// `configuration.othersCommitsPollingInterval`; nothing for an in-memory store.
+    /// Calls `handler` with every table of the store after another connection committed to
+    /// its file: another container on the same file, or another process
+    /// (Database+OthersCommits.swift in the engine). Looks at most every
+    /// `configuration.othersCommitsPollingInterval`: when a context merges changes (at the start
+    /// of a fetch) and, once ``checkOthersCommitsPeriodically()`` started it, on a timer.
+    /// Nothing for an in-memory store.
+    ///
+    /// A timer from the start would make every program that opens a container multi-threaded,
+    /// and glibc's `malloc` takes its locking path for the rest of the process once it is
+    /// (+70 instructions a fetched row, session 15); a program with no live results has no one
+    /// to tell between fetches.
     func observeOthersCommits(_ handler: @escaping @Sendable (Set<String>) -> Void) {
-        guard !configuration.isStoredInMemoryOnly, let interval = configuration.othersCommitsPollingInterval else { return }
-        let check = PeriodicCheck(label: "Cairn.store.others-commits", interval: interval) { [weak self] in
-            // A store in use is checked at the next tick rather than waited for: a long fetch
-            // would otherwise hold a thread of the check's queue for its whole length.
-            guard let self, self.lock.try() else { return }
-            let tables = self.database.tablesCommittedByOthers()
-            self.lock.unlock()
-            if let tables { handler(tables) }
-        }
+        guard let interval = othersCommitsPollingInterval else { return }
         lock.withLock {
             _ = database.tablesCommittedByOthers()  // the starting point
-            othersCommitsCheck?.cancel()
-            othersCommitsCheck = check
+            othersCommits = (handler, interval)
         }
+    }
+
+    /// Starts looking for other connections' commits on a timer (once; live results call it
+    /// when they start listening).
+    func checkOthersCommitsPeriodically() {
+        lock.withLock {
+            guard othersCommitsTimer == nil, let othersCommits else { return }
+            othersCommitsTimer = PeriodicCheck(label: "Cairn.store.others-commits", interval: othersCommits.interval) {
+                [weak self] in self?.checkOthersCommits()
+            }
+        }
+    }
+
+    /// Looks for other connections' commits now. A store in use is looked at next time rather
+    /// than waited for: a long fetch would otherwise hold the timer's thread, and the caller
+    /// may hold the store.
+    func checkOthersCommits() {
+        guard lock.try() else { return }
+        let committed = othersCommits.flatMap { othersCommits in
+            database.tablesCommittedByOthers().map { (tables: $0, handler: othersCommits.handler) }
+        }
+        lock.unlock()
+        if let committed { committed.handler(committed.tables) }
+    }
+
+    /// How often this store looks for other connections' commits; `nil` when it does not (in
+    /// memory, or turned off).
+    var othersCommitsPollingInterval: Duration? {
+        configuration.isStoredInMemoryOnly ? nil : configuration.othersCommitsPollingInterval
     }
 
     func close() {
         lock.lock()
         defer { lock.unlock() }
-        othersCommitsCheck?.cancel()
+        othersCommitsTimer?.cancel()
         try? database.close()
     }
 }

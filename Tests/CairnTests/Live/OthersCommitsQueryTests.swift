@@ -57,4 +57,31 @@ import Testing
         query.update()
         #expect(query.wrappedValue.count == 2)
     }
+
+    @Test func aContextWithoutLiveResultsLooksWhenItFetchesAndStartsNoTimer() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let mine = try container(store, polling: .milliseconds(20))
+        let context = ModelContext(mine)
+        context.insert(workout("A", minutes: 10))
+        try context.save()
+        let held = try #require(context.fetch(FetchDescriptor<Workout>()).first)
+
+        let otherContext = ModelContext(try container(store, polling: nil))
+        let a = try #require(otherContext.fetch(FetchDescriptor<Workout>()).first)
+        a.minutes = 99
+        otherContext.insert(workout("B", minutes: 20))
+        try otherContext.save()
+
+        // No timer: the next fetch after the interval looks, and refreshes what the context holds.
+        try await Task.sleep(for: .milliseconds(40))
+        #expect(try context.fetchCount(FetchDescriptor<Workout>()) == 2)
+        #expect(held.minutes == 99)
+        let workoutStore = try mine.store(for: "Workout")
+        // Before, every file-backed container started a timer (and its threads) when it opened.
+        #expect(!workoutStore.looksForOthersCommitsOnATimer)
+        let query = Query<Workout, [Workout]>(sort: \.title, modelContext: mine.mainContext)
+        #expect(query.wrappedValue.count == 2)
+        #expect(workoutStore.looksForOthersCommitsOnATimer)
+    }
 }
