@@ -215,6 +215,32 @@ struct TableMacroTests {
             ["isSelected = Cairn", "let size"])
     }
 
+    @Test func generatedColumnsAreReadButNeverWritten() {
+        let source = """
+            @Table
+            struct Row {
+                let id: Int
+                var isDeleted = false
+                @Column(generated: .virtual) let isNotDeleted: Bool
+                @Column("label", generated: .stored) let displayName: String
+            }
+            """
+        assertExpansionContains(source, [
+            // Read: a column, decoded with the others.
+            #"let isNotDeleted = Cairn.TableColumn<Row, Bool>("isNotDeleted", table: Row.tableName)"#,
+            #"let displayName = Cairn.TableColumn<Row, String>("label", table: Row.tableName)"#,
+            "var allColumns: [any Cairn.TableColumnExpression] { [id, isDeleted, isNotDeleted, displayName] }",
+            "self.displayName = try decoder.decodeColumn(String.self)",
+            // Written: only the other columns.
+            "var writableColumns: [any Cairn.TableColumnExpression] { [id, isDeleted] }",
+            "init( id: Int? = nil, isDeleted: Bool = false ) {",
+        ])
+        assertExpansionLacks(source, [
+            "Bool(queryOutput: isNotDeleted)", "String(queryOutput: displayName)", "var isNotDeleted: Bool", "var displayName",
+        ])
+        assertExpansionLacks("@Table struct Tag { let id: Int; var title = \"\" }", ["writableColumns"])
+    }
+
     @Test func tableWithoutPrimaryKeyHasNoDraft() {
         assertExpansionContains(
             "@Table struct ReminderTag { var reminderID: Int; var tagID: Int }",

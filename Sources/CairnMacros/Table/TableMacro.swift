@@ -12,7 +12,8 @@ import SwiftSyntaxMacros
 /// - `columns`, `tableName` (given, or the type name with a lowercase first letter, pluralized:
 ///   `RemindersList` → `remindersLists`, `Category` → `categories`), `columnWidth`;
 /// - `init(decoder:)` and `decode(from:)`, reading the columns in declaration order;
-/// - `databaseValues()`, and with a primary key a `Draft` whose key is optional.
+/// - `databaseValues()`, and with a primary key a `Draft` whose key is optional; generated
+///   columns (`@Column(generated:)`) are in neither, and `writableColumns` lists the others.
 public struct TableMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -100,6 +101,12 @@ public struct TableMacro: ExtensionMacro {
         lines.append("        \(access)var allColumns: [any Cairn.TableColumnExpression] {")
         lines.append("            [" + columns.map(\.name).joined(separator: ", ") + "]")
         lines.append("        }")
+        let written = columns.filter { !$0.isGenerated }
+        if written.count < columns.count {
+            lines.append("        \(access)var writableColumns: [any Cairn.TableColumnExpression] {")
+            lines.append("            [" + written.map(\.name).joined(separator: ", ") + "]")
+            lines.append("        }")
+        }
         lines.append("    }")
         lines.append("    \(access)static let columns = TableColumns()")
         lines.append("    \(access)static let tableName = \(stringLiteral(tableName))")
@@ -150,10 +157,11 @@ public struct TableMacro: ExtensionMacro {
         return lines
     }
 
-    /// `databaseValues()`: each property wrapped in its stored type and bound.
+    /// `databaseValues()`: each written (not generated) property wrapped in its stored type
+    /// and bound.
     static func valuesFunction(access: String, columns: [TableProperty], indent: String, optionalKey: String?) -> [String] {
         var lines = ["\(indent)\(access)func databaseValues() throws -> [Cairn.DatabaseValue] {", "\(indent)    ["]
-        for column in columns {
+        for column in columns where !column.isGenerated {
             let stored = column.name == optionalKey ? "Optional<\(column.storedType)>" : typeExpression(column.storedType)
             lines.append("\(indent)        try \(stored)(queryOutput: \(column.name)).databaseValueForBinding(),")
         }
@@ -162,7 +170,9 @@ public struct TableMacro: ExtensionMacro {
         return lines
     }
 
-    static func draft(access: String, type: String, columns: [TableProperty], primaryKey: TableProperty) -> [String] {
+    /// `Draft`: the written columns (generated ones left out), the primary key optional.
+    static func draft(access: String, type: String, columns all: [TableProperty], primaryKey: TableProperty) -> [String] {
+        let columns = all.filter { !$0.isGenerated }
         var lines = ["    \(access)struct Draft: Cairn.TableDraft {", "        \(access)typealias Into = \(type)"]
         var parameters: [String] = []
         for column in columns {

@@ -16,6 +16,9 @@ struct TableProperty {
     let isPrimaryKeyAttribute: Bool
     /// Whether the declaration is `let`.
     let isLet: Bool
+    /// Whether the database generates the column (`@Column(generated: .virtual)` or
+    /// `.stored`): read, never written.
+    var isGenerated = false
 
     var isOptional: Bool { type.hasSuffix("?") || type.hasPrefix("Optional<") }
 }
@@ -66,6 +69,7 @@ enum TableMember {
         var columnName = name
         var storedType = type
         var isPrimaryKey = false
+        var isGenerated = false
         for case .attribute(let attribute) in variable.attributes where attributeName(.attribute(attribute)) == "Column" {
             for argument in attribute.arguments?.as(LabeledExprListSyntax.self) ?? [] {
                 switch argument.label?.text {
@@ -80,6 +84,8 @@ enum TableMember {
                     storedType = text
                 case "primaryKey":
                     isPrimaryKey = argument.expression.trimmedDescription == "true"
+                case "generated":
+                    isGenerated = argument.expression.trimmedDescription != "nil"
                 default:
                     break
                 }
@@ -88,7 +94,7 @@ enum TableMember {
         return .column(TableProperty(
             name: name, columnName: columnName, type: type, storedType: storedType,
             initializer: initializer, isPrimaryKeyAttribute: isPrimaryKey,
-            isLet: variable.bindingSpecifier.tokenKind == .keyword(.let)))
+            isLet: variable.bindingSpecifier.tokenKind == .keyword(.let), isGenerated: isGenerated))
     }
 
     /// The type of a literal default value (`""` → String, `0` → Int, `0.5` → Double,

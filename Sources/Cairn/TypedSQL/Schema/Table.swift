@@ -32,9 +32,14 @@ extension Table {
 public protocol TableDefinition: QueryExpression {
     /// Every column, in declaration order (the order rows are decoded in).
     var allColumns: [any TableColumnExpression] { get }
+    /// The columns an `INSERT` or a whole-row `UPDATE` writes: every column but the generated
+    /// ones (`@Column(generated: .virtual)`), which SQLite computes and refuses to be given.
+    var writableColumns: [any TableColumnExpression] { get }
 }
 
 extension TableDefinition {
+    public var writableColumns: [any TableColumnExpression] { allColumns }
+
     public var sqlExpression: SQLExpression { .selectionList(selectedExpressions) }
 
     public var selectedExpressions: [SQLExpression] { allColumns.map(\.sqlExpression) }

@@ -3,7 +3,7 @@
 public protocol InsertableRow<Into> {
     /// The table the row goes into.
     associatedtype Into
-    /// The row's values, bound in the order of `Into.columns.allColumns`.
+    /// The row's values, bound in the order of `Into.columns.writableColumns`.
     func databaseValues() throws -> [DatabaseValue]
 }
 

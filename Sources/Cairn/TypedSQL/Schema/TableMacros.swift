@@ -24,15 +24,38 @@ public macro Table(_ name: String = "") = #externalMacro(module: "CairnMacros", 
 
 /// Customizes a column of a `@Table` or `@Selection`: its SQL name, its stored
 /// representation (`as: Date.UnixTimeRepresentation.self`, `UUID.BytesRepresentation.self`,
-/// `[String].JSONRepresentation.self`), or that it is the primary key.
+/// `[String].JSONRepresentation.self`), that it is the primary key, or that the database
+/// generates it.
 ///
 /// ```swift
 /// @Column("due_at", as: Date.UnixTimeRepresentation?.self) var dueDate: Date?
 /// ```
+///
+/// A generated column (`GENERATED ALWAYS AS (…) VIRTUAL` or `STORED` in the table's
+/// `CREATE TABLE`) is read like any other and never written: it is left out of `INSERT`s,
+/// upserts, whole-row `UPDATE`s and the `Draft`.
+///
+/// ```swift
+/// @Table struct Reminder {
+///     let id: Int
+///     var title = ""
+///     var dueDate: Date?
+///     @Column(generated: .virtual) let isScheduled: Bool  // AS ("dueDate" IS NOT NULL) VIRTUAL
+/// }
+/// Reminder.insert { Reminder.Draft(title: "Milk") }
+/// // INSERT INTO "reminders" ("id", "title", "dueDate") VALUES (?, ?, ?)
+/// ```
 @attached(peer)
 public macro Column(
-    _ name: String = "", as representableType: (any QueryBindable.Type)? = nil, primaryKey: Bool = false
+    _ name: String = "", as representableType: (any QueryBindable.Type)? = nil, primaryKey: Bool = false,
+    generated: GeneratedColumnStorage? = nil
 ) = #externalMacro(module: "CairnMacros", type: "ColumnMacro")
+
+/// How the database keeps a generated column (`@Column(generated:)`): computed when read
+/// (`VIRTUAL`) or when the row is written (`STORED`). Cairn reads both alike and writes neither.
+public enum GeneratedColumnStorage: Sendable {
+    case virtual, stored
+}
 
 /// A property of a `@Table` or `@Selection` that is not a column; it needs a default value,
 /// which decoded rows keep.

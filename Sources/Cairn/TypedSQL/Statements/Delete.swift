@@ -52,7 +52,7 @@ extension PrimaryKeyedTable {
     /// ```
     public static func delete(_ row: Self) -> Delete<Self, ()> where Self: InsertableRow, Self.Into == Self {
         let key = columns.primaryKey
-        let index = columns.allColumns.firstIndex { $0.name == key.name } ?? 0
+        let index = columns.writableColumns.firstIndex { $0.name == key.name } ?? 0
         let value = (try? row.databaseValues()).flatMap { index < $0.count ? $0[index] : nil } ?? .null
         return Delete(statement: SQLDelete(from: tableName).where(key.sqlExpression.equals(.value(value))),
                       decodeReturning: nil)

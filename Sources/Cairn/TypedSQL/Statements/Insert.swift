@@ -43,7 +43,7 @@ public struct Insert<Into: Table, Returning>: WriteStatement {
 
 extension Table {
     static func insertStatement<Row: InsertableRow>(_ rows: [Row]) -> Insert<Self, ()> where Row.Into == Self {
-        let names = columns.allColumns.map(\.name)
+        let names = columns.writableColumns.map(\.name)
         var values: [[SQLExpression]] = []
         var failure: String?
         for row in rows {
@@ -118,7 +118,7 @@ extension PrimaryKeyedTable {
         @InsertValuesBuilder<Row> _ rows: () -> [Row]
     ) -> Insert<Self, ()> where Row.Into == Self {
         let key = columns.primaryKey.name
-        let assignments = columns.allColumns.map(\.name).filter { $0 != key }
+        let assignments = columns.writableColumns.map(\.name).filter { $0 != key }
             .map { SQLAssignment($0, .excluded($0)) }
         var insert = insertStatement(rows())
         insert.statement = assignments.isEmpty

@@ -68,7 +68,7 @@ extension PrimaryKeyedTable where Self: InsertableRow, Self.Into == Self {
     /// // UPDATE "tags" SET "title" = ? WHERE "tags"."id" = ?
     /// ```
     public static func update(_ row: Self) -> Update<Self, ()> {
-        let names = columns.allColumns.map(\.name)
+        let names = columns.writableColumns.map(\.name)
         let key = columns.primaryKey
         do {
             let values = try row.databaseValues()
