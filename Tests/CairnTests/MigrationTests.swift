@@ -39,7 +39,9 @@ struct MigrationTests {
             #"CREATE TABLE "Chef" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL)"#,
             #"CREATE TABLE "Recipe" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "servings" INTEGER NOT NULL, "rating" INTEGER NOT NULL DEFAULT 0, "notes" TEXT)"#,
             #"CREATE INDEX "Recipe_title" ON "Recipe" ("title")"#,
+            #"CREATE TABLE "_CairnHistoryTransaction" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "timestamp" REAL NOT NULL, "author" TEXT, "bundleIdentifier" TEXT NOT NULL, "processIdentifier" TEXT NOT NULL, "changes" TEXT NOT NULL)"#,
             #"CREATE TABLE "_CairnMetadata" ("key" TEXT PRIMARY KEY, "value" TEXT NOT NULL)"#,
+            "CREATE TABLE sqlite_sequence(name,seq)",
         ])
     }
 

@@ -65,7 +65,11 @@ final class ContainerChanges: @unchecked Sendable {
 
     /// Called on the committing thread, while the store's connection is held: only records
     /// and schedules, never reads the store.
-    func storeDidCommit(_ tables: Set<String>) {
+    func storeDidCommit(_ written: Set<String>) {
+        // Cairn's own tables (the history, the metadata) are no model's: nothing to merge or
+        // refetch for them.
+        let tables = written.filter { !$0.hasPrefix("_Cairn") }
+        guard !tables.isEmpty else { return }
         let saver = SavingContext.current
         let (targets, listeners) = lock.withLock { () -> ([ContextInbox], [@Sendable (Set<String>) -> Void]) in
             (inboxes.filter { UInt(bitPattern: $0.key) != saver }.map(\.value), observers.sorted { $0.key < $1.key }.map(\.value))

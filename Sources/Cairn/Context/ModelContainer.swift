@@ -135,6 +135,7 @@ public final class ModelContainer: Sendable {
                         try connection.execute(SQLDelete(from: layout.tableName))
                         for (name, _) in layout.ownedJoinTables { try connection.execute(SQLDelete(from: name)) }
                     }
+                    try connection.execute(SQLDelete(from: "_CairnHistoryTransaction"))
                 }
             }
         }

@@ -133,6 +133,7 @@ struct SaveWriter {
                     try writer.forEach(updated) { try $0.update($1, layout: $2) }
                     try writer.forEach(inserted) { try $0.writeJoinTables($1, layout: $2) }
                     try writer.forEach(updated) { try $0.writeJoinTables($1, layout: $2) }
+                    try writer.recordHistory(updated: updated, author: context.author)
                     newAssigned = writer.assigned
                 }
             }
@@ -153,6 +154,10 @@ struct StoreWriter {
     private var insertTemplates: [InsertShape: InsertTemplate] = [:]
     /// The template the previous insert used, and its shape.
     private var lastInsert: (shape: InsertShape, template: InsertTemplate)?
+    /// The rows deleted and inserted so far, in order, for the history (HistoryRecording.swift);
+    /// a deleted row keeps its `.preserveValueOnDeletion` values.
+    var deletedRows: [(entity: Schema.Entity, key: Int64, tombstone: [(name: String, value: DatabaseValue)]?)] = []
+    var insertedRows: [(entity: Schema.Entity, key: Int64)] = []
     /// Foreign keys to rows inserted later in the save: (table, row key, column, related storage).
     private var pendingForeignKeys: [(layout: TableLayout, row: Int64, column: String, target: ModelStorage)] = []
 
@@ -165,6 +170,7 @@ struct StoreWriter {
         // Grown once: one insert at a time, it resized again and again during a large save
         // (about 300 instructions a row, callgrind, W1).
         self.assigned.reserveCapacity(assigned.count + insertedKeys.count)
+        insertedRows.reserveCapacity(insertedKeys.count)
     }
 
     /// Runs `body` for each storage of this store's entities, with its entity's table layout;
@@ -195,6 +201,7 @@ struct StoreWriter {
 
     mutating func delete(_ storage: ModelStorage, layout: TableLayout) throws {
         guard let key = storage.identifier.primaryKey else { return }
+        deletedRows.append((layout.entity, key, layout.hasPreservedAttributes ? try tombstone(key: key, layout: layout) : nil))
         try run(SQLDelete(from: layout.tableName).where(.column(layout.primaryKey).equals(.value(.integer(key)))),
                 storage, layout)
         for storageKind in layout.toMany.values {
@@ -240,6 +247,7 @@ struct StoreWriter {
             key = try insertedRowID(template.sql.binding(values), storage, layout)
         }
         assigned[ObjectIdentifier(storage)] = .permanent(scope: layout.identifierScope, primaryKey: key)
+        insertedRows.append((layout.entity, key))
         for (column, target) in deferred { pendingForeignKeys.append((layout, key, column, target)) }
     }
 

@@ -23,7 +23,8 @@ public final class ModelContext {
     /// Whether the context saves by itself soon after changes (only `mainContext`, on the main
     /// actor, saves automatically; it is `false` for contexts you make).
     public var autosaveEnabled: Bool = false
-    /// The author recorded with saves (kept; Cairn has no history yet).
+    /// The author recorded with this context's saves in the history
+    /// (``DefaultHistoryTransaction/author``; see ``fetchHistory(_:)``).
     public var author: String?
 
     var isMainContext = false

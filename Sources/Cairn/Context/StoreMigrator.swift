@@ -34,6 +34,7 @@ struct StoreMigrator {
                 try migrateIndexes(of: layout)
             }
             try database.execute(sql: StoreMigrator.createMetadata)
+            try database.execute(sql: HistoryStorage.createTransactions)
             try database.execute(
                 sql: #"INSERT OR REPLACE INTO "_CairnMetadata" ("key", "value") VALUES ('schemaVersion', ?)"#,
                 arguments: StatementArguments([.text(version.description)]))

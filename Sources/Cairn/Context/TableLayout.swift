@@ -68,6 +68,14 @@ struct TableLayout {
     /// The names of ``columns``, in order: what a fetch of whole rows selects after the key.
     let columnNames: [String]
 
+    /// Whether an attribute is `.preserveValueOnDeletion`: a delete then reads its values for
+    /// the history's tombstone.
+    var hasPreservedAttributes: Bool {
+        columns.contains {
+            if case .attribute(let attribute) = $0.kind { attribute.options.contains(.preserveValueOnDeletion) } else { false }
+        }
+    }
+
     var tableName: String { entity.name }
     var primaryKey: String { entity.primaryKeyColumn }
     /// The primary key, then every column.

@@ -163,7 +163,7 @@ enum PredicateValues {
             case .real(let value):
                 guard value.isFinite else { continue }
                 text = "\(value)"
-            case .text(let value): text = jsonString(value)
+            case .text(let value): text = jsonStringLiteral(value)
             case .blob:
                 throw PredicateSQLError.unsupported("contains on a captured sequence of Data values")
             }
@@ -188,26 +188,6 @@ enum PredicateValues {
             throw PredicateSQLError.unsupported("contains on a captured value of type \(type(of: value))")
         }
         return (try range._lower.map(databaseValue) ?? .null, try range._upper.map(databaseValue) ?? .null)
-    }
-
-    private static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }
 

@@ -1,0 +1,108 @@
+import Foundation
+
+/// One change of a history transaction.
+public enum HistoryChange: Sendable {
+    case insert(any HistoryInsert)
+    case update(any HistoryUpdate)
+    case delete(any HistoryDelete)
+
+    /// The identifier of the model the change is about (for a delete, the model that is gone).
+    public var changedPersistentIdentifier: PersistentIdentifier {
+        switch self {
+        case .insert(let insert): insert.changedPersistentIdentifier
+        case .update(let update): update.changedPersistentIdentifier
+        case .delete(let delete): delete.changedPersistentIdentifier
+        }
+    }
+}
+
+/// A model inserted by a history transaction.
+public protocol HistoryInsert<Model>: Sendable {
+    associatedtype Model: PersistentModel
+    associatedtype ChangeIdentifier: Comparable, Hashable, Sendable
+    associatedtype TransactionIdentifier: Comparable, Hashable, Sendable
+    var changeIdentifier: ChangeIdentifier { get }
+    var changedPersistentIdentifier: PersistentIdentifier { get }
+    var transactionIdentifier: TransactionIdentifier { get }
+}
+
+/// A model updated by a history transaction, with the properties that changed.
+public protocol HistoryUpdate<Model>: Sendable {
+    associatedtype Model: PersistentModel
+    associatedtype ChangeIdentifier: Comparable, Hashable, Sendable
+    associatedtype TransactionIdentifier: Comparable, Hashable, Sendable
+    var changeIdentifier: ChangeIdentifier { get }
+    var changedPersistentIdentifier: PersistentIdentifier { get }
+    var transactionIdentifier: TransactionIdentifier { get }
+    var updatedAttributes: [any PartialKeyPath<Model> & Sendable] { get }
+}
+
+/// A model deleted by a history transaction, with the values its `.preserveValueOnDeletion`
+/// attributes had.
+public protocol HistoryDelete<Model>: Sendable {
+    associatedtype Model: PersistentModel
+    associatedtype ChangeIdentifier: Comparable, Hashable, Sendable
+    associatedtype TransactionIdentifier: Comparable, Hashable, Sendable
+    var changeIdentifier: ChangeIdentifier { get }
+    var changedPersistentIdentifier: PersistentIdentifier { get }
+    var transactionIdentifier: TransactionIdentifier { get }
+    var tombstone: HistoryTombstone<Model> { get }
+}
+
+public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert, Hashable {
+    public typealias ChangeIdentifier = Int64
+    public typealias TransactionIdentifier = Int64
+    public let changeIdentifier: Int64
+    public let changedPersistentIdentifier: PersistentIdentifier
+    public let transactionIdentifier: Int64
+}
+
+public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate, Hashable {
+    public typealias ChangeIdentifier = Int64
+    public typealias TransactionIdentifier = Int64
+    public let changeIdentifier: Int64
+    public let changedPersistentIdentifier: PersistentIdentifier
+    public let transactionIdentifier: Int64
+    /// The properties the save wrote (attributes and relationships), in declaration order.
+    public let updatedAttributes: [any PartialKeyPath<Model> & Sendable]
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.changeIdentifier == rhs.changeIdentifier && lhs.transactionIdentifier == rhs.transactionIdentifier
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(changeIdentifier)
+        hasher.combine(transactionIdentifier)
+    }
+}
+
+public struct DefaultHistoryDelete<Model: PersistentModel>: HistoryDelete {
+    public typealias ChangeIdentifier = Int64
+    public typealias TransactionIdentifier = Int64
+    public let changeIdentifier: Int64
+    public let changedPersistentIdentifier: PersistentIdentifier
+    public let transactionIdentifier: Int64
+    public let tombstone: HistoryTombstone<Model>
+}
+
+/// What a deleted model left in the history: the values of its attributes marked
+/// `@Attribute(.preserveValueOnDeletion)`, as they were stored when it was deleted.
+///
+/// ```swift
+/// if case .delete(let deleted as DefaultHistoryDelete<Trip>) = change {
+///     let name = deleted.tombstone[\Trip.name] as? String
+/// }
+/// ```
+public struct HistoryTombstone<Model: PersistentModel>: Sequence, Sendable {
+    /// The preserved values, in declaration order.
+    let entries: [(keyPath: any PartialKeyPath<Model> & Sendable, value: any Sendable)]
+
+    /// The value the attribute had, or `nil` when it is not preserved (or was `nil`).
+    public subscript(keyPath: PartialKeyPath<Model>) -> (any Sendable)? {
+        entries.first { $0.keyPath == keyPath }?.value
+    }
+
+    public func makeIterator() -> IndexingIterator<[Any]> {
+        entries.map { $0.value as Any }.makeIterator()
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+extension ModelContext {
+    /// The history transactions a descriptor selects: every save to the container's stores,
+    /// oldest first unless `sortBy` says otherwise.
+    ///
+    /// ```swift
+    /// var descriptor = HistoryDescriptor<DefaultHistoryTransaction>()
+    /// descriptor.predicate = #Predicate { $0.token > lastToken }
+    /// for transaction in try context.fetchHistory(descriptor) {
+    ///     for change in transaction.changes {
+    ///         if case .insert(let insert as DefaultHistoryInsert<Trip>) = change { … }
+    ///     }
+    /// }
+    /// // SELECT "id", "timestamp", "author", … FROM "_CairnHistoryTransaction" ORDER BY "id"
+    /// ```
+    ///
+    /// The predicate and sort run in memory over every transaction still stored, changes
+    /// included: delete what you have processed (``deleteHistory(_:)``) to keep fetches short.
+    ///
+    /// - Throws: ``SwiftDataError/historyTokenExpired`` when the predicate selects a
+    ///   transaction that ``deleteHistory(_:)`` removed (checked on the newest removed one);
+    ///   ``SwiftDataError/invalidTransactionFetchRequest`` for a transaction type other than
+    ///   ``DefaultHistoryTransaction``.
+    public func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T] {
+        let (transactions, lastDeleted) = try storedHistory(T.self)
+        if let predicate = descriptor.predicate {
+            for removed in lastDeleted where try predicate.evaluate(removed.newest) && !predicate.evaluate(removed.origin) {
+                throw SwiftDataError.historyTokenExpired.with(
+                    reason: "The descriptor asks for history that deleteHistory removed (up to transaction "
+                        + "\(removed.newest.transactionIdentifier) of store '\(removed.newest.storeIdentifier)')")
+            }
+        }
+        return try select(transactions, descriptor)
+    }
+
+    /// Removes the history transactions a descriptor selects (as ``fetchHistory(_:)`` would
+    /// return them). A later fetch whose predicate would select one of them throws
+    /// ``SwiftDataError/historyTokenExpired``.
+    ///
+    /// ```swift
+    /// try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(
+    ///     predicate: #Predicate { $0.token <= processedToken }))
+    /// // DELETE FROM "_CairnHistoryTransaction" WHERE "id" IN (SELECT value FROM json_each(?))
+    /// ```
+    public func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws {
+        let (transactions, _) = try storedHistory(T.self)
+        let doomed = try select(transactions, descriptor).compactMap { $0 as? DefaultHistoryTransaction }
+        for store in state.stores {
+            let removed = doomed.filter { $0.storeIdentifier == store.identifier }
+            guard let newest = removed.max(by: { $0.transactionIdentifier < $1.transactionIdentifier }) else { continue }
+            guard store.configuration.allowsSave else {
+                throw ModelError(.storeFailure, message: "The store '\(store.identifier)' was opened with allowsSave: false; its history cannot be deleted")
+            }
+            let ids = "[" + removed.map { String($0.transactionIdentifier) }.joined(separator: ",") + "]"
+            try store.access { connection in
+                try connection.transaction {
+                    try connection.database.execute(
+                        sql: #"DELETE FROM "_CairnHistoryTransaction" WHERE "id" IN (SELECT value FROM json_each(?))"#,
+                        arguments: StatementArguments([.text(ids)]))
+                    let previous = try Self.lastDeleted(in: connection.database, store: store)
+                    if previous.map({ $0.transactionIdentifier < newest.transactionIdentifier }) ?? true {
+                        try connection.database.execute(
+                            sql: #"INSERT OR REPLACE INTO "_CairnMetadata" ("key", "value") VALUES (?, ?)"#,
+                            arguments: StatementArguments([.text(HistoryStorage.lastDeletedKey), .text(Self.describe(newest))]))
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Every stored transaction, and for each store that removed history, the newest
+    /// transaction removed and the same transaction moved before all history: a predicate true
+    /// of the first and false of the second asks for removed history by its token or time.
+    private func storedHistory<T: HistoryTransaction>(_ type: T.Type) throws -> ([T], [(newest: T, origin: T)]) {
+        guard T.self == DefaultHistoryTransaction.self else {
+            throw SwiftDataError.invalidTransactionFetchRequest.with(
+                reason: "Cairn's stores keep DefaultHistoryTransaction history; \(T.self) is not one")
+        }
+        var transactions: [DefaultHistoryTransaction] = []
+        var removed: [(newest: T, origin: T)] = []
+        for store in state.stores {
+            let (stored, lastDeleted) = try store.access { connection -> ([[DatabaseValue]], DefaultHistoryTransaction?) in
+                guard try Self.hasHistory(connection.database) else { return ([], nil) }
+                let rows = try connection.database.fetchAll(
+                    sql: #"SELECT "id", "timestamp", "author", "bundleIdentifier", "processIdentifier", "changes" FROM "_CairnHistoryTransaction" ORDER BY "id""#
+                ) { row in (0..<6).map { row.databaseValue(at: $0) } }
+                return (rows, try Self.lastDeleted(in: connection.database, store: store))
+            }
+            for row in stored { transactions.append(transaction(row, store: store)) }
+            if let lastDeleted, let newest = lastDeleted as? T,
+                let origin = DefaultHistoryTransaction(moving: lastDeleted, to: 0) as? T
+            {
+                removed.append((newest, origin))
+            }
+        }
+        // Several stores: their saves interleave in time.
+        if state.stores.count > 1 { transactions.sort { ($0.timestamp, $0.storeIdentifier) < ($1.timestamp, $1.storeIdentifier) } }
+        return (transactions.compactMap { $0 as? T }, removed)
+    }
+
+    private func select<T: HistoryTransaction>(_ transactions: [T], _ descriptor: HistoryDescriptor<T>) throws -> [T] {
+        var selected = transactions
+        if let predicate = descriptor.predicate { selected = try selected.filter { try predicate.evaluate($0) } }
+        if !descriptor.sortBy.isEmpty { selected.sort(using: descriptor.sortBy) }
+        if descriptor.fetchLimit > 0, UInt64(selected.count) > descriptor.fetchLimit {
+            selected = Array(selected.prefix(Int(clamping: descriptor.fetchLimit)))
+        }
+        return selected
+    }
+
+    private static func hasHistory(_ database: Database) throws -> Bool {
+        try !database.fetchAll(sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_CairnHistoryTransaction'") { _ in true }.isEmpty
+    }
+
+    /// One stored transaction row: id, timestamp, author, bundle, process, changes (JSON).
+    private func transaction(_ row: [DatabaseValue], store: ModelStore) -> DefaultHistoryTransaction {
+        let id: Int64 = if case .integer(let value) = row[0] { value } else { 0 }
+        let timestamp: Double = if case .real(let value) = row[1] { value } else { 0 }
+        let author: String? = if case .text(let value) = row[2] { value } else { nil }
+        let bundle: String = if case .text(let value) = row[3] { value } else { "" }
+        let process: String = if case .text(let value) = row[4] { value } else { "" }
+        let changes: [HistoryChange] = if case .text(let json) = row[5] { HistoryReader(store: store, transaction: id).changes(json) } else { [] }
+        return DefaultHistoryTransaction(
+            storeIdentifier: store.identifier, bundleIdentifier: bundle, processIdentifier: process, transactionIdentifier: id,
+            token: DefaultHistoryToken(id: Int(id), storeIdentifier: store.identifier), author: author, changes: changes,
+            timestamp: Date(timeIntervalSinceReferenceDate: timestamp))
+    }
+
+    private static func lastDeleted(in database: Database, store: ModelStore) throws -> DefaultHistoryTransaction? {
+        let values = try database.fetchAll(
+            sql: #"SELECT "value" FROM "_CairnMetadata" WHERE "key" = ?"#,
+            arguments: StatementArguments([.text(HistoryStorage.lastDeletedKey)])) { $0.databaseValue(at: 0) }
+        guard case .text(let json)? = values.first, let data = json.data(using: .utf8),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let id = (object["id"] as? NSNumber)?.int64Value
+        else { return nil }
+        return DefaultHistoryTransaction(
+            storeIdentifier: store.identifier, bundleIdentifier: object["bundle"] as? String ?? "",
+            processIdentifier: object["process"] as? String ?? "", transactionIdentifier: id,
+            token: DefaultHistoryToken(id: Int(id), storeIdentifier: store.identifier), author: object["author"] as? String,
+            changes: [], timestamp: Date(timeIntervalSinceReferenceDate: (object["timestamp"] as? NSNumber)?.doubleValue ?? 0))
+    }
+
+    private static func describe(_ transaction: DefaultHistoryTransaction) -> String {
+        var fields = [
+            "\"id\":\(transaction.transactionIdentifier)",
+            "\"timestamp\":\(transaction.timestamp.timeIntervalSinceReferenceDate)",
+            "\"bundle\":" + jsonStringLiteral(transaction.bundleIdentifier),
+            "\"process\":" + jsonStringLiteral(transaction.processIdentifier),
+        ]
+        if let author = transaction.author { fields.append("\"author\":" + jsonStringLiteral(author)) }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
+
+extension DefaultHistoryTransaction {
+    /// `transaction` with another position and no changes, before every recorded time.
+    init(moving transaction: DefaultHistoryTransaction, to id: Int64) {
+        self.init(
+            storeIdentifier: transaction.storeIdentifier, bundleIdentifier: transaction.bundleIdentifier,
+            processIdentifier: transaction.processIdentifier, transactionIdentifier: id,
+            token: DefaultHistoryToken(id: Int(id), storeIdentifier: transaction.storeIdentifier),
+            author: transaction.author, changes: [], timestamp: .distantPast)
+    }
+}
