@@ -230,4 +230,22 @@ import Testing
         #expect(kept.items.contains { $0 === keptItem })
         #expect(kept.items.map(\.title).sorted() == ["t0.0", "t0.1"])
     }
+
+    @Test func modelsHeldBeforeTheCollectionKeepTheirLoadedRelationships() throws {
+        let container = try RelationshipCycleTests().savedTrips(40, items: 1)
+        let context = ModelContext(container)
+        let warm = try #require(context.fetch(FetchDescriptor<Tag>(predicate: #Predicate { $0.name == "warm" })).first)
+        #expect(warm.trips.count == 40)  // loaded before the collection
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+        descriptor.includePendingChanges = false
+        var tagged = 0
+        for trip in try context.fetch(descriptor, batchSize: 10) where trip.tags.contains(where: { $0 === warm }) { tagged += 1 }
+        #expect(tagged == 40)
+        // Reading them again runs no statement: before, every batch detached the tag's trips
+        // (reached from the batch through trip.tags), and each read loaded them again.
+        let store = try container.store(for: "Trip")
+        let before = store.statementCount
+        #expect(warm.trips.count == 40)
+        #expect(store.statementCount == before)
+    }
 }

@@ -97,10 +97,13 @@ extension ModelContext {
         mergeExternalChanges()
         let scope = try table(of: T.self).layout.identifierScope
         let holder = BatchHolder<T>()
+        // What the context held before stays as it is (as in `enumerate`): a tag whose `trips`
+        // the caller loaded is not detached again at every batch.
+        let heldBefore = Set(tracked.keys)
         return { range in
             let previous = holder.models.compactMap { $0._storage.map(self.key) }
             holder.models = []
-            self.releaseBatch(previous)
+            self.releaseBatch(previous, keeping: heldBefore)
             let identifiers = keys[range].map {
                 PersistentIdentifier.permanent(scope: scope, primaryKey: $0)
             }
@@ -185,7 +188,10 @@ extension ModelContext {
     /// that would keep them alive (ModelStorage+Detach.swift); then the context forgets those
     /// that nothing else holds. A model the caller kept stays registered, so reading its
     /// position again gives the same instance, and its relationships load again on first use.
-    func releaseBatch(_ keys: [ObjectIdentifier]) {
+    /// Models in `kept` (registered before the collection was made) are neither walked through
+    /// nor let go of.
+    func releaseBatch(_ keys: [ObjectIdentifier], keeping kept: Set<ObjectIdentifier>) {
+        let keys = keys.filter { !kept.contains($0) }
         var reached = Set(keys)
         var frontier = keys
         while let key = frontier.popLast() {
@@ -194,7 +200,7 @@ extension ModelContext {
                 guard case .value(let value) = storage.slots[index] else { continue }
                 for related in relatedModels(value) {
                     guard let relatedKey = related._storage.map(self.key), tracked[relatedKey] != nil,
-                        reached.insert(relatedKey).inserted
+                        !kept.contains(relatedKey), reached.insert(relatedKey).inserted
                     else { continue }
                     frontier.append(relatedKey)
                 }
