@@ -18,6 +18,7 @@ enum CairnMacroRegistry {
             "EphemeralMacro": EphemeralMacro.self,
             "SelectionMacro": SelectionMacro.self,
             "SQLMacro": SQLMacro.self,
+            "BindMacro": BindMacro.self,
             "DatabaseFunctionMacro": DatabaseFunctionMacro.self,
             "ModelActorMacro": ModelActorMacro.self,
             "QueryMacro": QueryMacro.self,

@@ -269,6 +269,19 @@ struct TableMacroTests {
         #expect(expandSQL(#"let e = #sql("SELECT 1")"#).text.contains(#"Cairn.SQLQueryExpression("SELECT 1" as Cairn.QueryFragment)"#))
     }
 
+    @Test func bindMacroWrapsItsValueAsABoundExpression() {
+        func expand(_ source: String) -> String {
+            let file = Parser.parse(source: source)
+            let context = BasicMacroExpansionContext(
+                sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "Test.swift")])
+            return file.expand(macroSpecs: ["bind": MacroSpec(type: BindMacro.self)], contextGenerator: { _ in context },
+                               indentationWidth: .spaces(4)).description
+        }
+        #expect(expand("let e = #bind(Date())") == "let e = Cairn.BindQueryExpression(Date())")
+        #expect(expand("let e = #bind(date, as: Date.UnixTimeRepresentation.self)")
+            == "let e = Cairn.BindQueryExpression(date, as: Date.UnixTimeRepresentation.self)")
+    }
+
     @Test(arguments: [
         (#"#sql("count(*")"#, "#sql: 1 unclosed '('"),
         (#"#sql("a) + (b")"#, "#sql: ')' without a matching '('"),

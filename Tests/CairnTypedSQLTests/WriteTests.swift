@@ -78,6 +78,48 @@ struct WriteTests {
         #expect(try Reminder.find(1).fetchOne(db)?.dueDate == nil)
     }
 
+    @Test func updateInPlaceAsStructuredQueriesSpellsIt() throws {
+        let flag = Reminder.find(1).update { $0.isFlagged.toggle() }
+        try assertQuery(
+            flag,
+            sql: #"UPDATE "reminders" SET "isFlagged" = NOT "reminders"."isFlagged" WHERE "reminders"."id" = ?"#,
+            rows: {
+                let before = try Reminder.find(1).select(\.isFlagged).fetchOne(db)
+                try flag.execute(db)
+                return [before, try Reminder.find(1).select(\.isFlagged).fetchOne(db)]
+            },
+            [Optional(true), Optional(false)])
+
+        let counts = Counter.update { $0.count += 10; $0.count -= 1 }
+        try assertQuery(
+            counts, sql: #"UPDATE "counters" SET "count" = "counters"."count" + ? - ?"#,
+            arguments: [.integer(10), .integer(1)],
+            rows: { try counts.execute(db); return try Counter.order(by: \.id).select(\.count).fetchAll(db) }, [12, 14])
+        try Counter.update { $0.count *= 3; $0.count /= 2 }.execute(db)
+        // SQLite's integer division, as Swift's: 12 * 3 / 2 = 18, 14 * 3 / 2 = 21.
+        #expect(try Counter.order(by: \.id).select(\.count).fetchAll(db) == [18, 21])
+        try Counter.find(1).update { $0.count += $0.id }.execute(db)
+        #expect(try Counter.find(1).select(\.count).fetchOne(db) == 19)
+
+        let title = Tag.find(1).update { $0.title += " (old)" }
+        #expect(try title.render().sql == #"UPDATE "tags" SET "title" = "tags"."title" || ? WHERE "tags"."id" = ?"#)
+        try title.execute(db)
+        #expect(try Tag.find(1).select(\.title).fetchOne(db) == "car (old)")
+    }
+
+    @Test func bindWrapsValuesInTheirRepresentation() throws {
+        // StructuredQueries 0.31 asks for #bind in updates; a value in a non-default
+        // representation needs it anywhere.
+        let update = Reminder.find(1).update { $0.title = #bind("Milk"); $0.dueDate = #bind(Optional(today)) }
+        try assertQuery(
+            update, sql: #"UPDATE "reminders" SET "title" = ?, "dueDate" = ? WHERE "reminders"."id" = ?"#,
+            rows: { try update.execute(db); return try Reminder.find(1).select { ($0.title, $0.dueDate) }.fetchAll(db).map { "\($0.0) \($0.1 == today)" } },
+            ["Milk true"])
+        let seconds = #bind(today, as: Date.UnixTimeRepresentation.self)
+        #expect(try Reminder.where { _ in #sql("\(seconds) = \(bind: Int64(today.timeIntervalSince1970))", as: Bool.self) }.fetchCount(db) == 6)
+        #expect(try #sql("SELECT \(seconds)", as: Int64.self).fetchOne(db) == 1_778_371_200)
+    }
+
     @Test func updateWholeRowAndReturning() throws {
         var tag = try #require(try Tag.find(5).fetchOne(db))
         tag.title = "Someday"

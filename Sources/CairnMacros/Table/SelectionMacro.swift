@@ -77,6 +77,17 @@ public struct SelectionMacro: ExtensionMacro {
 /// (see `QueryFragment`). Expands to `Cairn.SQLQueryExpression("…", as: T.self)` after a light
 /// check of the literal text: parentheses balance and quotes close. The literal is typed as
 /// `QueryFragment`, so its interpolations bind values and render expressions.
+/// `#bind(value)` / `#bind(value, as: Representation.self)` → `Cairn.BindQueryExpression(…)`.
+public struct BindMacro: ExpressionMacro {
+    public static func expansion(
+        of node: some FreestandingMacroExpansionSyntax,
+        in context: some MacroExpansionContext
+    ) throws -> ExprSyntax {
+        let arguments = node.arguments.map { $0.trimmed.with(\.trailingComma, nil).trimmedDescription }
+        return "Cairn.BindQueryExpression(\(raw: arguments.joined(separator: ", ")))"
+    }
+}
+
 public struct SQLMacro: ExpressionMacro {
     public static func expansion(
         of node: some FreestandingMacroExpansionSyntax,

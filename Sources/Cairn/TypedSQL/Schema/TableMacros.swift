@@ -107,6 +107,30 @@ public macro DatabaseFunction(_ name: String = "", isDeterministic: Bool = false
 /// let overdue = #sql("\(Reminder.columns.dueDate) < \(Date())", as: Bool.self)
 /// // "reminders"."dueDate" < ?
 /// ```
+/// A Swift value as a bound query expression, with its representation given or inferred:
+/// what a value of a column with a non-default representation needs, and what StructuredQueries
+/// (from 0.31, Swift 6.3) asks for in updates.
+///
+/// ```swift
+/// Reminder.where { $0.dueDate.lt(#bind(deadline, as: Date.UnixTimeRepresentation.self)) }
+/// // … WHERE ("reminders"."dueDate" < ?)        -- the date as seconds since 1970
+/// Reminder.find(1).update { $0.title = #bind("Milk") }
+/// ```
+@freestanding(expression)
+public macro bind<QueryValue: QueryBindable>(
+    _ queryValue: QueryValue.QueryOutput, as queryValueType: QueryValue.Type = QueryValue.self
+) -> BindQueryExpression<QueryValue> = #externalMacro(module: "CairnMacros", type: "BindMacro")
+
+/// The value `#bind` expands to: `?`, with the value in its representation among the
+/// statement's arguments.
+public struct BindQueryExpression<QueryValue: QueryBindable>: QueryExpression, Sendable {
+    public let sqlExpression: SQLExpression
+
+    public init(_ queryOutput: QueryValue.QueryOutput, as type: QueryValue.Type = QueryValue.self) {
+        sqlExpression = QueryValue(queryOutput: queryOutput).sqlExpression
+    }
+}
+
 @freestanding(expression)
 public macro sql<QueryValue>(
     _ queryFragment: QueryFragment, as queryValueType: QueryValue.Type = QueryValue.self

@@ -9,6 +9,15 @@
 /// A value assigned must be an expression of the column's stored type: a literal, a value of
 /// that type, or another column. For an optional column, assign `Optional(value)` or an
 /// optional expression.
+///
+/// A column can also be changed in place, as in StructuredQueries:
+///
+/// ```swift
+/// Reminder.find(1).update { $0.isFlagged.toggle(); $0.title += "!" }
+/// // UPDATE "reminders" SET "isFlagged" = NOT "reminders"."isFlagged",
+/// //   "title" = "reminders"."title" || ? WHERE …
+/// Counter.update { $0.count += 1 }   // SET "count" = "counters"."count" + ?
+/// ```
 @dynamicMemberLookup
 public struct Updates<Base: Table> {
     var assignments: [SQLAssignment] = []
@@ -20,11 +29,66 @@ public struct Updates<Base: Table> {
         dynamicMember keyPath: KeyPath<Base.TableColumns, TableColumn<Base, Value>>
     ) -> any QueryExpression<Value> {
         get { Base.columns[keyPath: keyPath] }
-        set {
-            let name = Base.columns[keyPath: keyPath].name
-            assignments.removeAll { $0.column == name }
-            assignments.append(SQLAssignment(name, newValue.sqlExpression))
+        set { set(Base.columns[keyPath: keyPath].name, newValue.sqlExpression) }
+    }
+
+    /// The column as a concrete expression, for the in-place changes an existential cannot
+    /// offer (`toggle()`, `+=`, `-=`, `*=`, `/=`): chosen only when those are used. Changes to
+    /// one column compose as in Swift (`$0.count += 10; $0.count -= 1` sets
+    /// `"count" = "counters"."count" + ? - ?`), while reading a column elsewhere gives its stored value,
+    /// as SQL's `SET` does.
+    @_disfavoredOverload
+    public subscript<Value>(
+        dynamicMember keyPath: KeyPath<Base.TableColumns, TableColumn<Base, Value>>
+    ) -> SQLQueryExpression<Value> {
+        get {
+            let column = Base.columns[keyPath: keyPath]
+            let assigned = assignments.last { $0.column == column.name }
+            return assigned.map { SQLQueryExpression($0.value) } ?? SQLQueryExpression(column)
         }
+        set { set(Base.columns[keyPath: keyPath].name, newValue.sqlExpression) }
+    }
+
+    private mutating func set(_ column: String, _ value: SQLExpression) {
+        assignments.removeAll { $0.column == column }
+        assignments.append(SQLAssignment(column, value))
+    }
+}
+
+extension SQLQueryExpression where QueryValue == Bool {
+    /// Replaces the expression by its negation: `$0.isFlagged.toggle()` in an update sets
+    /// `"isFlagged" = NOT "reminders"."isFlagged"`.
+    public mutating func toggle() {
+        self = SQLQueryExpression(sqlExpression.not())
+    }
+}
+
+extension SQLQueryExpression where QueryValue: Numeric & QueryBindable {
+    /// `lhs = lhs + rhs`: `$0.count += 1` in an update.
+    public static func += (lhs: inout Self, rhs: some QueryExpression<QueryValue>) {
+        lhs = Self(lhs.sqlExpression.plus(rhs.sqlExpression))
+    }
+
+    /// `lhs = lhs - rhs`
+    public static func -= (lhs: inout Self, rhs: some QueryExpression<QueryValue>) {
+        lhs = Self(lhs.sqlExpression.minus(rhs.sqlExpression))
+    }
+
+    /// `lhs = lhs * rhs`
+    public static func *= (lhs: inout Self, rhs: some QueryExpression<QueryValue>) {
+        lhs = Self(lhs.sqlExpression.times(rhs.sqlExpression))
+    }
+
+    /// `lhs = lhs / rhs` (SQLite's division: integer division for integers, as Swift's)
+    public static func /= (lhs: inout Self, rhs: some QueryExpression<QueryValue>) {
+        lhs = Self(lhs.sqlExpression.dividedBy(rhs.sqlExpression))
+    }
+}
+
+extension SQLQueryExpression where QueryValue == String {
+    /// `lhs = lhs || rhs`: `$0.title += "!"` in an update.
+    public static func += (lhs: inout Self, rhs: some QueryExpression<String>) {
+        lhs = Self(lhs.sqlExpression.concatenated(with: rhs.sqlExpression))
     }
 }
 
