@@ -66,6 +66,9 @@ struct TableMacroTests {
                         self.id = id
                         self.title = title
                     }
+                    init(_ other: Tag) {
+                        self.init(id: other.id, title: other.title)
+                    }
                     func databaseValues() throws -> [Cairn.DatabaseValue] {
                         [
                             try Optional<Int>(queryOutput: id).databaseValueForBinding(),

@@ -37,6 +37,17 @@ struct WriteTests {
         #expect(whole == Tag(id: 6, title: "new"))
     }
 
+    @Test func aDraftOfAStoredRowEditsIt() throws {
+        // The SQLiteData form pattern: edit a draft of the row, then upsert it.
+        let stored = try #require(try Reminder.find(1).fetchOne(db))
+        var draft = Reminder.Draft(stored)
+        #expect(draft.id == 1 && draft.title == stored.title && draft.remindersListID == stored.remindersListID)
+        draft.title = "Edited"
+        try Reminder.upsert { draft }.execute(db)
+        #expect(try Reminder.find(1).fetchOne(db)?.title == "Edited")
+        #expect(try Reminder.fetchCount(db) == 6)
+    }
+
     @Test func upsertUpdatesEveryOtherColumn() throws {
         let upsert = Tag.upsert { Tag.Draft(id: 1, title: "automobile"); Tag.Draft(title: "fresh") }
         try assertQuery(

@@ -189,6 +189,10 @@ public struct TableMacro: ExtensionMacro {
             lines.append("            self.\(column.name) = \(column.name)")
         }
         lines.append("        }")
+        // `Reminder.Draft(reminder)`: a draft of a stored row, to edit and upsert.
+        lines.append("        \(access)init(_ other: \(type)) {")
+        lines.append("            self.init(" + columns.map { "\($0.name): other.\($0.name)" }.joined(separator: ", ") + ")")
+        lines.append("        }")
         let key = primaryKey.isOptional ? nil : primaryKey.name
         lines.append(contentsOf: valuesFunction(access: access, columns: columns, indent: "        ", optionalKey: key))
         lines.append("    }")
