@@ -51,6 +51,44 @@ struct SelectBuilderTests {
             rows: { try query.fetchAll(db) }, [2, 4, 3, 6, 1, 5])
     }
 
+    enum Ordering { case dueDate, priority, none }
+
+    @Test(arguments: [
+        (Ordering.dueDate, #"SELECT "reminders"."id" FROM "reminders" ORDER BY "reminders"."dueDate" ASC NULLS LAST, "reminders"."id" ASC"#, [5, 1, 6, 3, 2, 4]),
+        (Ordering.priority, #"SELECT "reminders"."id" FROM "reminders" ORDER BY "reminders"."priority" DESC, "reminders"."isFlagged" DESC, "reminders"."id" ASC"#, [1, 5, 3, 2, 6, 4]),
+        (Ordering.none, #"SELECT "reminders"."id" FROM "reminders" ORDER BY "reminders"."id" ASC"#, [1, 2, 3, 4, 5, 6]),
+    ])
+    func orderChosenBySwitchAndIf(ordering: Ordering, sql: String, ids: [Int]) throws {
+        // The Reminders example's shape: cases of different types. Before, such a closure
+        // returned `()` and the query had no ORDER BY at all.
+        let tieBreak = true
+        let query = Reminder.order {
+            switch ordering {
+            case .dueDate: $0.dueDate.asc(nulls: .last)
+            case .priority: ($0.priority.desc(), $0.isFlagged.desc())
+            case .none: ()
+            }
+        }
+        .order { if tieBreak { $0.id } }
+        .select(\.id)
+        try assertQuery(query, sql: sql, rows: { try query.fetchAll(db) }, ids)
+    }
+
+    @Test func joinedOrderChosenByIf() throws {
+        for byList in [true, false] {
+            let query = RemindersList.join(Reminder.all) { $0.id.eq($1.remindersListID) }
+                .order { list, reminder in
+                    if byList { (list.title.desc(), reminder.id) } else { reminder.id.desc() }
+                }
+                .select { $1.id }
+            let expected = byList
+                ? #"ORDER BY "remindersLists"."title" DESC, "reminders"."id" ASC"#
+                : #"ORDER BY "reminders"."id" DESC"#
+            #expect(try query.render().sql.hasSuffix(expected))
+            #expect(try query.fetchAll(db).count == 6)
+        }
+    }
+
     @Test func groupByTupleAndHaving() throws {
         let query = Reminder
             .group { ($0.remindersListID, $0.isCompleted) }

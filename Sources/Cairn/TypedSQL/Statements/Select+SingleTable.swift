@@ -20,18 +20,11 @@ extension Select where Joins == () {
         return with { $0 = $0.having(condition) }
     }
 
-    /// One `ORDER BY` key.
-    public func order<Term: QueryOrderingTerm>(by ordering: (From.TableColumns) -> Term) -> Self {
-        let term = ordering(From.columns).orderingTerm
-        return with { $0.ordering.append(term) }
-    }
-
-    /// Several `ORDER BY` keys, as a tuple.
-    public func order<each Term: QueryOrderingTerm>(by ordering: (From.TableColumns) -> (repeat each Term)) -> Self {
+    /// `ORDER BY` keys from a closure (``OrderingBuilder``): an expression, a term, a tuple
+    /// of them, or `if`/`switch` choosing among them.
+    public func order(@OrderingBuilder by ordering: (From.TableColumns) -> [SQLOrderingTerm]) -> Self {
         let terms = ordering(From.columns)
-        var list: [SQLOrderingTerm] = []
-        for term in repeat each terms { list.append(term.orderingTerm) }
-        return with { $0.ordering += list }
+        return with { $0.ordering += terms }
     }
 
     /// One `GROUP BY` key.

@@ -136,34 +136,19 @@ extension Select {
         return with { $0.ordering.append(term) }
     }
 
-    /// Adds one `ORDER BY` key from a closure: an expression (ascending), `x.asc(nulls:)` or
-    /// `x.desc(nulls:)`. Several calls add keys.
+    /// Adds `ORDER BY` keys from a closure (``OrderingBuilder``): an expression (ascending),
+    /// `x.asc(nulls:)`, `x.desc(nulls:)`, a tuple of them, or `if`/`switch` choosing among
+    /// them. Several calls add keys.
     ///
     /// ```swift
     /// Reminder.order { $0.dueDate.desc() }.order { $0.position }
     /// // … ORDER BY "reminders"."dueDate" DESC, "reminders"."position"
     /// ```
-    public func order<each J: Table, Term: QueryOrderingTerm>(
-        by ordering: ((From.TableColumns, repeat (each J).TableColumns)) -> Term
-    ) -> Self where Joins == (repeat each J) {
-        let term = ordering((From.columns, repeat (each J).columns)).orderingTerm
-        return with { $0.ordering.append(term) }
-    }
-
-    /// Adds `ORDER BY` keys from a closure: an expression (ascending), `x.asc(nulls:)`,
-    /// `x.desc(nulls:)`, or a tuple of them. Several calls add keys.
-    ///
-    /// ```swift
-    /// Reminder.order { $0.dueDate.desc() }.order { $0.position }
-    /// // … ORDER BY "reminders"."dueDate" DESC, "reminders"."position"
-    /// ```
-    public func order<each J: Table, each Term: QueryOrderingTerm>(
-        by ordering: ((From.TableColumns, repeat (each J).TableColumns)) -> (repeat each Term)
+    public func order<each J: Table>(
+        @OrderingBuilder by ordering: ((From.TableColumns, repeat (each J).TableColumns)) -> [SQLOrderingTerm]
     ) -> Self where Joins == (repeat each J) {
         let terms = ordering((From.columns, repeat (each J).columns))
-        var list: [SQLOrderingTerm] = []
-        for term in repeat each terms { list.append(term.orderingTerm) }
-        return with { $0.ordering += list }
+        return with { $0.ordering += terms }
     }
 
     /// Adds a `GROUP BY` key named by a key path.

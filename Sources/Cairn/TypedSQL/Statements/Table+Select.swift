@@ -32,15 +32,8 @@ extension Table {
         all.order(by: keyPath)
     }
 
-    /// `Self.all.order { … }` with one key.
-    public static func order<Term: QueryOrderingTerm>(by ordering: (TableColumns) -> Term) -> SelectOf<Self> {
-        all.order(by: ordering)
-    }
-
-    /// `Self.all.order { … }`
-    public static func order<each Term: QueryOrderingTerm>(
-        by ordering: (TableColumns) -> (repeat each Term)
-    ) -> SelectOf<Self> {
+    /// `Self.all.order { … }` (``OrderingBuilder``)
+    public static func order(@OrderingBuilder by ordering: (TableColumns) -> [SQLOrderingTerm]) -> SelectOf<Self> {
         all.order(by: ordering)
     }
 
