@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "CairnTests", dependencies: ["Cairn", "CairnFaultyVFS", "CairnTestSupport"], swiftSettings: strict),
         // Typed SQL (@Table, the query builder): its own target, as its reminders schema
         // declares a `Tag` table beside the SwiftData fixtures' `Tag` model.
-        .testTarget(name: "CairnTypedSQLTests", dependencies: ["Cairn"], swiftSettings: strict),
+        .testTarget(name: "CairnTypedSQLTests", dependencies: ["Cairn", "CairnTestSupport"], swiftSettings: strict),
         .testTarget(name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData", "CairnTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -40,6 +40,16 @@ public struct Configuration: Sendable {
     public var tracer: (@Sendable (TraceEvent) -> Void)?
     /// Runs on every new connection after Cairn's own setup (extra pragmas, functions).
     public var prepareDatabase: (@Sendable (Database) throws -> Void)?
+
+    /// Adds `body` to what runs on every new connection, after what was added before: GRDB's
+    /// spelling, which SQLiteData apps use (`configuration.prepareDatabase { db in … }`).
+    public mutating func prepareDatabase(_ body: @escaping @Sendable (Database) throws -> Void) {
+        let previous = prepareDatabase
+        prepareDatabase = { db in
+            try previous?(db)
+            try body(db)
+        }
+    }
     /// The most readers a ``DatabasePool`` opens at once (default 5).
     public var maximumReaderCount = 5
     /// A name for the connections' dispatch queues and diagnostics.

@@ -28,6 +28,12 @@ public final class DatabaseQueue: DatabaseWriter {
         observers.prepareCheckingOthersCommits(of: connection, path: path, configuration: configuration)
     }
 
+    /// A queue on a private in-memory database, as GRDB's and SQLiteData's `DatabaseQueue()`
+    /// makes one (tests and previews).
+    public convenience init(configuration: Configuration = Configuration()) throws {
+        try self.init(path: ":memory:", configuration: configuration)
+    }
+
     /// A queue on a private in-memory database.
     public static func inMemory(configuration: Configuration = Configuration()) throws -> DatabaseQueue {
         try DatabaseQueue(path: ":memory:", configuration: configuration)

@@ -58,4 +58,14 @@ extension QueryExpression {
     where QueryValue == Wrapped?, Other.QueryValue: QueryRepresentable, Other.QueryValue._Optionalized == Wrapped? {
         SQLQueryExpression(.function("coalesce", lhs.sqlExpression, rhs.sqlExpression))
     }
+
+    /// `ifnull(x, other)`: `other` where `x` is NULL, as `??` (SQLite's two-argument form).
+    ///
+    /// ```swift
+    /// RemindersList.select { $0.color.ifnull(0) }  // SELECT ifnull("remindersLists"."color", ?) …
+    /// ```
+    public func ifnull<Wrapped, Other: QueryExpression>(_ other: Other) -> SQLQueryExpression<Other.QueryValue>
+    where QueryValue == Wrapped?, Other.QueryValue: QueryRepresentable, Other.QueryValue._Optionalized == Wrapped? {
+        SQLQueryExpression(.function("ifnull", sqlExpression, other.sqlExpression))
+    }
 }

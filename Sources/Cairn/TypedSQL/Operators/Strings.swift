@@ -78,4 +78,33 @@ extension QueryExpression where QueryValue: _TextValue {
         SQLQueryExpression(.function("length", sqlExpression))
     }
 
+    /// `replace(x, pattern, replacement)`: every occurrence of `pattern` replaced.
+    ///
+    /// ```swift
+    /// Reminder.select { $0.notes.replace("\n", " ") }  // SELECT replace("reminders"."notes", ?, ?) …
+    /// ```
+    public func replace(_ pattern: String, _ replacement: String) -> SQLQueryExpression<QueryValue> {
+        SQLQueryExpression(.function("replace", sqlExpression, .value(.text(pattern)), .value(.text(replacement))))
+    }
+
+    /// `substr(x, offset)` or `substr(x, offset, length)`: SQLite's substring, `offset`
+    /// counting from 1 (0 reads as 1 with one character fewer, as SQLite does).
+    public func substr(_ offset: Int, _ length: Int? = nil) -> SQLQueryExpression<QueryValue> {
+        let start = SQLExpression.value(.integer(Int64(offset)))
+        guard let length else { return SQLQueryExpression(.function("substr", sqlExpression, start)) }
+        return SQLQueryExpression(.function("substr", sqlExpression, start, .value(.integer(Int64(length)))))
+    }
+
+    /// `trim(x)`, or `trim(x, characters)`: leading and trailing spaces (or those characters)
+    /// removed.
+    public func trim(_ characters: String? = nil) -> SQLQueryExpression<QueryValue> {
+        guard let characters else { return SQLQueryExpression(.function("trim", sqlExpression)) }
+        return SQLQueryExpression(.function("trim", sqlExpression, .value(.text(characters))))
+    }
+
+    /// `instr(x, other)`: the 1-based position of the first `other` in `x`, 0 when absent.
+    public func instr(_ other: String) -> SQLQueryExpression<Int> {
+        SQLQueryExpression(.function("instr", sqlExpression, .value(.text(other))))
+    }
+
 }

@@ -45,6 +45,16 @@ extension Table {
     public static var all: SelectOf<Self> {
         Select(query: AllRowsQueries.query(for: Self.self), isSelected: false, decode: nil)
     }
+
+    /// No row of the table: a query to start a live value with before the real one is known
+    /// (`@FetchAll(Tag.none) var tags`).
+    ///
+    /// ```swift
+    /// Tag.none  // SELECT "tags"."id", "tags"."title" FROM "tags" WHERE ?   -- 0
+    /// ```
+    public static var none: SelectOf<Self> {
+        all.with { $0 = $0.where(.value(.integer(0))) }
+    }
 }
 
 /// `SELECT <every column> FROM <table>` of each table type, built once.
