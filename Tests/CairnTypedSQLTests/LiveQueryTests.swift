@@ -158,6 +158,21 @@ struct LiveQueryTests {
         #expect(flagged.loadError == nil)
     }
 
+    @Test func loadRunsTheQueryAgainNowAndThrowsWhatItThrew() async throws {
+        let pool = try makeReminderPool()
+        let flagged = FetchAll(Reminder.where(\.isFlagged).order(by: \.id), database: pool)
+        let count = FetchOne(wrappedValue: 0, Reminder.count(), database: pool)
+        try await pool.write { db in try Reminder.find(4).update { $0.isFlagged = true }.execute(db) }
+        // SQLiteData's `try await $reminders.load()`: current when it returns, no waiting.
+        try await flagged.load()
+        try await count.load()
+        #expect(flagged.wrappedValue.map(\.id) == [1, 3, 4, 5])
+        #expect(count.wrappedValue == 6)
+        let facts = FetchAll(Fact.order(by: \.id), database: try defaultDatabase())  // no such table
+        await #expect(throws: DatabaseError.self) { try await facts.load() }
+        #expect(facts.loadError != nil)
+    }
+
     /// SQLiteData's observations stop for good after a failed fetch (sqlite-data#485: a
     /// screen left empty). Here a wrapper whose query failed keeps listening and loads on the
     /// next commit that makes it work.

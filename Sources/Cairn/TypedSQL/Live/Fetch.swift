@@ -42,6 +42,11 @@ public struct Fetch<Value: Sendable>: Sendable {
         query = LiveQuery(initial: wrappedValue, database: database) { try request.fetch($0) }
     }
 
+    /// Runs the current request again now (`try await $value.load()`).
+    ///
+    /// - Throws: the error the fetch threw (also kept in ``loadError``).
+    public func load() async throws { try query.load() }
+
     /// Replaces the request at run time and loads it.
     public func load<Request: FetchKeyRequest>(_ request: Request, database: (any DatabaseReader)? = nil)
     where Request.Value == Value {

@@ -92,6 +92,17 @@ public struct FetchAll<Element: Sendable>: Sendable {
         live = .rows(LiveQuery(initial: wrappedValue, database: database) { try Self.fetch(statement, $0) })
     }
 
+    /// Runs the current query again now, as SQLiteData's `try await $rows.load()` does (a
+    /// refresh the user asked for; commits already refetch by themselves).
+    ///
+    /// - Throws: the error the fetch threw (also kept in ``loadError``).
+    public func load() async throws {
+        switch live {
+        case .rows(let query): try query.load()
+        case .sections(let query): try query.load()
+        }
+    }
+
     /// Replaces the query at run time (for example after the user changes a filter) and
     /// loads it. A wrapper created with `sectionBy:` keeps its statement.
     public func load<From, Joins>(_ statement: Select<Element, From, Joins>, database: (any DatabaseReader)? = nil) {

@@ -40,6 +40,11 @@ public struct FetchOne<Value: Sendable>: Sendable {
         }
     }
 
+    /// Runs the current statement again now (`try await $value.load()`).
+    ///
+    /// - Throws: the error the fetch threw (also kept in ``loadError``).
+    public func load() async throws { try query.load() }
+
     /// Replaces the statement at run time and loads it.
     public func load<From, Joins>(
         _ statement: Select<Value, From, Joins>, default value: Value, database: (any DatabaseReader)? = nil

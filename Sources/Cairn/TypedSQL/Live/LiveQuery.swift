@@ -54,6 +54,13 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
         reload()
     }
 
+    /// Runs the query again now (`$reminders.load()`): throws what the load threw, which
+    /// ``loadError`` also keeps.
+    func load() throws {
+        reload()
+        if let error = loadError { throw error }
+    }
+
     /// Runs the query now, on the calling thread, and starts watching the tables it read.
     func reload() {
         let (database, fetch, generation) = locked { () -> ((any DatabaseReader)?, @Sendable (Database) throws -> Value, Int) in
