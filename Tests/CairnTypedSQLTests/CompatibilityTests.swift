@@ -53,4 +53,26 @@ struct CompatibilityTests {
         #expect(calls.values == ["first", "second"])
         #expect(try DatabaseQueue().read { db in try db.fetchAll(sql: "SELECT 1") { _ in 1 } } == [1])
     }
+
+    @Test func insertDefaultValues() throws {
+        let insert = Counter.insert()
+        try assertQuery(
+            insert, sql: #"INSERT INTO "counters" DEFAULT VALUES"#,
+            rows: { try insert.execute(db); return try Counter.order(by: \.id).select(\.count).fetchAll(db) }, [3, 5, 0])
+    }
+
+    @Test func fetchOneOfATableAndOfAnOptionalRowWithAnimation() async throws {
+        let queue = try DatabaseQueue()
+        try await queue.write { db in
+            try db.execute(sql: #"CREATE TABLE "tags" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL)"#)
+        }
+        let placeholder = Tag(id: 0, title: "none yet")
+        let first = FetchOne(wrappedValue: placeholder, database: queue)
+        #expect(first.wrappedValue == placeholder)  // no row: the given value
+        try await queue.write { db in try Tag.insert { Tag(id: 7, title: "seven"); Tag(id: 8, title: "eight") }.execute(db) }
+        try await first.load()
+        #expect(first.wrappedValue == Tag(id: 7, title: "seven"))
+        let eight = FetchOne(Tag.where { $0.id.eq(8) }, database: queue, animation: .default)
+        #expect(eight.wrappedValue == Tag(id: 8, title: "eight"))
+    }
 }

@@ -31,6 +31,14 @@ public struct FetchOne<Value: Sendable>: Sendable {
         query = LiveQuery(initial: wrappedValue, database: database) { try Self.fetch(statement, default: wrappedValue, $0) }
     }
 
+    /// The first row of the table, `wrappedValue` while there is none (SQLiteData's
+    /// `FetchOne(wrappedValue: row)`, to be narrowed later with `load(_:default:)`).
+    public init(wrappedValue: Value, database: (any DatabaseReader)? = nil) where Value: Table, Value.QueryOutput == Value {
+        query = LiveQuery(initial: wrappedValue, database: database) { db in
+            try fetchFirst(db, Value.all.limit(1).render()) { try Value.decode(from: &$0) } ?? wrappedValue
+        }
+    }
+
     /// The first row of a one-table statement, `nil` when there is none.
     public init<Row: Table>(
         wrappedValue: Value = nil, _ statement: SelectOf<Row>, database: (any DatabaseReader)? = nil
@@ -64,6 +72,14 @@ public struct FetchOne<Value: Sendable>: Sendable {
 
 #if !canImport(SwiftUI)
 extension FetchOne {
+    /// `init(wrappedValue:_:database:)` of an optional row; `animation` is ignored without
+    /// SwiftUI.
+    public init<Row: Table>(
+        wrappedValue: Value = nil, _ statement: SelectOf<Row>, database: (any DatabaseReader)? = nil, animation: Animation
+    ) where Value == Row?, Row.QueryOutput == Row {
+        self.init(wrappedValue: wrappedValue, statement, database: database)
+    }
+
     /// `init(wrappedValue:_:database:)`; `animation` is ignored without SwiftUI.
     public init<From, Joins>(
         wrappedValue: Value, _ statement: Select<Value, From, Joins>, database: (any DatabaseReader)? = nil,

@@ -58,6 +58,15 @@ extension Table {
             bindingFailure: rows.isEmpty ? "no rows to insert" : failure, decodeReturning: nil)
     }
 
+    /// `INSERT INTO table DEFAULT VALUES`: one row of the columns' defaults.
+    ///
+    /// ```swift
+    /// try Item.insert().execute(db)  // INSERT INTO "items" DEFAULT VALUES
+    /// ```
+    public static func insert() -> Insert<Self, ()> {
+        Insert(statement: SQLInsert(into: tableName, source: .defaultValues), bindingFailure: nil, decodeReturning: nil)
+    }
+
     /// `INSERT INTO table (…) VALUES (…), …`: rows of the table or its `Draft`.
     ///
     /// ```swift
