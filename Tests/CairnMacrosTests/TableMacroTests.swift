@@ -36,6 +36,9 @@ struct TableMacroTests {
                 }
                 static let columns = TableColumns()
                 static let tableName = "tags"
+                var primaryKey: Int {
+                    id
+                }
                 static var columnWidth: Int {
                     Int.columnWidth + String.columnWidth
                 }
@@ -242,6 +245,14 @@ struct TableMacroTests {
             "Bool(queryOutput: isNotDeleted)", "String(queryOutput: displayName)", "var isNotDeleted: Bool", "var displayName",
         ])
         assertExpansionLacks("@Table struct Tag { let id: Int; var title = \"\" }", ["writableColumns"])
+    }
+
+    @Test func aPropertyNamedPrimaryKeyIsNotShadowed() {
+        assertExpansionLacks(
+            "@Table struct Book { @Column(primaryKey: true) let isbn: String; var primaryKey: String { isbn } }",
+            ["var primaryKey: String { isbn } static var columnWidth"])
+        assertExpansionContains("@Table struct Book { @Column(primaryKey: true) let isbn: String }",
+                                ["var primaryKey: String { isbn } static var columnWidth"])
     }
 
     @Test func tableWithoutPrimaryKeyHasNoDraft() {

@@ -75,4 +75,17 @@ struct CompatibilityTests {
         let eight = FetchOne(Tag.where { $0.id.eq(8) }, database: queue, animation: .default)
         #expect(eight.wrappedValue == Tag(id: 8, title: "eight"))
     }
+
+    @Test func rawInterpolationTakesNumbers() throws {
+        let months = 3
+        let query = #sql("SELECT \(raw: months) * \(raw: 2.5)", as: Double.self)
+        #expect(try query.render().sql == "SELECT 3 * 2.5")
+        #expect(try query.fetchOne(db) == 7.5)
+    }
+
+    @Test func rowsHaveTheirPrimaryKey() throws {
+        let tags = try Tag.order(by: \.id).fetchAll(db)
+        #expect(tags.map(\.primaryKey) == tags.map(\.id))
+        #expect(try Reminder.where { $0.id.in(tags.prefix(2).map(\.primaryKey)) }.fetchCount(db) == 2)
+    }
 }

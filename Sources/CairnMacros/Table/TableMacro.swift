@@ -110,6 +110,12 @@ public struct TableMacro: ExtensionMacro {
         lines.append("    }")
         lines.append("    \(access)static let columns = TableColumns()")
         lines.append("    \(access)static let tableName = \(stringLiteral(tableName))")
+        // `tags.map(\.primaryKey)`, as StructuredQueries offers it; a property of that name wins.
+        if let primaryKey, !columns.contains(where: { $0.name == "primaryKey" }), !shape.hasMember(named: "primaryKey") {
+            lines.append("    \(access)var primaryKey: \(primaryKey.type) {")
+            lines.append("        \(primaryKey.name)")
+            lines.append("    }")
+        }
         lines.append("    \(access)static var columnWidth: Int {")
         lines.append("        " + (columns.isEmpty ? "0" : columns.map { "\(typeExpression($0.storedType)).columnWidth" }.joined(separator: " + ")))
         lines.append("    }")

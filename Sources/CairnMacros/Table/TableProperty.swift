@@ -126,6 +126,11 @@ struct TableShape {
     /// initializer, passing the columns in order and leaving the other properties to their
     /// defaults (see ``memberwiseInitializerIsUsable(_:)``).
     let usesMemberwiseInitializer: Bool
+    /// The names the struct's own body declares (properties of any kind, functions), so a
+    /// generated member never collides with one.
+    var declaredNames: Set<String> = []
+
+    func hasMember(named name: String) -> Bool { declaredNames.contains(name) }
 
     static func read(
         _ declaration: some DeclGroupSyntax, macro: String, node: AttributeSyntax,
@@ -149,9 +154,21 @@ struct TableShape {
         guard valid else { return nil }
         let modifiers = structDecl.modifiers.map(\.name.text)
         let access = modifiers.contains("public") || modifiers.contains("open") ? "public " : ""
+        var names: Set<String> = []
+        for member in structDecl.memberBlock.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) {
+                for binding in variable.bindings {
+                    if let identifier = binding.pattern.as(IdentifierPatternSyntax.self) {
+                        names.insert(identifier.identifier.trimmedDescription.filter { $0 != "`" })
+                    }
+                }
+            } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                names.insert(function.name.trimmedDescription)
+            }
+        }
         return TableShape(
             typeName: structDecl.name.trimmedDescription, access: access, properties: properties,
-            usesMemberwiseInitializer: memberwiseInitializerIsUsable(structDecl))
+            usesMemberwiseInitializer: memberwiseInitializerIsUsable(structDecl), declaredNames: names)
     }
 
     /// Whether the struct has Swift's implicit memberwise initializer with a parameter for each

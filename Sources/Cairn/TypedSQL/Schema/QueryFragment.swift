@@ -57,9 +57,10 @@ public struct QueryFragment: ExpressibleByStringInterpolation, Sendable, Hashabl
             segments.append(.value((try? value.databaseValueForBinding()) ?? .null))
         }
 
-        /// `\(raw: text)`: verbatim SQL. Never pass user input here: it is not bound.
-        public mutating func appendInterpolation(raw text: String) {
-            appendLiteral(text)
+        /// `\(raw: text)`: verbatim SQL (a string, or a number's text, as StructuredQueries
+        /// takes any `LosslessStringConvertible`). Never pass user input here: it is not bound.
+        public mutating func appendInterpolation(raw text: some LosslessStringConvertible) {
+            appendLiteral(text.description)
         }
 
         /// `\(statement)`: a whole `SELECT` in place (parenthesize it yourself).

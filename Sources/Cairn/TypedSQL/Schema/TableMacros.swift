@@ -19,7 +19,7 @@
 @attached(
     extension, conformances: Table, PrimaryKeyedTable, InsertableRow,
     names: named(TableColumns), named(columns), named(tableName), named(columnWidth), named(init(decoder:)),
-    named(decode(from:)), named(Into), named(databaseValues), named(Draft))
+    named(decode(from:)), named(Into), named(databaseValues), named(Draft), named(primaryKey))
 public macro Table(_ name: String = "") = #externalMacro(module: "CairnMacros", type: "TableMacro")
 
 /// Customizes a column of a `@Table` or `@Selection`: its SQL name, its stored
