@@ -88,4 +88,26 @@ struct CompatibilityTests {
         #expect(tags.map(\.primaryKey) == tags.map(\.id))
         #expect(try Reminder.where { $0.id.in(tags.prefix(2).map(\.primaryKey)) }.fetchCount(db) == 2)
     }
+
+    /// SQLiteData's most common line (31 times in its examples).
+    @Test func dependencyReadsTheDefaultDatabase() throws {
+        let pool = try defaultDatabase()
+        try pool.write { db in try db.execute(sql: #"CREATE TABLE "tags" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL)"#) }
+        struct TagsFeature {
+            @Dependency(\.defaultDatabase) var database
+            func add(_ title: String) throws {
+                try database.write { db in try Tag.insert { Tag.Draft(title: title) }.execute(db) }
+            }
+        }
+        prepareDependencies { $0.defaultDatabase = pool }
+        try TagsFeature().add("errands")
+        #expect(try pool.read { db in try Tag.select(\.title).fetchAll(db) } == ["errands"])
+    }
+
+    @Test func anUnsetDefaultDatabaseThrowsInsteadOfStandingIn() async throws {
+        let unset = DependencyValues().defaultDatabase
+        #expect(throws: LiveQueryError.self) { try unset.read { _ in 1 } }
+        #expect(throws: LiveQueryError.self) { try unset.write { _ in 1 } }
+        await #expect(throws: LiveQueryError.self) { try await unset.write { _ in 1 } }
+    }
 }

@@ -126,7 +126,6 @@ struct LiveQueryTests {
         prepareDependencies { $0.defaultDatabase = pool }
         let model = SeedWrappersModel()
         let plain = CountersListModel()
-        prepareDependencies { $0.defaultDatabase = nil }
         #expect(model.counters.map(\.count) == [3, 5])
         #expect(plain.counters.map(\.id) == [1, 2])
         #expect(model.incompleteTasks.map(\.id) == [1, 4, 3, 6])

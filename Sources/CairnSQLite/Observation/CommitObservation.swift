@@ -5,7 +5,7 @@ import Foundation
 public final class CommitObservation: Sendable {
     private let cancellation: @Sendable () -> Void
 
-    init(cancellation: @escaping @Sendable () -> Void) {
+    package init(cancellation: @escaping @Sendable () -> Void) {
         self.cancellation = cancellation
     }
 

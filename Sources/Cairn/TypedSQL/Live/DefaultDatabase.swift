@@ -23,10 +23,21 @@ public func defaultDatabase(
 }
 
 /// The values live queries read when they are not given a database, set once at launch with
-/// ``prepareDependencies(_:)`` (SQLiteData's spelling, without the Dependencies library).
+/// ``prepareDependencies(_:)`` and read with `@Dependency(\.defaultDatabase)` (SQLiteData's
+/// spellings, without the Dependencies library).
 public struct DependencyValues: Sendable {
-    /// The database `@FetchAll`, `@FetchOne` and `@Fetch` read when none is given.
-    public var defaultDatabase: (any DatabaseWriter)?
+    /// The database `@FetchAll`, `@FetchOne` and `@Fetch` read when none is given. Until it is
+    /// set, every read and write through it throws ``LiveQueryError`` ("no database"), which
+    /// live wrappers keep in `loadError`: never a blank stand-in database whose writes vanish.
+    public var defaultDatabase: any DatabaseWriter {
+        get { storedDefaultDatabase ?? MissingDatabase.shared }
+        set { storedDefaultDatabase = newValue }
+    }
+
+    private var storedDefaultDatabase: (any DatabaseWriter)?
+
+    /// Values with nothing set.
+    public init() {}
 
     static let lock = NSLock()
     // `nonisolated(unsafe)`: only read and written under `lock`.
@@ -37,6 +48,47 @@ public struct DependencyValues: Sendable {
         defer { lock.unlock() }
         return shared
     }
+}
+
+/// Reads a value of ``DependencyValues``, as SQLiteData code does with the Dependencies
+/// library:
+///
+/// ```swift
+/// @Dependency(\.defaultDatabase) var database
+/// try database.write { db in try Reminder.insert { draft }.execute(db) }
+/// ```
+///
+/// The value is read when used, so a `prepareDependencies` made later is seen.
+@propertyWrapper
+public struct Dependency<Value: Sendable>: Sendable {
+    private let keyPath: any KeyPath<DependencyValues, Value> & Sendable
+
+    public init(_ keyPath: any KeyPath<DependencyValues, Value> & Sendable) {
+        self.keyPath = keyPath
+    }
+
+    public var wrappedValue: Value { DependencyValues.current[keyPath: keyPath] }
+}
+
+/// What ``DependencyValues/defaultDatabase`` is until it is set: every access throws.
+final class MissingDatabase: DatabaseWriter {
+    static let shared = MissingDatabase()
+
+    let configuration = Configuration()
+
+    func read<T>(_ block: (Database) throws -> T) throws -> T { throw LiveQueryError.noDatabase }
+    func read<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        throw LiveQueryError.noDatabase
+    }
+    func write<T>(_ block: (Database) throws -> T) throws -> T { throw LiveQueryError.noDatabase }
+    func write<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        throw LiveQueryError.noDatabase
+    }
+    func writeWithoutTransaction<T>(_ block: (Database) throws -> T) throws -> T { throw LiveQueryError.noDatabase }
+    func observeCommits(_ observer: @escaping @Sendable (Set<String>) -> Void) -> CommitObservation {
+        CommitObservation(cancellation: {})
+    }
+    func close() throws {}
 }
 
 /// Sets the process-wide dependencies, typically once when the app starts.
