@@ -110,4 +110,13 @@ struct CompatibilityTests {
         #expect(throws: LiveQueryError.self) { try unset.write { _ in 1 } }
         await #expect(throws: LiveQueryError.self) { try await unset.write { _ in 1 } }
     }
+
+    @Test func statementTypeNames() throws {
+        let joined: SelectOf<Reminder, RemindersList> = Reminder.join(RemindersList.all) { $0.remindersListID.eq($1.id) }
+        let plain: SelectOf<Reminder> = Reminder.where(\.isFlagged)
+        let flag: UpdateOf<Reminder> = Reminder.find(4).update { $0.isFlagged = true }
+        #expect(try joined.fetchCount(db) == 6)
+        try flag.execute(db)
+        #expect(try plain.fetchCount(db) == 4)
+    }
 }

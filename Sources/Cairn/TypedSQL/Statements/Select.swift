@@ -33,7 +33,7 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
 }
 
 /// The statement for every row of a table: `Reminder.all`.
-public typealias SelectOf<T: Table> = Select<(), T, ()>
+public typealias SelectOf<T: Table, each Join: Table> = Select<(), T, (repeat each Join)>
 
 extension Table {
     /// Every row of the table.

@@ -110,3 +110,6 @@ extension Select where Columns == (), Joins == () {
         return delete
     }
 }
+
+/// An `UPDATE` of a table that returns nothing: StructuredQueries' name for it.
+public typealias UpdateOf<Base: Table> = Update<Base, ()>
