@@ -52,6 +52,10 @@ struct CompatibilityTests {
         try queue.write { db in try db.execute(sql: "INSERT INTO prepared VALUES (1)") }
         #expect(calls.values == ["first", "second"])
         #expect(try DatabaseQueue().read { db in try db.fetchAll(sql: "SELECT 1") { _ in 1 } } == [1])
+        let writer: any DatabaseWriter = queue
+        #expect(writer.path == ":memory:")  // `database.path`, as SQLiteData apps log it
+        let pool = try defaultDatabase()
+        #expect(pool.path.hasSuffix("/cairn.sqlite"))
     }
 
     @Test func insertDefaultValues() throws {

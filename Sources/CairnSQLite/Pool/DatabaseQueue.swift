@@ -14,6 +14,7 @@
 /// ```
 public final class DatabaseQueue: DatabaseWriter {
     public let configuration: Configuration
+    public let path: String
     private let connection: SerializedDatabase
     private let observers = CommitObservers()
 
@@ -21,6 +22,7 @@ public final class DatabaseQueue: DatabaseWriter {
     /// in-memory database).
     public init(path: String, configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
+        self.path = path
         let observers = self.observers
         connection = try SerializedDatabase(path: path, configuration: configuration,
                                             label: configuration.label + ".queue",

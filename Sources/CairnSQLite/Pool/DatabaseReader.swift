@@ -12,6 +12,10 @@
 /// ```
 public protocol DatabaseReader: AnyObject, Sendable {
     /// The configuration every connection was opened with.
+    /// The database file's path (`":memory:"` for a private in-memory database), as GRDB's
+    /// readers have it (`database.path` in logs).
+    var path: String { get }
+
     var configuration: Configuration { get }
 
     /// Runs `block` in a read-only deferred transaction and returns its result, blocking the

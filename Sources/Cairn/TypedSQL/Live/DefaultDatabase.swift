@@ -75,6 +75,7 @@ final class MissingDatabase: DatabaseWriter {
     static let shared = MissingDatabase()
 
     let configuration = Configuration()
+    let path = ""
 
     func read<T>(_ block: (Database) throws -> T) throws -> T { throw LiveQueryError.noDatabase }
     func read<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
