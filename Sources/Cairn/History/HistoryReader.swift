@@ -45,26 +45,21 @@ struct HistoryReader {
                 changeIdentifier: change, changedPersistentIdentifier: identifier, transactionIdentifier: transaction,
                 updatedAttributes: keyPaths.map(sendableKeyPath)))
         case .delete:
+            let stored = detail as? [String: Any] ?? [:]
             var entries: [(keyPath: any PartialKeyPath<Model> & Sendable, value: any Sendable)] = []
-            for (name, stored) in detail as? [String: Any] ?? [:] {
-                guard let attribute = entity.storedPropertiesByName[name] as? Schema.Attribute,
+            for property in entity.properties {  // declaration order
+                guard let json = stored[property.name], let attribute = property as? Schema.Attribute,
                     let keyPath = attribute.keypath.flatMap({ $0 as? PartialKeyPath<Model> })
                 else { continue }
-                let value = HistoryRecord.decode(stored)
+                let value = HistoryRecord.decode(json)
                 guard value != .null, let decoded = try? attribute.value(from: value) else { continue }
                 entries.append((sendableKeyPath(keyPath), sendableValue(decoded)))
-            }
-            let order = entity.properties.map(\.name)
-            entries.sort { lhs, rhs in
-                (order.firstIndex { $0 == name(of: lhs.keyPath, in: entity) } ?? 0) < (order.firstIndex { $0 == name(of: rhs.keyPath, in: entity) } ?? 0)
             }
             return .delete(DefaultHistoryDelete<Model>(
                 changeIdentifier: change, changedPersistentIdentifier: identifier, transactionIdentifier: transaction,
                 tombstone: HistoryTombstone(entries: entries)))
         }
     }
-
-    private func name(of keyPath: AnyKeyPath, in entity: Schema.Entity) -> String? { entity.property(for: keyPath)?.name }
 }
 
 /// A model's key path as SwiftData's history types hold it. A key path is an immutable object

@@ -83,7 +83,8 @@ extension ModelContext {
         var removed: [(newest: T, origin: T)] = []
         for store in state.stores {
             let (stored, lastDeleted) = try store.access { connection -> ([[DatabaseValue]], DefaultHistoryTransaction?) in
-                guard try Self.hasHistory(connection.database) else { return ([], nil) }
+                // A read-only store opened before Cairn kept history has no such table.
+                guard try connection.database.tableExists("_CairnHistoryTransaction") else { return ([], nil) }
                 let rows = try connection.database.fetchAll(
                     sql: #"SELECT "id", "timestamp", "author", "bundleIdentifier", "processIdentifier", "changes" FROM "_CairnHistoryTransaction" ORDER BY "id""#
                 ) { row in (0..<6).map { row.databaseValue(at: $0) } }
@@ -109,10 +110,6 @@ extension ModelContext {
             selected = Array(selected.prefix(Int(clamping: descriptor.fetchLimit)))
         }
         return selected
-    }
-
-    private static func hasHistory(_ database: Database) throws -> Bool {
-        try !database.fetchAll(sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_CairnHistoryTransaction'") { _ in true }.isEmpty
     }
 
     /// One stored transaction row: id, timestamp, author, bundle, process, changes (JSON).
