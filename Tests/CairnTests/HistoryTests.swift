@@ -191,6 +191,17 @@ final class Visit {
         #expect(inserted == visits.map(\.persistentModelID))
     }
 
+    @Test func aDamagedHistoryRowIsAnErrorNotAnEmptyTransaction() throws {
+        let context = ModelContext(try memoryContainer(for: Visit.self))
+        try saved(context) { context.insert(Visit(place: "A", code: 1)) }
+        try context.container.store(for: "Visit").access { connection in
+            try connection.database.execute(sql: #"UPDATE "_CairnHistoryTransaction" SET "changes" = '{"not": "a list"}'"#)
+        }
+        let error = try #require(throws: ModelError.self) { _ = try history(context) }
+        #expect(error.kind == .valueDecodingFailed)
+        #expect("\(error)".contains("history transaction"))
+    }
+
     struct OtherTransaction: HistoryTransaction {
         var id: Int
         var author: String? { nil }

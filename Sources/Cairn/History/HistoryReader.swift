@@ -2,15 +2,20 @@ import Foundation
 
 /// Turns a stored transaction's changes (HistoryRecording.swift) back into `HistoryChange`s of
 /// the models' own types. An entity no longer in the schema is left out; so is a property no
-/// longer in its entity.
+/// longer in its entity. A document that is not what Cairn writes (the file was edited or
+/// damaged) is an error naming the transaction, not an empty list of changes.
 struct HistoryReader {
     let store: ModelStore
     let transaction: Int64
 
-    func changes(_ json: String) -> [HistoryChange] {
+    func changes(_ json: String) throws -> [HistoryChange] {
         guard let data = json.data(using: .utf8),
             let entries = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]
-        else { return [] }
+        else {
+            throw ModelError(.valueDecodingFailed, entityName: "_CairnHistoryTransaction", value: "\(transaction)",
+                             message: "The changes of history transaction \(transaction) in store '\(store.identifier)' "
+                                 + "are not a list of change entries: \(json.prefix(80))")
+        }
         var changes: [HistoryChange] = []
         var ordinal: Int64 = 0
         for entry in entries {

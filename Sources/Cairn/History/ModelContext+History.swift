@@ -90,7 +90,7 @@ extension ModelContext {
                 ) { row in (0..<6).map { row.databaseValue(at: $0) } }
                 return (rows, try Self.lastDeleted(in: connection.database, store: store))
             }
-            for row in stored { transactions.append(transaction(row, store: store)) }
+            for row in stored { transactions.append(try transaction(row, store: store)) }
             if let lastDeleted, let newest = lastDeleted as? T,
                 let origin = DefaultHistoryTransaction(moving: lastDeleted, to: 0) as? T
             {
@@ -113,13 +113,17 @@ extension ModelContext {
     }
 
     /// One stored transaction row: id, timestamp, author, bundle, process, changes (JSON).
-    private func transaction(_ row: [DatabaseValue], store: ModelStore) -> DefaultHistoryTransaction {
+    private func transaction(_ row: [DatabaseValue], store: ModelStore) throws -> DefaultHistoryTransaction {
         let id: Int64 = if case .integer(let value) = row[0] { value } else { 0 }
         let timestamp: Double = if case .real(let value) = row[1] { value } else { 0 }
         let author: String? = if case .text(let value) = row[2] { value } else { nil }
         let bundle: String = if case .text(let value) = row[3] { value } else { "" }
         let process: String = if case .text(let value) = row[4] { value } else { "" }
-        let changes: [HistoryChange] = if case .text(let json) = row[5] { HistoryReader(store: store, transaction: id).changes(json) } else { [] }
+        guard case .text(let json) = row[5] else {
+            throw ModelError(.valueDecodingFailed, entityName: "_CairnHistoryTransaction", value: "\(id)",
+                             message: "History transaction \(id) in store '\(store.identifier)' has no changes document")
+        }
+        let changes = try HistoryReader(store: store, transaction: id).changes(json)
         return DefaultHistoryTransaction(
             storeIdentifier: store.identifier, bundleIdentifier: bundle, processIdentifier: process, transactionIdentifier: id,
             token: DefaultHistoryToken(id: Int(id), storeIdentifier: store.identifier), author: author, changes: changes,
