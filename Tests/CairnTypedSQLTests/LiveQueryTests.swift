@@ -172,6 +172,18 @@ struct LiveQueryTests {
         #expect(facts.loadError != nil)
     }
 
+    @Test func aFetchWithoutARequestReadsNothingUntilLoaded() async throws {
+        let pool = try makeReminderPool()
+        let counts = Fetch(wrappedValue: ListCounts.Value(), database: pool)  // `@Fetch var counts = Value()`
+        #expect(counts.wrappedValue == ListCounts.Value())
+        #expect(counts.loadError == nil)  // nothing asked, nothing failed (no database needed)
+        let runs = RunCounter()
+        counts.load(ListCounts(runs: runs))
+        #expect(counts.wrappedValue == ListCounts.Value(lists: 3, reminders: 6))
+        #expect(runs.value == 1)
+        #expect(Fetch(wrappedValue: 0).loadError == nil)  // no default database either: still no error
+    }
+
     /// SQLiteData's observations stop for good after a failed fetch (sqlite-data#485: a
     /// screen left empty). Here a wrapper whose query failed keeps listening and loads on the
     /// next commit that makes it work.

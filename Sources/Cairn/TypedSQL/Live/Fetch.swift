@@ -35,6 +35,12 @@ public struct Fetch<Value: Sendable>: Sendable {
     /// Whether a fetch is running.
     public var isLoading: Bool { query.isLoading }
 
+    /// A value with no request yet, as SQLiteData's `@Fetch var results = Request.Value()`: it
+    /// reads nothing until `$results.load(request)` gives it one.
+    public init(wrappedValue: Value, database: (any DatabaseReader)? = nil) {
+        query = LiveQuery(idle: wrappedValue, database: database)
+    }
+
     /// Fetches `request` now and whenever a table it read changes.
     public init<Request: FetchKeyRequest>(
         wrappedValue: Value, _ request: Request, database: (any DatabaseReader)? = nil

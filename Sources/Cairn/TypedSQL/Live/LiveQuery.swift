@@ -30,6 +30,14 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
         reload()
     }
 
+    /// A query with nothing to fetch yet: it holds `initial` and reads nothing until
+    /// ``replace(fetch:database:)`` gives it a query.
+    init(idle initial: Value, database: (any DatabaseReader)?) {
+        self.storedValue = initial
+        self.fetch = { _ in initial }
+        self.database = database ?? DependencyValues.current.defaultDatabase
+    }
+
     var value: Value {
         registrar.access(self, keyPath: \.value)
         return locked { storedValue }
