@@ -31,4 +31,15 @@ struct SectionTests {
         await waitUntil { reminders.sections.sectionTitles == ["high", "low", "medium"] }
         #expect(reminders.sections[sectionTitle: "high"]?.map(\.id) == [1, 4, 5])
     }
+
+    /// StructuredQueries' docs section by a plain text column: `sectionBy: \.title`.
+    @Test func fetchAllWrapperSectionsByANonOptionalColumn() throws {
+        let pool = try makeReminderPool()
+        let lists = FetchAll(RemindersList.order(by: \.id), sectionBy: \.title, database: pool)
+        #expect(lists.sections.sectionTitles == ["Business", "Family", "Personal"])
+        for title in ["Business", "Family", "Personal"] {
+            #expect(lists.sections[sectionTitle: title]?.map(\.title) == [title])
+        }
+        #expect(lists.loadError == nil)
+    }
 }

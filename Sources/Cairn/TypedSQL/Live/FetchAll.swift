@@ -85,6 +85,19 @@ public struct FetchAll<Element: Sendable>: Sendable {
         })
     }
 
+    /// `init(wrappedValue:_:sectionBy:database:)` with a non-optional text column
+    /// (`sectionBy: \.category`): every section has a title.
+    public init<Section: QueryExpression>(
+        wrappedValue: [Element] = [], _ statement: SelectOf<Element>,
+        sectionBy section: KeyPath<Element.TableColumns, Section>, database: (any DatabaseReader)? = nil
+    ) where Element.QueryOutput == Element, Section.QueryValue: QueryRepresentable,
+        Section.QueryValue.QueryOutput == String {
+        let expression = Element.columns[keyPath: section].sqlExpression
+        live = .sections(LiveQuery(initial: SectionedResults(grouping: wrappedValue.map { (nil, $0) }), database: database) {
+            try statement.fetchSections($0, by: expression, as: String?.self)
+        })
+    }
+
     /// The rows of a statement with selected columns.
     public init<From, Joins>(
         wrappedValue: [Element] = [], _ statement: Select<Element, From, Joins>, database: (any DatabaseReader)? = nil
