@@ -163,24 +163,7 @@ extension FormatValue: CustomStringConvertible {
 
     public var description: String { predicateFormat }
 
-    /// A double-quoted literal with `\"`, `\\` and control characters escaped.
-    static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    /// A double-quoted literal with `\"`, `\\` and control characters escaped (the same text a
+    /// JSON string literal is).
+    static func quote(_ text: String) -> String { jsonStringLiteral(text) }
 }

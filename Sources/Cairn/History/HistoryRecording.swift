@@ -166,24 +166,3 @@ extension StoreWriter {
         return zip(preserved, row).map { ($0.propertyName, $1) }
     }
 }
-
-/// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
-func jsonStringLiteral(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        default:
-            if scalar.value < 0x20 {
-                result += String(format: "\\u%04x", scalar.value)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return result + "\""
-}
