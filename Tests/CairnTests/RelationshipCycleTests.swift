@@ -116,6 +116,29 @@ import Testing
     }
 }
 
+/// What a walk over the trips of `savedTrips` in batches saw: the first trip and its first item
+/// (held weakly, to check they were freed), the items counted, and the most models the context
+/// held at once. Each trip's items point back at it, and it has its two tags.
+final class BatchWalk {
+    weak var firstTrip: Trip?
+    weak var firstItem: Item?
+    private(set) var itemCount = 0
+    private(set) var largest = 0
+    private var visited = 0
+
+    func visit(_ trip: Trip, in context: ModelContext, sourceLocation: SourceLocation = #_sourceLocation) {
+        if visited == 0 {
+            firstTrip = trip
+            firstItem = trip.items.first
+        }
+        visited += 1
+        itemCount += trip.items.count
+        #expect(trip.items.allSatisfy { $0.trip === trip }, sourceLocation: sourceLocation)
+        #expect(trip.tags.count == 2, sourceLocation: sourceLocation)
+        largest = max(largest, context.tracked.count)
+    }
+}
+
 /// `enumerate` keeps memory flat when its block reads relationships: what a batch loads,
 /// the batch's models and the related models the block reached, goes with the batch.
 @Suite struct EnumerateRelationshipTests {
@@ -123,29 +146,17 @@ import Testing
         let container = try RelationshipCycleTests().savedTrips(600, items: 3)
         let context = ModelContext(container)
         let heldBefore = try #require(context.fetch(FetchDescriptor<Tag>(predicate: #Predicate { $0.name == "warm" })).first)
-        weak var firstTrip: Trip?
-        weak var firstItem: Item?
-        var itemCount = 0
-        var largest = 0
-        var visited = 0
+        let walk = BatchWalk()
         try context.enumerate(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]), batchSize: 100) { trip in
-            defer { visited += 1 }
-            if visited == 0 {
-                firstTrip = trip
-                firstItem = trip.items.first
-            }
-            itemCount += trip.items.count
-            #expect(trip.items.allSatisfy { $0.trip === trip })
-            #expect(trip.tags.count == 2)
             if trip.name == "t7" { trip.items.first?.title = "changed in the block" }
-            largest = max(largest, context.tracked.count)
+            walk.visit(trip, in: context)
         }
-        #expect(itemCount == 1_800)
+        #expect(walk.itemCount == 1_800)
         // A batch holds 100 trips and their 300 items (and the two tags); before, every trip
         // and item stayed registered (2,400 models) and, holding each other, in memory.
-        #expect(largest <= 100 + 300 + 2 + 1)
-        #expect(firstTrip == nil)
-        #expect(firstItem == nil)
+        #expect(walk.largest <= 100 + 300 + 2 + 1)
+        #expect(walk.firstTrip == nil)
+        #expect(walk.firstItem == nil)
         // What the caller held before stays registered; the changed item waits for save().
         #expect(context.registeredModel(for: heldBefore.persistentModelID) as Tag? === heldBefore)
         #expect(context.hasChanges)
@@ -190,27 +201,15 @@ import Testing
         var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
         descriptor.includePendingChanges = false
         let batched = try context.fetch(descriptor, batchSize: 100)
-        weak var firstTrip: Trip?
-        weak var firstItem: Item?
-        var itemCount = 0
-        var largest = 0
-        for (position, trip) in batched.enumerated() {
-            if position == 0 {
-                firstTrip = trip
-                firstItem = trip.items.first
-            }
-            itemCount += trip.items.count
-            #expect(trip.items.allSatisfy { $0.trip === trip })
-            #expect(trip.tags.count == 2)
-            largest = max(largest, context.tracked.count)
-        }
-        #expect(itemCount == 1_800)
+        let walk = BatchWalk()
+        for trip in batched { walk.visit(trip, in: context) }
+        #expect(walk.itemCount == 1_800)
         // One batch: 100 trips, their 300 items and the two tags. Before, each batch's trips were
         // forgotten but their items were not (1,902 registered at the end), and the two held
         // each other: all 2,400 trips and items stayed in memory.
-        #expect(largest <= 100 + 300 + 2)
-        #expect(firstTrip == nil)
-        #expect(firstItem == nil)
+        #expect(walk.largest <= 100 + 300 + 2)
+        #expect(walk.firstTrip == nil)
+        #expect(walk.firstItem == nil)
     }
 
     @Test func aModelTheCallerKeepsStaysTheSameInstance() throws {
