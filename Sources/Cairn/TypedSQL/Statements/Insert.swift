@@ -91,15 +91,7 @@ extension Table {
         onConflict target: (TableColumns) -> (repeat each Target),
         doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void
     ) -> Insert<Self, ()> where Row.Into == Self {
-        var names: [String] = []
-        for column in repeat each target(columns) { names.append(column.name) }
-        var assignments = Updates<Self>()
-        updates(&assignments, Excluded())
-        var insert = insertStatement(rows())
-        insert.statement = assignments.assignments.isEmpty
-            ? insert.statement.onConflictDoNothing(names)
-            : insert.statement.onConflict(names, doUpdate: assignments.assignments)
-        return insert
+        insertStatement(rows()).onConflict(target, doUpdate: updates)
     }
 
     /// `INSERT … ON CONFLICT (target) DO NOTHING`.

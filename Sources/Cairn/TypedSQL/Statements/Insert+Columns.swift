@@ -1,0 +1,104 @@
+// Inserts that name their columns: values given per column (`values:`), or read from a query
+// (`select:`), as StructuredQueries spells them. The other columns take their defaults.
+
+extension Table {
+    /// `INSERT INTO table (columns…) VALUES (…), …`: the named columns, one value each per row.
+    ///
+    /// ```swift
+    /// Reminder.insert {
+    ///     ($0.remindersListID, $0.title, $0.isFlagged)
+    /// } values: {
+    ///     (1, "Groceries", false)
+    ///     (2, "Haircut", true)
+    /// }
+    /// // INSERT INTO "reminders" ("remindersListID", "title", "isFlagged") VALUES (?, ?, ?), (?, ?, ?)
+    /// Tag.insert { $0.title } values: { ["car", "kids"] }
+    /// // INSERT INTO "tags" ("title") VALUES (?), (?)
+    /// ```
+    ///
+    /// Each value is bound in its column's representation. The `values` closure is an
+    /// ``InsertValuesBuilder``: rows, arrays of rows, `if` and `for`.
+    public static func insert<each C: TableColumnExpression & QueryExpression>(
+        _ columns: (TableColumns) -> (repeat each C),
+        @InsertValuesBuilder<(repeat (each C).QueryValue.QueryOutput)>
+        values rows: () -> [(repeat (each C).QueryValue.QueryOutput)]
+    ) -> Insert<Self, ()> where repeat (each C).QueryValue: QueryBindable {
+        let chosen = columns(Self.columns)
+        var names: [String] = []
+        for column in repeat each chosen { names.append(column.name) }
+        let values = rows().map { row in
+            var expressions: [SQLExpression] = []
+            for (column, value) in repeat (each chosen, each row) { expressions.append(bound(value, for: column)) }
+            return expressions
+        }
+        return Insert(
+            statement: SQLInsert(into: tableName, columns: names, values: values),
+            bindingFailure: values.isEmpty ? "no rows to insert" : nil, decodeReturning: nil)
+    }
+
+    /// An upsert of named columns: `INSERT … VALUES … ON CONFLICT (target) DO UPDATE SET …`.
+    ///
+    /// ```swift
+    /// Counter.insert { ($0.id, $0.count) } values: { (1, 1) } onConflict: { $0.id } doUpdate: {
+    ///     $0.count += $1.count
+    /// }
+    /// // INSERT INTO "counters" ("id", "count") VALUES (?, ?)
+    /// // ON CONFLICT ("id") DO UPDATE SET "count" = "counters"."count" + "excluded"."count"
+    /// ```
+    public static func insert<each C: TableColumnExpression & QueryExpression, each Target: TableColumnExpression>(
+        _ columns: (TableColumns) -> (repeat each C),
+        @InsertValuesBuilder<(repeat (each C).QueryValue.QueryOutput)>
+        values rows: () -> [(repeat (each C).QueryValue.QueryOutput)],
+        onConflict target: (TableColumns) -> (repeat each Target),
+        doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void
+    ) -> Insert<Self, ()> where repeat (each C).QueryValue: QueryBindable {
+        insert(columns, values: rows).onConflict(target, doUpdate: updates)
+    }
+
+    /// `INSERT INTO table (columns…) SELECT …`: the rows of a query, one selected value per
+    /// named column.
+    ///
+    /// ```swift
+    /// Tag.insert { $0.title } select: { RemindersList.select { $0.title.lower() } }
+    /// // INSERT INTO "tags" ("title") SELECT lower("remindersLists"."title") FROM "remindersLists"
+    /// ```
+    ///
+    /// The selected values must have the columns' Swift types; they are copied in SQL, so a
+    /// column and the value chosen for it should also share their representation.
+    public static func insert<each C: TableColumnExpression & QueryExpression, F: Table, J>(
+        _ columns: (TableColumns) -> (repeat each C),
+        select selection: () -> Select<(repeat (each C).QueryValue.QueryOutput), F, J>
+    ) -> Insert<Self, ()> where repeat (each C).QueryValue: QueryRepresentable {
+        var names: [String] = []
+        for column in repeat each columns(Self.columns) { names.append(column.name) }
+        let query = selection()
+        return Insert(
+            statement: SQLInsert(into: tableName, columns: names, source: .select(query.query)),
+            bindingFailure: query.isSelected ? nil : "the query chooses no columns: add select { … }",
+            decodeReturning: nil)
+    }
+}
+
+/// `value` as a bound value in `column`'s representation.
+private func bound<C: QueryExpression>(_ value: C.QueryValue.QueryOutput, for column: C) -> SQLExpression
+where C.QueryValue: QueryBindable {
+    C.QueryValue(queryOutput: value).sqlExpression
+}
+
+extension Insert {
+    /// Adds `ON CONFLICT (target) DO UPDATE SET …` (or `DO NOTHING` when `updates` sets nothing).
+    func onConflict<each Target: TableColumnExpression>(
+        _ target: (Into.TableColumns) -> (repeat each Target),
+        doUpdate updates: (inout Updates<Into>, Excluded<Into>) -> Void
+    ) -> Self {
+        var names: [String] = []
+        for column in repeat each target(Into.columns) { names.append(column.name) }
+        var assignments = Updates<Into>()
+        updates(&assignments, Excluded())
+        var insert = self
+        insert.statement = assignments.assignments.isEmpty
+            ? statement.onConflictDoNothing(names)
+            : statement.onConflict(names, doUpdate: assignments.assignments)
+        return insert
+    }
+}
