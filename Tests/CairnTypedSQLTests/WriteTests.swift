@@ -169,6 +169,22 @@ struct WriteTests {
         #expect(try flagged.fetchCount(db) == 3)
     }
 
+    @Test func sqlConditionsNeedNoType() throws {
+        // `#sql` as a condition, as SQLiteData apps write it: no `as: Bool.self`.
+        let overdue = Reminder.where { #sql("\($0.dueDate) < \(today)") }
+        #expect(try overdue.render().sql == #"SELECT "reminders"."id", "reminders"."dueDate", "reminders"."isCompleted", "reminders"."isFlagged", "reminders"."notes", "reminders"."position", "reminders"."priority", "reminders"."remindersListID", "reminders"."status", "reminders"."title" FROM "reminders" WHERE "reminders"."dueDate" < ?"#)
+        #expect(try overdue.select(\.title).fetchAll(db) == ["Buy concert tickets"])
+        let chained = Reminder.all.where { !$0.isCompleted }.where { #sql("\($0.priority) IS NOT NULL") }
+        #expect(try chained.select(\.id).fetchAll(db).sorted() == [1, 3, 6])
+        let joined = Reminder.join(RemindersList.all) { $0.remindersListID.eq($1.id) }
+            .where { #sql("\($1.title) = 'Family' AND \($0.isFlagged)") }
+        #expect(try joined.select { r, _ in r.title }.fetchAll(db) == ["Buy concert tickets"])
+        try Reminder.update { $0.notes = "old" }.where { #sql("\($0.id) <= 2") }.execute(db)
+        #expect(try Reminder.where { $0.notes.eq("old") }.fetchCount(db) == 2)
+        try Reminder.delete().where { #sql("\($0.id) > 4") }.execute(db)
+        #expect(try Reminder.fetchCount(db) == 4)
+    }
+
     @Test func writeErrorsSayWhat() throws {
         #expect(throws: TypedSQLError.self) { try Tag.insert { [Tag]() }.execute(db) }
         #expect(throws: TypedSQLError.self) { try Tag.update { _ in }.execute(db) }

@@ -19,6 +19,14 @@ public struct Delete<Base: Table, Returning>: WriteStatement {
         return copy
     }
 
+    /// Adds a hand-written `WHERE` condition (`#sql` without `as: Bool.self`).
+    @_disfavoredOverload
+    public func `where`(_ predicate: (Base.TableColumns) -> SQLQueryExpression<Bool>) -> Self {
+        var copy = self
+        copy.statement = statement.where(predicate(Base.columns).sqlExpression)
+        return copy
+    }
+
     /// Adds `RETURNING` with the given columns of the deleted rows.
     public func returning<each C: QueryExpression>(
         _ selection: (Base.TableColumns) -> (repeat each C)

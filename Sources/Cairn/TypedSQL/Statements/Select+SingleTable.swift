@@ -12,6 +12,14 @@ extension Select where Joins == () {
         return with { $0 = $0.where(condition) }
     }
 
+    /// `WHERE …` with a hand-written condition: `where { #sql("\($0.dueDate) < date('now')") }`
+    /// needs no `as: Bool.self` (the generic form cannot tell `Bool` from `Bool?` there).
+    @_disfavoredOverload
+    public func `where`(_ predicate: (From.TableColumns) -> SQLQueryExpression<Bool>) -> Self {
+        let condition = predicate(From.columns).sqlExpression
+        return with { $0 = $0.where(condition) }
+    }
+
     /// `HAVING …`
     public func having<Condition: QueryExpression>(
         _ predicate: (From.TableColumns) -> Condition

@@ -94,6 +94,15 @@ extension Select {
         return with { $0 = $0.where(condition) }
     }
 
+    /// `WHERE …` with a hand-written condition (`#sql` without `as: Bool.self`).
+    @_disfavoredOverload
+    public func `where`<each J: Table>(
+        _ predicate: ((From.TableColumns, repeat (each J).TableColumns)) -> SQLQueryExpression<Bool>
+    ) -> Self where Joins == (repeat each J) {
+        let condition = predicate((From.columns, repeat (each J).columns)).sqlExpression
+        return with { $0 = $0.where(condition) }
+    }
+
     /// Adds a `HAVING` condition (on groups); several calls are joined with `AND`.
     ///
     /// ```swift

@@ -13,6 +13,12 @@ extension Table {
         all.where(predicate)
     }
 
+    /// `Self.all.where { #sql("…") }`: a hand-written condition needs no `as: Bool.self`.
+    @_disfavoredOverload
+    public static func `where`(_ predicate: (TableColumns) -> SQLQueryExpression<Bool>) -> SelectOf<Self> {
+        all.where(predicate)
+    }
+
     /// `Self.all.where(\.flag)`
     public static func `where`<Condition: QueryExpression>(
         _ keyPath: KeyPath<TableColumns, Condition>
