@@ -72,7 +72,10 @@ final class SQLiteHarness {
                 case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
                 case SQLITE_TEXT: .text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
                 case SQLITE_BLOB:
-                    .blob(Data(bytes: sqlite3_column_blob(statement, column), count: Int(sqlite3_column_bytes(statement, column))))
+                    // An empty blob has no bytes to point to.
+                    .blob(sqlite3_column_blob(statement, column).map {
+                        Data(bytes: $0, count: Int(sqlite3_column_bytes(statement, column)))
+                    } ?? Data())
                 default: .null
                 }
             })

@@ -18,6 +18,10 @@ struct SQLGenerationContext: ~Copyable {
     private var byteCapacity: Int
     var arguments: [DatabaseValue] = []
     var parameterSlots: [RenderedSQL.ParameterSlot] = []
+    /// Whether values are written as SQL literals instead of bound (``SQLLiterals``), and the
+    /// first value that has no literal form.
+    var inlinesValues = false
+    var inliningFailure: SQLRenderError?
 
     /// The dialect's placeholder when it is one byte whatever its position (SQLite's `?`), so
     /// that binding a value writes that byte instead of asking the dialect each time.
@@ -110,6 +114,10 @@ struct SQLGenerationContext: ~Copyable {
 
     /// A placeholder for `value`; the value joins the arguments.
     mutating func bind(_ value: DatabaseValue) {
+        if inlinesValues {
+            do { emit(text: try SQLLiterals.literal(value)) } catch { inliningFailure = inliningFailure ?? error }
+            return
+        }
         arguments.append(value)
         if var byte = placeholderByte {
             append(&byte, count: 1)
@@ -120,6 +128,10 @@ struct SQLGenerationContext: ~Copyable {
 
     /// A placeholder for a parameter supplied later; `NULL` holds its argument slot until then.
     mutating func bindParameter(_ index: Int) {
+        if inlinesValues {
+            inliningFailure = inliningFailure ?? SQLRenderError(reason: .parameterNotInlinable(index: index))
+            return
+        }
         parameterSlots.append(RenderedSQL.ParameterSlot(argument: arguments.count, parameter: index))
         bind(.null)
     }

@@ -14,6 +14,8 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
         case noAssignments(table: String)
         case missingParameter(index: Int, given: Int, sql: String)
         case noUpsertAssignments(table: String)
+        case notInlinable(String)
+        case parameterNotInlinable(index: Int)
     }
 
     let reason: Reason
@@ -37,6 +39,10 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
                 + "give at least one, or use DO NOTHING."
         case let .missingParameter(index, given, sql):
             "No value for parameter \(index) (\(given) given) of: \(sql)"
+        case .notInlinable(let what):
+            "\(what) cannot be written as an SQL literal, and a trigger or view cannot bind values."
+        case .parameterNotInlinable(let index):
+            "Parameter \(index) has no value to write: a trigger or view cannot bind values."
         }
     }
 }
