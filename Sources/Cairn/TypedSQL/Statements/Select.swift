@@ -299,6 +299,20 @@ extension Select where From: PrimaryKeyedTable {
         let values = keys.map { From.TableColumns.PrimaryKey(queryOutput: $0).sqlExpression }
         return with { $0 = $0.where(column.sqlExpression.in(values)) }
     }
+
+    /// Filters to the row whose primary key equals an expression: a column of another table,
+    /// a subquery, or a trigger's `new.id`.
+    ///
+    /// ```swift
+    /// Reminder.find(new.id)  // … WHERE "reminders"."id" = "new"."id"
+    /// ```
+    @_disfavoredOverload
+    public func find<Key: QueryExpression>(_ key: Key) -> Self
+    where Key.QueryValue: QueryRepresentable,
+        Key.QueryValue._Optionalized == From.TableColumns.PrimaryKey._Optionalized {
+        let column = From.columns.primaryKey
+        return with { $0 = $0.where(column.sqlExpression.equals(key.sqlExpression)) }
+    }
 }
 
 extension Select {

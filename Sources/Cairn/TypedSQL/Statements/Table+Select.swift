@@ -117,4 +117,11 @@ extension PrimaryKeyedTable {
     public static func find(_ keys: some Sequence<TableColumns.PrimaryKey.QueryOutput>) -> SelectOf<Self> {
         all.find(keys)
     }
+
+    /// `Self.all.find(expression)`
+    @_disfavoredOverload
+    public static func find<Key: QueryExpression>(_ key: Key) -> SelectOf<Self>
+    where Key.QueryValue: QueryRepresentable, Key.QueryValue._Optionalized == TableColumns.PrimaryKey._Optionalized {
+        all.find(key)
+    }
 }
