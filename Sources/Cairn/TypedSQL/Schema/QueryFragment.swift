@@ -38,7 +38,9 @@ public struct QueryFragment: ExpressibleByStringInterpolation, Sendable, Hashabl
             }
         }
 
-        /// `\(expression)`: a typed expression in place; a plain value is bound.
+        /// `\(expression)`: a typed expression in place; a plain value is bound. (Disfavored so
+        /// that a `Select`, also an expression, interpolates as its statement below.)
+        @_disfavoredOverload
         public mutating func appendInterpolation(_ expression: some QueryExpression) {
             let parts = expression.selectedExpressions
             for (offset, part) in parts.enumerated() {

@@ -368,3 +368,16 @@ extension Select where Columns: QueryRepresentable {
         with { $0 = $0.except(other.query) }
     }
 }
+
+/// A statement that selects one value is an expression: a scalar subquery, `(SELECT …)`, in a
+/// condition, a selection or an assignment (SQLite takes its first row, or `NULL`).
+///
+/// ```swift
+/// Reminder.find(1).update { $0.position = Reminder.select { $0.position.max() ?? -1 } }
+/// // UPDATE "reminders" SET "position" = (SELECT coalesce(MAX("reminders"."position"), ?) FROM "reminders") …
+/// ```
+extension Select: QueryExpression where Columns: QueryRepresentable {
+    public typealias QueryValue = Columns
+
+    public var sqlExpression: SQLExpression { .subquery(query) }
+}
