@@ -43,10 +43,15 @@ struct DatabaseFunctionMacroTests {
             [#"var $answer: Cairn.ScalarDatabaseFunction<Int> {"#, "{ () in", "answer()"])
     }
 
-    @Test func diagnostics() {
+    @Test func aFunctionReturningNothingHasAVoidResult() {
         assertExpansionContains(
-            "@DatabaseFunction func log(_ text: String) { }", [],
-            diagnostics: ["1:24: @DatabaseFunction needs a function that returns a value SQL can hold (for example 'String' or 'Int?')"])
+            "@DatabaseFunction func log(_ text: String) { }",
+            ["var $log: Cairn.ScalarDatabaseFunction<String, Cairn.DatabaseVoid> {", "{ (p0: String) in", "log(p0)"])
+        assertExpansionContains(
+            "@DatabaseFunction func ping() -> Void { }", ["var $ping: Cairn.ScalarDatabaseFunction<Cairn.DatabaseVoid> {"])
+    }
+
+    @Test func diagnostics() {
         assertExpansionContains(
             "@DatabaseFunction var x = 1", [],
             diagnostics: ["1:1: @DatabaseFunction can only be applied to a function"])

@@ -1,4 +1,5 @@
 import Cairn
+import CairnTestSupport
 import Testing
 
 @DatabaseFunction
@@ -22,6 +23,14 @@ func refuse(_ id: Int) throws -> Int {
     throw FunctionFailure()
 }
 
+/// The titles `noteTitleChange` was called with.
+let changedTitles = Collected<String>()
+
+@DatabaseFunction
+func noteTitleChange(_ title: String) {
+    changedTitles.append(title)
+}
+
 @Suite("Typed SQL: @DatabaseFunction")
 struct DatabaseFunctionTests {
     let db: Database
@@ -31,6 +40,22 @@ struct DatabaseFunctionTests {
         try db.add(function: $exclaim)
         try db.add(function: $initials)
         try db.add(function: $refuse)
+        try db.add(function: $noteTitleChange)
+    }
+
+    @Test func aFunctionReturningNothingRunsForItsEffectFromATrigger() throws {
+        // SQLiteData's Reminders example calls Swift from a trigger with `Values($function())`.
+        let trigger = Reminder.createTemporaryTrigger(
+            "note_titles", after: .update { $0.title } forEachRow: { _, new in Values($noteTitleChange(new.title)) })
+        #expect(try trigger.render().sql.hasSuffix(#"BEGIN SELECT noteTitleChange("new"."title"); END"#))
+        try trigger.execute(db)
+        let before = changedTitles.values.count
+        try Reminder.where { $0.id.lte(2) }.update { $0.title += "?" }.execute(db)
+        #expect(changedTitles.values.dropFirst(before).sorted() == ["Groceries?", "Haircut?"])
+        // Selected directly, it reads as `()` (SQL NULL).
+        let results: [Void] = try Values($noteTitleChange("direct")).fetchAll(db)
+        #expect(results.count == 1)
+        #expect(changedTitles.values.last == "direct")
     }
 
     @Test func calledInSelectAndWhere() throws {

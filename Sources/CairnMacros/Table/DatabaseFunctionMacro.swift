@@ -13,6 +13,8 @@ import SwiftSyntaxMacros
 /// //     Cairn.ScalarDatabaseFunction("exclaim", isDeterministic: false) { (p0: String) in exclaim(p0) }
 /// // }
 /// ```
+///
+/// A function that returns nothing gets `Cairn.DatabaseVoid` as its output (SQL `NULL`).
 public struct DatabaseFunctionMacro: PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -24,12 +26,9 @@ public struct DatabaseFunctionMacro: PeerMacro {
                 "databaseFunctionNotAFunction", "@DatabaseFunction can only be applied to a function")))
             return []
         }
-        guard let output = function.signature.returnClause?.type.trimmedDescription, output != "Void", output != "()" else {
-            context.diagnose(Diagnostic(node: function.name, message: TableDiagnostic(
-                "databaseFunctionWithoutResult",
-                "@DatabaseFunction needs a function that returns a value SQL can hold (for example 'String' or 'Int?')")))
-            return []
-        }
+        // A function that returns nothing runs for its effect; SQL sees NULL (`DatabaseVoid`).
+        var output = function.signature.returnClause?.type.trimmedDescription ?? "Void"
+        if ["Void", "()", "Swift.Void"].contains(output) { output = "Cairn.DatabaseVoid" }
         if function.genericParameterClause != nil || function.signature.effectSpecifiers?.asyncSpecifier != nil {
             context.diagnose(Diagnostic(node: function.name, message: TableDiagnostic(
                 "databaseFunctionUnsupported", "@DatabaseFunction cannot wrap a generic or async function")))

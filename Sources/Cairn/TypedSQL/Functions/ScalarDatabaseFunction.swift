@@ -79,3 +79,26 @@ extension Database {
         try add(function: function.databaseFunction)
     }
 }
+
+/// The result of a `@DatabaseFunction` that returns nothing: SQL `NULL`, `()` in Swift. Such
+/// a function runs for its effect, typically from a trigger:
+///
+/// ```swift
+/// @DatabaseFunction func remindersChanged() { … }
+/// // var $remindersChanged: ScalarDatabaseFunction<DatabaseVoid>
+/// try Reminder.createTemporaryTrigger(after: .update { _, _ in Values($remindersChanged()) })
+/// // … BEGIN SELECT "remindersChanged"(); END
+/// ```
+public struct DatabaseVoid: QueryBindable, Hashable, Sendable {
+    public init(queryOutput: ()) {}
+    public var queryOutput: () { () }
+
+    public var databaseValue: DatabaseValue { .null }
+
+    /// Whatever the column holds: the function's result carries no value.
+    public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> DatabaseVoid? { DatabaseVoid(queryOutput: ()) }
+
+    public static func decode(from decoder: inout QueryDecoder) throws {
+        decoder.skip(width: 1)
+    }
+}
