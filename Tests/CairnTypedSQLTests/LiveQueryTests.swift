@@ -178,7 +178,7 @@ struct LiveQueryTests {
         #expect(counts.wrappedValue == ListCounts.Value())
         #expect(counts.loadError == nil)  // nothing asked, nothing failed (no database needed)
         let runs = RunCounter()
-        counts.load(ListCounts(runs: runs))
+        try await counts.load(ListCounts(runs: runs))
         #expect(counts.wrappedValue == ListCounts.Value(lists: 3, reminders: 6))
         #expect(runs.value == 1)
         #expect(Fetch(wrappedValue: 0).loadError == nil)  // no default database either: still no error
@@ -234,7 +234,7 @@ struct LiveQueryTests {
         let pool = try makeReminderPool()
         let reminders = FetchAll(Reminder.where { $0.remindersListID.eq(1) }.select(\.title), database: pool)
         #expect(reminders.wrappedValue == ["Groceries", "Haircut", "Doctor appointment"])
-        reminders.load(Reminder.where { $0.remindersListID.eq(2) }.select(\.title))
+        try await reminders.load(Reminder.where { $0.remindersListID.eq(2) }.select(\.title))
         #expect(reminders.wrappedValue == ["Take a walk", "Buy concert tickets", "Pick up kids"])
     }
 

@@ -54,9 +54,16 @@ public struct Fetch<Value: Sendable>: Sendable {
     public func load() async throws { try query.load() }
 
     /// Replaces the request at run time and loads it.
-    public func load<Request: FetchKeyRequest>(_ request: Request, database: (any DatabaseReader)? = nil)
-    where Request.Value == Value {
+    ///
+    /// - Returns: the observation, to tie to a task (``FetchSubscription/task``).
+    /// - Throws: the error the request threw (also kept in ``loadError``).
+    @discardableResult
+    public func load<Request: FetchKeyRequest>(
+        _ request: Request, database: (any DatabaseReader)? = nil
+    ) async throws -> FetchSubscription where Request.Value == Value {
         query.replace(fetch: { try request.fetch($0) }, database: database)
+        if let error = query.loadError { throw error }
+        return query.subscription
     }
 }
 

@@ -117,16 +117,35 @@ public struct FetchAll<Element: Sendable>: Sendable {
     }
 
     /// Replaces the query at run time (for example after the user changes a filter) and
-    /// loads it. A wrapper created with `sectionBy:` keeps its statement.
-    public func load<From, Joins>(_ statement: Select<Element, From, Joins>, database: (any DatabaseReader)? = nil) {
-        guard case .rows(let query) = live else { return }
-        query.replace(fetch: { try Self.fetch(statement, $0) }, database: database)
+    /// loads it, as SQLiteData's `try await $rows.load(query)` does.
+    ///
+    /// - Returns: the observation, to tie to a task (``FetchSubscription/task``).
+    /// - Throws: the error the first fetch threw (also kept in ``loadError``); a wrapper
+    ///   created with `sectionBy:` keeps its statement and throws ``LiveQueryError``.
+    @discardableResult
+    public func load<From, Joins>(
+        _ statement: Select<Element, From, Joins>, database: (any DatabaseReader)? = nil
+    ) async throws -> FetchSubscription {
+        try replace(database: database) { try Self.fetch(statement, $0) }
     }
 
     /// Replaces the one-table query at run time and loads it.
-    public func load(_ statement: SelectOf<Element>, database: (any DatabaseReader)? = nil) where Element.QueryOutput == Element {
-        guard case .rows(let query) = live else { return }
-        query.replace(fetch: { try statement.fetchAll($0) }, database: database)
+    @discardableResult
+    public func load(
+        _ statement: SelectOf<Element>, database: (any DatabaseReader)? = nil
+    ) async throws -> FetchSubscription where Element.QueryOutput == Element {
+        try replace(database: database) { try statement.fetchAll($0) }
+    }
+
+    private func replace(
+        database: (any DatabaseReader)?, _ fetch: @escaping @Sendable (Database) throws -> [Element]
+    ) throws -> FetchSubscription {
+        guard case .rows(let query) = live else {
+            throw LiveQueryError(description: "a @FetchAll made with sectionBy: keeps its statement; load() reloads it")
+        }
+        query.replace(fetch: fetch, database: database)
+        if let error = query.loadError { throw error }
+        return query.subscription
     }
 
     private static func fetch<From, Joins>(_ statement: Select<Element, From, Joins>, _ db: Database) throws -> [Element] {

@@ -54,10 +54,16 @@ public struct FetchOne<Value: Sendable>: Sendable {
     public func load() async throws { try query.load() }
 
     /// Replaces the statement at run time and loads it.
+    ///
+    /// - Returns: the observation, to tie to a task (``FetchSubscription/task``).
+    /// - Throws: the error the fetch threw (also kept in ``loadError``).
+    @discardableResult
     public func load<From, Joins>(
         _ statement: Select<Value, From, Joins>, default value: Value, database: (any DatabaseReader)? = nil
-    ) {
+    ) async throws -> FetchSubscription {
         query.replace(fetch: { try Self.fetch(statement, default: value, $0) }, database: database)
+        if let error = query.loadError { throw error }
+        return query.subscription
     }
 
     private static func fetch<From, Joins>(

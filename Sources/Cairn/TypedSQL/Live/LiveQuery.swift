@@ -62,6 +62,20 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
         reload()
     }
 
+    /// Stops refetching: the value stays as it is until the next load (``FetchSubscription``).
+    func stopObserving() {
+        locked {
+            generation += 1
+            observation = nil
+        }
+        setLoading(false)
+    }
+
+    /// A subscription whose end stops this query's observation.
+    var subscription: FetchSubscription {
+        FetchSubscription { [weak self] in self?.stopObserving() }
+    }
+
     /// Runs the query again now (`$reminders.load()`): throws what the load threw, which
     /// ``loadError`` also keeps.
     func load() throws {
