@@ -34,6 +34,19 @@ struct OperatorTests {
         try check({ $0.id.in([Int]()) }, "0", [])
     }
 
+    @Test func comparisonsWithBind() throws {
+        // SQLiteData's Reminders example: `new.status.eq(#bind(.completing))`.
+        try check({ $0.status.eq(#bind(.completed)) }, #""reminders"."status" = ?"#, [2, 5])
+        try check({ $0.status.neq(#bind(.completed)) }, #""reminders"."status" <> ?"#, [1, 3, 4, 6])
+        try check({ $0.priority.is(#bind(nil)) }, #""reminders"."priority" IS ?"#, [4])
+        try check({ $0.priority.isNot(#bind(.high)) }, #""reminders"."priority" IS NOT ?"#, [2, 3, 4, 6])
+        try check({ $0.position.gt(#bind(1)) }, #""reminders"."position" > ?"#, [3, 6])
+        try check({ $0.position.gte(#bind(2)) }, #""reminders"."position" >= ?"#, [3, 6])
+        try check({ $0.position.lt(#bind(1)) }, #""reminders"."position" < ?"#, [1, 4])
+        try check({ $0.position.lte(#bind(0)) }, #""reminders"."position" <= ?"#, [1, 4])
+        try check({ $0.dueDate.lt(#bind(today, as: Date?.self)) }, #""reminders"."dueDate" < ?"#, [5])
+    }
+
     @Test func comparisonsBetweenColumns() throws {
         try check({ $0.position.eq($0.remindersListID) }, #""reminders"."position" = "reminders"."remindersListID""#, [2, 6])
         try check({ $0.position.gt($0.remindersListID) }, #""reminders"."position" > "reminders"."remindersListID""#, [3])

@@ -162,3 +162,50 @@ extension QueryExpression where QueryValue: QueryBindable {
         SQLQueryExpression(sqlExpression.notIn(values.map(bound)))
     }
 }
+
+// MARK: - Against `#bind`
+
+// `#bind(value)` leaves its representation to be inferred, and the generic forms above accept
+// either `T` or `T?` for it, so `$0.status.eq(#bind(.completing))` could not be typed. These
+// pin it to the column's own type.
+extension QueryExpression where QueryValue: QueryBindable {
+    /// `lhs = ?`: `new.status.eq(#bind(.completing))`.
+    public func eq(_ other: BindQueryExpression<QueryValue>) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(.binary(.equal, sqlExpression, other.sqlExpression))
+    }
+
+    /// `lhs <> ?`
+    public func neq(_ other: BindQueryExpression<QueryValue>) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(.binary(.notEqual, sqlExpression, other.sqlExpression))
+    }
+
+    /// `lhs > ?`
+    public func gt(_ other: BindQueryExpression<QueryValue>) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(.binary(.greater, sqlExpression, other.sqlExpression))
+    }
+
+    /// `lhs >= ?`
+    public func gte(_ other: BindQueryExpression<QueryValue>) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(.binary(.greaterOrEqual, sqlExpression, other.sqlExpression))
+    }
+
+    /// `lhs < ?`
+    public func lt(_ other: BindQueryExpression<QueryValue>) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(.binary(.less, sqlExpression, other.sqlExpression))
+    }
+
+    /// `lhs <= ?`
+    public func lte(_ other: BindQueryExpression<QueryValue>) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(.binary(.lessOrEqual, sqlExpression, other.sqlExpression))
+    }
+
+    /// `lhs IS ?`
+    public func `is`(_ other: BindQueryExpression<QueryValue>) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(.binary(.is, sqlExpression, other.sqlExpression))
+    }
+
+    /// `lhs IS NOT ?`
+    public func isNot(_ other: BindQueryExpression<QueryValue>) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(.binary(.isNot, sqlExpression, other.sqlExpression))
+    }
+}
