@@ -49,6 +49,32 @@ struct BuilderExtrasTests {
             rows: { try query.fetchAll(db) }, ["!!!", nil, "!!", nil, "!!!", nil])
     }
 
+    @Test func caseWithBindOperands() throws {
+        // SQLiteData's Reminders example toggles a status in an update with #bind operands.
+        let toggle = Reminder.where { $0.id.lte(2) }.update {
+            $0.status = Case($0.status)
+                .when(#bind(.incomplete), then: #bind(.completed))
+                .else(#bind(.incomplete))
+        }
+        try assertQuery(
+            toggle,
+            sql: #"UPDATE "reminders" SET "status" = CASE "reminders"."status" WHEN ? THEN ? ELSE ? END WHERE "reminders"."id" <= ?"#,
+            arguments: [.integer(0), .integer(1), .integer(0), .integer(2)],
+            rows: { try toggle.execute(db); return try Reminder.where { $0.id.lte(2) }.order(by: \.id).select(\.status).fetchAll(db) },
+            [Status.completed, Status.incomplete])
+        // Every mix of #bind and plain operands, over several branches.
+        let labels = Reminder.order(by: \.id).select {
+            Case($0.priority)
+                .when(#bind(.high), then: "high")
+                .when(Priority.medium, then: #bind("medium"))
+                .when(#bind(.low), then: #bind("low"))
+                .else("none")
+        }
+        #expect(try labels.fetchAll(db) == ["high", "low", "medium", "none", "high", "low"])
+        let flagged = Reminder.order(by: \.id).select { Case().when($0.isFlagged, then: #bind(1)).else(0) }
+        #expect(try flagged.fetchAll(db) == [1, 0, 1, 0, 1, 0])
+    }
+
     @Test func caseInsideAnAggregateOverAnOuterJoin() throws {
         let query = RemindersList
             .group(by: \.id)

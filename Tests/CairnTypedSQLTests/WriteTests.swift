@@ -179,6 +179,11 @@ struct WriteTests {
         let joined = Reminder.join(RemindersList.all) { $0.remindersListID.eq($1.id) }
             .where { #sql("\($1.title) = 'Family' AND \($0.isFlagged)") }
         #expect(try joined.select { r, _ in r.title }.fetchAll(db) == ["Buy concert tickets"])
+        // Joined to a typed condition, as a computed column helper in SQLiteData's example does.
+        let pastDue = Reminder.where { !$0.isCompleted && #sql("\($0.dueDate) < \(today.addingTimeInterval(86_400))") }
+        #expect(try pastDue.order(by: \.id).select(\.id).fetchAll(db) == [1, 6])
+        let either = Reminder.where { $0.isCompleted || #sql("\($0.id) = 4") }
+        #expect(try either.order(by: \.id).select(\.id).fetchAll(db) == [2, 4, 5])
         try Reminder.update { $0.notes = "old" }.where { #sql("\($0.id) <= 2") }.execute(db)
         #expect(try Reminder.where { $0.notes.eq("old") }.fetchCount(db) == 2)
         try Reminder.delete().where { #sql("\($0.id) > 4") }.execute(db)

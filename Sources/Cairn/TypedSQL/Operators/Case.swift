@@ -81,3 +81,64 @@ public struct Cases<Base, QueryValue>: QueryExpression, Sendable {
             base, when: branches.map { ($0.when, $0.then) }, else: result.sqlExpression))
     }
 }
+
+// MARK: - `#bind` operands
+
+// `#bind(value)` infers its representation from context, and `Case`'s result type is only
+// pinned up to optionality, so `Case(self.status).when(#bind(.incomplete), then:
+// #bind(.completing))` (SQLiteData's Reminders example) could not be typed. These overloads
+// fix a `#bind` condition to the base's type and a `#bind` result to a non-optional one.
+extension Case where Base: QueryBindable {
+    /// `WHEN ? THEN …` with a `#bind` value compared with the base.
+    public func when<Result: QueryExpression>(
+        _ condition: BindQueryExpression<Base>, then result: Result
+    ) -> Cases<Base, QueryValue._Optionalized>
+    where QueryValue: QueryRepresentable, Result.QueryValue == QueryValue {
+        Cases(base: base, branches: [SQLCaseBranch(when: condition.sqlExpression, then: result.sqlExpression)])
+    }
+
+    /// `WHEN ? THEN ?`, both `#bind` values.
+    public func when(
+        _ condition: BindQueryExpression<Base>, then result: BindQueryExpression<QueryValue>
+    ) -> Cases<Base, QueryValue?> where QueryValue: QueryBindable {
+        Cases(base: base, branches: [SQLCaseBranch(when: condition.sqlExpression, then: result.sqlExpression)])
+    }
+}
+
+extension Case {
+    /// `WHEN … THEN ?` with a `#bind` result.
+    public func when<Condition: QueryExpression>(
+        _ condition: Condition, then result: BindQueryExpression<QueryValue>
+    ) -> Cases<Base, QueryValue?>
+    where Base: QueryRepresentable, Condition.QueryValue: QueryRepresentable,
+        Condition.QueryValue._Optionalized == Base._Optionalized, QueryValue: QueryBindable {
+        Cases(base: base, branches: [SQLCaseBranch(when: condition.sqlExpression, then: result.sqlExpression)])
+    }
+}
+
+extension Cases where Base: QueryBindable {
+    /// Another `WHEN ? THEN …` with a `#bind` value compared with the base.
+    public func when<Result: QueryExpression>(
+        _ condition: BindQueryExpression<Base>, then result: Result
+    ) -> Cases where Result.QueryValue: QueryRepresentable, Result.QueryValue._Optionalized == QueryValue {
+        Cases(base: base, branches: branches + [SQLCaseBranch(when: condition.sqlExpression, then: result.sqlExpression)])
+    }
+
+    /// Another `WHEN ? THEN ?`, both `#bind` values.
+    public func when<Wrapped: QueryBindable>(
+        _ condition: BindQueryExpression<Base>, then result: BindQueryExpression<Wrapped>
+    ) -> Cases where QueryValue == Wrapped? {
+        Cases(base: base, branches: branches + [SQLCaseBranch(when: condition.sqlExpression, then: result.sqlExpression)])
+    }
+}
+
+extension Cases {
+    /// Another `WHEN … THEN ?` with a `#bind` result.
+    public func when<Condition: QueryExpression, Wrapped: QueryBindable>(
+        _ condition: Condition, then result: BindQueryExpression<Wrapped>
+    ) -> Cases
+    where Base: QueryRepresentable, Condition.QueryValue: QueryRepresentable,
+        Condition.QueryValue._Optionalized == Base._Optionalized, QueryValue == Wrapped? {
+        Cases(base: base, branches: branches + [SQLCaseBranch(when: condition.sqlExpression, then: result.sqlExpression)])
+    }
+}

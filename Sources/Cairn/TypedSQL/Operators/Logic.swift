@@ -28,6 +28,19 @@ extension QueryExpression where QueryValue: _BooleanValue {
         SQLQueryExpression(lhs.sqlExpression.or(rhs.sqlExpression))
     }
 
+    /// `lhs AND rhs` with a hand-written condition: `!isCompleted && #sql("…")` needs no
+    /// `as: Bool.self` (the generic form cannot tell `Bool` from `Bool?` for `#sql`).
+    @_disfavoredOverload
+    public static func && (lhs: Self, rhs: SQLQueryExpression<Bool>) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(lhs.sqlExpression.and(rhs.sqlExpression))
+    }
+
+    /// `lhs OR rhs` with a hand-written condition (`#sql` without `as: Bool.self`).
+    @_disfavoredOverload
+    public static func || (lhs: Self, rhs: SQLQueryExpression<Bool>) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(lhs.sqlExpression.or(rhs.sqlExpression))
+    }
+
     /// `self AND other`
     public func and<Other: QueryExpression>(_ other: Other) -> SQLQueryExpression<Bool>
     where Other.QueryValue: _BooleanValue {
