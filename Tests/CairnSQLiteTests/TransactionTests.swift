@@ -166,6 +166,25 @@ private struct Boom: Error {}
         #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT 1") }
     }
 
+    @Test func closingAfterUsingFTS5LeavesItsStatementsToIt() throws {
+        // FTS5 prepares statements of its own on the connection and finalizes them as it
+        // closes; Cairn finalized them too, and freed them twice (a crash in sqlite3_close).
+        let temp = try TemporaryDatabasePath()
+        defer { temp.cleanup() }
+        for explicitly in [true, false] {
+            let db = try Database(path: temp.path)
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS notes USING fts5(body)")
+            try db.execute(sql: "INSERT INTO notes (body) VALUES ('buy milk'), ('walk the dog')")
+            #expect(try db.fetchAll(sql: "SELECT rowid FROM notes WHERE notes MATCH 'milk'") { $0.databaseValue(at: 0) }.count >= 1)
+            #expect(!db.unfinalizedStatementSQL().isEmpty)
+            if explicitly { try db.close() }  // otherwise the deinit closes it
+        }
+        let db = try Database(path: temp.path)
+        #expect(try db.fetchAll(sql: "SELECT rowid FROM notes WHERE notes MATCH 'milk OR dog'") { _ in () }.count == 4)
+        try db.close()
+        #expect(db.unfinalizedStatementSQL().isEmpty)
+    }
+
     @Test func rowReadAfterCloseThrows() throws {
         let db = try Database.inMemory()
         var escaped: Row?

@@ -104,7 +104,7 @@ public final class Database {
         installHooks(handle)
         try installTracing()
         try registerFunctionsAndCollations()
-        if configuration.defensive {
+        if configuration.defensive && !configuration.trustedSchema {
             try execute(sql: "PRAGMA trusted_schema = OFF")
         }
         if configuration.foreignKeysEnabled {
@@ -162,12 +162,10 @@ public final class Database {
             entry.statement.finalize()
         }
         openStatements.removeAll()
-        // Anything prepared outside Cairn's statements (should be none).
-        if let handle = sqliteConnection {
-            while let stray = sqlite3_next_stmt(handle, nil) {
-                sqlite3_finalize(stray)
-            }
-        }
+        // Other statements SQLite lists on the connection belong to virtual tables (FTS5
+        // prepares its own on its shadow tables) and are finalized by them as the connection
+        // closes. Finalizing them here as well freed them twice (a crash on closing any
+        // connection that had used an FTS5 table).
     }
 
     /// The SQL of every statement SQLite still has prepared on this connection
@@ -206,7 +204,10 @@ public final class Database {
     }
 
     deinit {
-        try? close()
+        guard (try? close()) == nil, let handle = sqliteConnection else { return }
+        // Something still holds a statement SQLite will not close under: let SQLite close the
+        // connection once that is finalized rather than leak it.
+        sqlite3_close_v2(handle)
     }
 }
 
