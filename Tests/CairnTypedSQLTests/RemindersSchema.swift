@@ -138,8 +138,8 @@ enum RemindersDatabase {
 
     /// A fresh in-memory database with the schema and the rows above, inserted through the
     /// typed `insert` statements.
-    static func make() throws -> Database {
-        let db = try Database.inMemory()
+    static func make(configuration: Configuration = Configuration()) throws -> Database {
+        let db = try Database.inMemory(configuration: configuration)
         for statement in schema.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
             try db.execute(sql: String(statement))
         }
