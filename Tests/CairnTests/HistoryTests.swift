@@ -202,6 +202,38 @@ final class Visit {
         #expect("\(error)".contains("history transaction"))
     }
 
+    @Test func onlySelectedTransactionsHaveTheirChangesDecoded() throws {
+        let context = ModelContext(try memoryContainer(for: Visit.self))
+        try saved(context) { context.insert(Visit(place: "A", code: 1)) }
+        try saved(context) { context.insert(Visit(place: "B", code: 2)); context.insert(Visit(place: "C", code: 3)) }
+        let first = try #require(try history(context).first).token
+        // Damage the first transaction's document: a fetch that does not select it never reads it.
+        try context.container.store(for: "Visit").access { connection in
+            try connection.database.execute(
+                sql: #"UPDATE "_CairnHistoryTransaction" SET "changes" = 'garbage' WHERE "id" = ?"#,
+                arguments: [Int64(first.id)])
+        }
+        let since = try history(context, #Predicate { $0.token > first })
+        #expect(since.map(\.changes.count) == [2])
+        #expect(throws: ModelError.self) { _ = try history(context) }
+        // deleteHistory reads no document at all.
+        try context.deleteHistory(HistoryDescriptor<Transaction>(predicate: #Predicate { $0.token <= first }))
+        #expect(try history(context).map(\.changes.count) == [2])
+    }
+
+    @Test func aPredicateThatReadsChangesSeesThem() throws {
+        let context = ModelContext(try memoryContainer(for: Visit.self))
+        try saved(context) { context.insert(Visit(place: "A", code: 1)) }
+        try saved(context) { context.insert(Visit(place: "B", code: 2)); context.insert(Visit(place: "C", code: 3)) }
+        let two = #Predicate<Transaction> { $0.changes.count == 2 }
+        #expect(HistoryPredicateReads.changes(two))
+        #expect(try history(context, two).map(\.changes.count) == [2])
+        let token = try #require(try history(context).first).token
+        #expect(!HistoryPredicateReads.changes(#Predicate<Transaction> { $0.token > token && $0.author != "x" }))
+        let past = Date.distantPast
+        #expect(!HistoryPredicateReads.changes(#Predicate<Transaction> { $0.timestamp > past }))
+    }
+
     struct OtherTransaction: HistoryTransaction {
         var id: Int
         var author: String? { nil }

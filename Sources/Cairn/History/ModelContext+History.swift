@@ -15,15 +15,16 @@ extension ModelContext {
     /// // SELECT "id", "timestamp", "author", … FROM "_CairnHistoryTransaction" ORDER BY "id"
     /// ```
     ///
-    /// The predicate and sort run in memory over every transaction still stored, changes
-    /// included: delete what you have processed (``deleteHistory(_:)``) to keep fetches short.
+    /// The predicate and sort run in memory over every transaction still stored; the changes
+    /// of a transaction are decoded only when it is selected (or when the predicate reads
+    /// `changes`). Delete what you have processed (``deleteHistory(_:)``) to keep fetches short.
     ///
     /// - Throws: ``SwiftDataError/historyTokenExpired`` when the predicate selects a
     ///   transaction that ``deleteHistory(_:)`` removed (checked on the newest removed one);
     ///   ``SwiftDataError/invalidTransactionFetchRequest`` for a transaction type other than
     ///   ``DefaultHistoryTransaction``.
     public func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T] {
-        let (transactions, lastDeleted) = try storedHistory(T.self)
+        let (stored, lastDeleted) = try storedHistory(T.self)
         if let predicate = descriptor.predicate {
             for removed in lastDeleted where try predicate.evaluate(removed.newest) && !predicate.evaluate(removed.origin) {
                 throw SwiftDataError.historyTokenExpired.with(
@@ -31,7 +32,7 @@ extension ModelContext {
                         + "\(removed.newest.transactionIdentifier) of store '\(removed.newest.storeIdentifier)')")
             }
         }
-        return try select(transactions, descriptor)
+        return try select(stored, descriptor, decodingChanges: true)
     }
 
     /// Removes the history transactions a descriptor selects (as ``fetchHistory(_:)`` would
@@ -44,8 +45,8 @@ extension ModelContext {
     /// // DELETE FROM "_CairnHistoryTransaction" WHERE "id" IN (SELECT value FROM json_each(?))
     /// ```
     public func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws {
-        let (transactions, _) = try storedHistory(T.self)
-        let doomed = try select(transactions, descriptor).compactMap { $0 as? DefaultHistoryTransaction }
+        let (stored, _) = try storedHistory(T.self)
+        let doomed = try select(stored, descriptor, decodingChanges: false).compactMap { $0 as? DefaultHistoryTransaction }
         for store in state.stores {
             let removed = doomed.filter { $0.storeIdentifier == store.identifier }
             guard let newest = removed.max(by: { $0.transactionIdentifier < $1.transactionIdentifier }) else { continue }
@@ -71,15 +72,16 @@ extension ModelContext {
 
     // MARK: - Reading
 
-    /// Every stored transaction, and for each store that removed history, the newest
-    /// transaction removed and the same transaction moved before all history: a predicate true
-    /// of the first and false of the second asks for removed history by its token or time.
-    private func storedHistory<T: HistoryTransaction>(_ type: T.Type) throws -> ([T], [(newest: T, origin: T)]) {
+    /// Every stored transaction, its changes not decoded yet, and for each store that removed
+    /// history, the newest transaction removed and the same transaction moved before all
+    /// history: a predicate true of the first and false of the second asks for removed
+    /// history by its token or time.
+    private func storedHistory<T: HistoryTransaction>(_ type: T.Type) throws -> ([StoredHistoryRow], [(newest: T, origin: T)]) {
         guard T.self == DefaultHistoryTransaction.self else {
             throw SwiftDataError.invalidTransactionFetchRequest.with(
                 reason: "Cairn's stores keep DefaultHistoryTransaction history; \(T.self) is not one")
         }
-        var transactions: [DefaultHistoryTransaction] = []
+        var transactions: [StoredHistoryRow] = []
         var removed: [(newest: T, origin: T)] = []
         for store in state.stores {
             let (stored, lastDeleted) = try store.access { connection -> ([[DatabaseValue]], DefaultHistoryTransaction?) in
@@ -90,7 +92,7 @@ extension ModelContext {
                 ) { row in (0..<6).map { row.databaseValue(at: $0) } }
                 return (rows, try Self.lastDeleted(in: connection.database, store: store))
             }
-            for row in stored { transactions.append(try transaction(row, store: store)) }
+            for row in stored { transactions.append(StoredHistoryRow(row, store: store)) }
             if let lastDeleted, let newest = lastDeleted as? T,
                 let origin = DefaultHistoryTransaction(moving: lastDeleted, to: 0) as? T
             {
@@ -98,36 +100,42 @@ extension ModelContext {
             }
         }
         // Several stores: their saves interleave in time.
-        if state.stores.count > 1 { transactions.sort { ($0.timestamp, $0.storeIdentifier) < ($1.timestamp, $1.storeIdentifier) } }
-        return (transactions.compactMap { $0 as? T }, removed)
+        if state.stores.count > 1 {
+            transactions.sort {
+                ($0.shallow.timestamp, $0.shallow.storeIdentifier) < ($1.shallow.timestamp, $1.shallow.storeIdentifier)
+            }
+        }
+        return (transactions, removed)
     }
 
-    private func select<T: HistoryTransaction>(_ transactions: [T], _ descriptor: HistoryDescriptor<T>) throws -> [T] {
-        var selected = transactions
-        if let predicate = descriptor.predicate { selected = try selected.filter { try predicate.evaluate($0) } }
+    /// The transactions a descriptor selects, in its order. The predicate runs on transactions
+    /// without their changes unless it reads them; only the selected ones are decoded (when
+    /// `decodingChanges`), before sorting, since a sort may read them.
+    private func select<T: HistoryTransaction>(
+        _ stored: [StoredHistoryRow], _ descriptor: HistoryDescriptor<T>, decodingChanges: Bool
+    ) throws -> [T] {
+        var rows = stored
+        if let predicate = descriptor.predicate {
+            if HistoryPredicateReads.changes(predicate) {
+                var kept: [StoredHistoryRow] = []
+                for row in rows {
+                    let full = try row.decoded()
+                    if let candidate = full as? T, try predicate.evaluate(candidate) { kept.append(row.with(full)) }
+                }
+                rows = kept
+            } else {
+                rows = try rows.filter { row in try (row.shallow as? T).map(predicate.evaluate) ?? false }
+            }
+        }
+        if descriptor.sortBy.isEmpty, descriptor.fetchLimit > 0, UInt64(rows.count) > descriptor.fetchLimit {
+            rows = Array(rows.prefix(Int(clamping: descriptor.fetchLimit)))
+        }
+        var selected = try rows.compactMap { row in try (decodingChanges ? row.decoded() : row.shallow) as? T }
         if !descriptor.sortBy.isEmpty { selected.sort(using: descriptor.sortBy) }
         if descriptor.fetchLimit > 0, UInt64(selected.count) > descriptor.fetchLimit {
             selected = Array(selected.prefix(Int(clamping: descriptor.fetchLimit)))
         }
         return selected
-    }
-
-    /// One stored transaction row: id, timestamp, author, bundle, process, changes (JSON).
-    private func transaction(_ row: [DatabaseValue], store: ModelStore) throws -> DefaultHistoryTransaction {
-        let id: Int64 = if case .integer(let value) = row[0] { value } else { 0 }
-        let timestamp: Double = if case .real(let value) = row[1] { value } else { 0 }
-        let author: String? = if case .text(let value) = row[2] { value } else { nil }
-        let bundle: String = if case .text(let value) = row[3] { value } else { "" }
-        let process: String = if case .text(let value) = row[4] { value } else { "" }
-        guard case .text(let json) = row[5] else {
-            throw ModelError(.valueDecodingFailed, entityName: "_CairnHistoryTransaction", value: "\(id)",
-                             message: "History transaction \(id) in store '\(store.identifier)' has no changes document")
-        }
-        let changes = try HistoryReader(store: store, transaction: id).changes(json)
-        return DefaultHistoryTransaction(
-            storeIdentifier: store.identifier, bundleIdentifier: bundle, processIdentifier: process, transactionIdentifier: id,
-            token: DefaultHistoryToken(id: Int(id), storeIdentifier: store.identifier), author: author, changes: changes,
-            timestamp: Date(timeIntervalSinceReferenceDate: timestamp))
     }
 
     private static func lastDeleted(in database: Database, store: ModelStore) throws -> DefaultHistoryTransaction? {
@@ -165,5 +173,81 @@ extension DefaultHistoryTransaction {
             processIdentifier: transaction.processIdentifier, transactionIdentifier: id,
             token: DefaultHistoryToken(id: Int(id), storeIdentifier: transaction.storeIdentifier),
             author: transaction.author, changes: [], timestamp: .distantPast)
+    }
+}
+
+/// One stored transaction: its fields, and its changes document, decoded on demand.
+struct StoredHistoryRow {
+    /// The transaction without its changes.
+    let shallow: DefaultHistoryTransaction
+    let json: DatabaseValue
+    let store: ModelStore
+    /// The transaction with its changes, once decoded.
+    private var full: DefaultHistoryTransaction?
+
+    /// One row: id, timestamp, author, bundle, process, changes (JSON).
+    init(_ row: [DatabaseValue], store: ModelStore) {
+        let id: Int64 = if case .integer(let value) = row[0] { value } else { 0 }
+        let timestamp: Double = if case .real(let value) = row[1] { value } else { 0 }
+        let author: String? = if case .text(let value) = row[2] { value } else { nil }
+        let bundle: String = if case .text(let value) = row[3] { value } else { "" }
+        let process: String = if case .text(let value) = row[4] { value } else { "" }
+        shallow = DefaultHistoryTransaction(
+            storeIdentifier: store.identifier, bundleIdentifier: bundle, processIdentifier: process, transactionIdentifier: id,
+            token: DefaultHistoryToken(id: Int(id), storeIdentifier: store.identifier), author: author, changes: [],
+            timestamp: Date(timeIntervalSinceReferenceDate: timestamp))
+        json = row[5]
+        self.store = store
+    }
+
+    func with(_ decoded: DefaultHistoryTransaction) -> StoredHistoryRow {
+        var copy = self
+        copy.full = decoded
+        return copy
+    }
+
+    /// The transaction with its changes; a damaged document is an error naming it.
+    func decoded() throws -> DefaultHistoryTransaction {
+        if let full { return full }
+        let id = shallow.transactionIdentifier
+        guard case .text(let json) = json else {
+            throw ModelError(.valueDecodingFailed, entityName: "_CairnHistoryTransaction", value: "\(id)",
+                             message: "History transaction \(id) in store '\(store.identifier)' has no changes document")
+        }
+        let changes = try HistoryReader(store: store, transaction: id).changes(json)
+        return DefaultHistoryTransaction(
+            storeIdentifier: shallow.storeIdentifier, bundleIdentifier: shallow.bundleIdentifier,
+            processIdentifier: shallow.processIdentifier, transactionIdentifier: id, token: shallow.token,
+            author: shallow.author, changes: changes, timestamp: shallow.timestamp)
+    }
+}
+
+/// Whether a history predicate reads a transaction's `changes`, found by walking its
+/// expression: any key path from the transaction other than its plain fields counts, and so
+/// does an expression too large to walk (the answer must never be a wrong "no").
+enum HistoryPredicateReads {
+    /// (Computed: an array of key paths is not `Sendable`, so it cannot be a static constant.)
+    private static var plainFields: [AnyKeyPath] {
+        [
+            \DefaultHistoryTransaction.author, \DefaultHistoryTransaction.token, \DefaultHistoryTransaction.timestamp,
+            \DefaultHistoryTransaction.storeIdentifier, \DefaultHistoryTransaction.transactionIdentifier,
+            \DefaultHistoryTransaction.bundleIdentifier, \DefaultHistoryTransaction.processIdentifier,
+            \DefaultHistoryTransaction.id,
+        ]
+    }
+
+    static func changes<T>(_ predicate: Predicate<T>) -> Bool {
+        var budget = 10_000
+        return reads(predicate.expression, budget: &budget)
+    }
+
+    private static func reads(_ value: Any, budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget > 0 else { return true }
+        if let keyPath = value as? AnyKeyPath {
+            return type(of: keyPath).rootType == DefaultHistoryTransaction.self && !plainFields.contains(keyPath)
+        }
+        for child in Mirror(reflecting: value).children where reads(child.value, budget: &budget) { return true }
+        return false
     }
 }
