@@ -45,6 +45,9 @@ import Testing
             // SQLite reads an empty blob literal X'' back as an empty blob.
             #expect(try readBack(value) == value, "\(value)")
         }
+        // -0.0 == 0.0 as Doubles: the sign is checked apart.
+        guard case .real(let negativeZero) = try readBack(.real(-0.0)) else { Issue.record("not a real"); return }
+        #expect(negativeZero.sign == .minus)
         #expect(try readBack(.real(.nan)) == .null)  // as SQLite stores a NaN
     }
 
@@ -65,6 +68,19 @@ import Testing
             if case .real(let real) = value, real.isNaN { continue }
             #expect(try readBack(value) == value, "\(value)")
         }
+    }
+
+    @Test func aQuoteBeforeACombiningMarkStaysInsideTheLiteral() throws {
+        // "'" + U+0301 is one Character that is not "'": doubling by Character left the quote
+        // single, so the text after it ran as SQL.
+        let hostile = "a'\u{301}; DELETE FROM t; SELECT '\u{301}"
+        let rendered = try SQLStatement.select(SQLSelect([.value(.text(hostile))])).renderInliningValues()
+        #expect(rendered.sql == "SELECT 'a''\u{301}; DELETE FROM t; SELECT ''\u{301}'")
+        #expect(try sqlite.rows(rendered) == [[.text(hostile)]])
+        // Run as a script (sqlite3_exec runs every statement in the text): nothing is deleted.
+        try sqlite.execute("INSERT INTO t (title) VALUES ('kept')")
+        try sqlite.execute(rendered.sql)
+        #expect(try sqlite.rows(SQLSelect([SQLSelectColumn(.countAll)], from: .table("t"))) == [[.integer(1)]])
     }
 
     @Test func valuesWithoutALiteralThrow() throws {

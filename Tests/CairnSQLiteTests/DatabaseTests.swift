@@ -20,6 +20,19 @@ import Testing
         }
     }
 
+    @Test func trustedSchemaTurnsOnlyThatPartOfTheHardeningOff() throws {
+        var configuration = Configuration()
+        configuration.trustedSchema = true
+        let db = try Database.inMemory(configuration: configuration)
+        #expect(try db.fetchValue(Int.self, sql: "PRAGMA trusted_schema") == 1)
+        try db.execute(sql: "CREATE TABLE t (x)")
+        try db.execute(sql: "PRAGMA writable_schema = ON")
+        #expect(throws: DatabaseError.self) { try db.execute(sql: "DELETE FROM sqlite_master") }  // still defensive
+        configuration.defensive = false
+        configuration.trustedSchema = false
+        #expect(try Database.inMemory(configuration: configuration).fetchValue(Int.self, sql: "PRAGMA trusted_schema") == 1)
+    }
+
     @Test func busyTimeoutIsConfigurable() throws {
         var configuration = Configuration()
         configuration.busyTimeout = 0.25

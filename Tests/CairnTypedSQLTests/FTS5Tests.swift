@@ -47,8 +47,11 @@ struct FTS5Tests {
         #expect(try ReminderText.where { $0.title.match("pick up") }.select(\.rowid).fetchAll(db) == [6])
         #expect(try ReminderText.where { $0.notes.match("kids") }.select(\.rowid).fetchAll(db) == [])
         #expect(try ReminderText.where { $0.tags.match("kids") }.select(\.rowid).fetchAll(db) == [6])
-        // A quote in the phrase stays inside it.
+        // A quote in the phrase stays inside it, also before a combining mark.
         #expect(try ReminderText.where { $0.title.match(#"say "hi""#) }.fetchCount(db) == 0)
+        let sneaky = ReminderText.where { $0.title.match("pick\"\u{301} OR milk") }
+        #expect(try sneaky.render().arguments == [.text("title:\"pick\"\"\u{301} OR milk\"")])
+        #expect(try sneaky.fetchCount(db) == 0)
     }
 
     @Test func highlightAndSnippetMarkTheMatches() throws {
@@ -58,6 +61,15 @@ struct FTS5Tests {
         let row = try #require(try marked.fetchOne(db))
         #expect(row.0 == "Milk, [eggs]")
         #expect(row.1 == "…<eggs>")
+    }
+
+    @Test func aWeightForSomethingNotAColumnFailsTheQuery() throws {
+        let query = ReminderText.where { $0.match("milk") }.order { $0.bm25([\.rank: 2]) }.select(\.rowid)
+        #expect {
+            try query.fetchAll(db)
+        } throws: { error in
+            "\(error)".contains("bm25_weight_needs_a_column_key_path")
+        }
     }
 
     @Test func rankAndWeightedBM25OrderTheMatches() throws {

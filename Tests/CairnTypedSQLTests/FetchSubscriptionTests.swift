@@ -39,12 +39,21 @@ struct FetchSubscriptionTests {
         let runs = RunCounter()
         try await counts.load(ListCounts(runs: runs)).cancel()
         #expect(counts.wrappedValue == ListCounts.Value(lists: 3, reminders: 6))
-        try await pool.write { try Reminder.where { $0.id.lte(2) }.update { $0.isFlagged = true }.execute($0) }
+        // A wrapper still observing, made before the commit, shows when its notice went out.
         let control = FetchOne(wrappedValue: 0, Reminder.where(\.isFlagged).select { $0.id.count() }, database: pool)
-        #expect(control.wrappedValue == 4)
+        try await pool.write { try Reminder.where { $0.id.lte(2) }.update { $0.isFlagged = true }.execute($0) }
+        await waitUntil { control.wrappedValue == 4 }
         try await Task.sleep(for: .milliseconds(100))
         #expect(count.wrappedValue == 3)
         #expect(runs.value == 1)  // the request did not run again
+    }
+
+    @Test func aTaskAwaitedAfterCancelEndsAtOnce() async throws {
+        let pool = try makeReminderPool()
+        let titles = FetchAll(Reminder.select(\.title), database: pool)
+        let subscription = try await titles.load(Reminder.where(\.isFlagged).select(\.title))
+        subscription.cancel()
+        await #expect(throws: CancellationError.self) { try await subscription.task }
     }
 
     @Test func loadThrowsWhatTheFetchThrew() async throws {

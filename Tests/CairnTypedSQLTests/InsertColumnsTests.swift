@@ -1,6 +1,21 @@
 import Cairn
 import Testing
 
+/// A value that has no SQLite representation (as a `UInt64` above `Int64.max`, or a JSON value
+/// that does not encode, has).
+struct Unstorable: QueryBindable, Sendable {
+    struct Refused: Error {}
+    var databaseValue: DatabaseValue { .null }
+    func databaseValueForBinding() throws -> DatabaseValue { throw Refused() }
+    static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Unstorable? { Unstorable() }
+}
+
+@Table("facts")
+struct OddFact {
+    let id: Int
+    var body: Unstorable
+}
+
 @Suite("Typed SQL: inserts that name their columns (values: and select:)")
 struct InsertColumnsTests {
     let db: Database
@@ -99,6 +114,9 @@ struct InsertColumnsTests {
 
     @Test func badColumnInsertsThrow() throws {
         #expect(throws: TypedSQLError.self) { try Tag.insert { $0.title } values: { [String]() }.execute(db) }
+        // A value that cannot be bound is an error, not a NULL written in its place.
+        #expect(throws: TypedSQLError.self) { try OddFact.insert { $0.body } values: { Unstorable() }.execute(db) }
+        #expect(try Fact.fetchCount(db) == 3)
         // The UNIQUE title: a constraint violation is an error, and nothing of the statement lands.
         #expect(throws: DatabaseError.self) { try Tag.insert { $0.title } values: { "new"; "KIDS" }.execute(db) }
         #expect(try Tag.fetchCount(db) == 5)

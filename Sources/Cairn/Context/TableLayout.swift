@@ -193,27 +193,16 @@ enum SQLText {
         SQLiteDialect().quote(identifier: name)
     }
 
-    /// A literal for a `DEFAULT` clause of `ALTER TABLE … ADD COLUMN`.
+    /// A literal for a `DEFAULT` clause of `ALTER TABLE … ADD COLUMN`. Reals are decimal text:
+    /// SQLite refuses a parenthesized expression there, so ``SQLLiterals/exactReal(_:)``
+    /// cannot be used, and a default may read back one unit off in the last place.
     static func literal(_ value: DatabaseValue) -> String {
         switch value {
         case .null: "NULL"
         case .integer(let value): String(value)
         case .real(let value): value.isFinite ? "\(value)" : "NULL"
-        case .text(let text): quotedLiteral(text)
-        case .blob(let data): "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
+        case .text(let text): SQLLiterals.quoted(text)
+        case .blob(let data): SQLLiterals.blob(data)
         }
-    }
-
-    /// `'text'` with every `'` byte doubled (a quote followed by a combining mark included, as
-    /// for identifiers). `'` is never part of a longer UTF-8 sequence, so the result stays
-    /// valid UTF-8.
-    private static func quotedLiteral(_ text: String) -> String {
-        var bytes: [UInt8] = [UInt8(ascii: "'")]
-        for byte in text.utf8 {
-            bytes.append(byte)
-            if byte == UInt8(ascii: "'") { bytes.append(byte) }
-        }
-        bytes.append(UInt8(ascii: "'"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

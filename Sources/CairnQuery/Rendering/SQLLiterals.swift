@@ -6,15 +6,16 @@ import Foundation
 /// run later. Everywhere else values are bound.
 ///
 /// Each literal reads back as the same value: integers as integers, reals as reals (exactly,
-/// see ``exactReal(_:)``), text quoted with `'` doubled, blobs as `X'…'`. A value with no faithful literal throws ``SQLRenderError``.
-enum SQLLiterals {
+/// see ``exactReal(_:)``), text quoted with `'` doubled, blobs as `X'…'`. A value with no
+/// faithful literal throws ``SQLRenderError``.
+public enum SQLLiterals {
     /// A real as SQL that SQLite evaluates to exactly that double. Decimal text does not do:
     /// SQLite 3.40's text-to-double conversion is not correctly rounded (about 1 in 300 random
     /// doubles, even in the form its own `quote()` writes, reads back one unit off). A double
     /// is an integer significand times a power of two, and SQLite converts an integer of at
     /// most 53 bits, and multiplies or divides by a power of two, exactly: `0.1` is written
     /// `(3602879701896397.0 / 36028797018963968)`, `3.0` as `(3.0)`.
-    static func exactReal(_ real: Double) -> String {
+    public static func exactReal(_ real: Double) -> String {
         if real == 0 { return real.sign == .minus ? "(-0.0)" : "0.0" }
         var significand = real.significandBitPattern
         var exponent: Int
@@ -38,7 +39,8 @@ enum SQLLiterals {
         return text + ")"
     }
 
-    static func literal(_ value: DatabaseValue) throws(SQLRenderError) -> String {
+    /// The literal of `value`, as a trigger's body needs it.
+    public static func literal(_ value: DatabaseValue) throws(SQLRenderError) -> String {
         switch value {
         case .null:
             return "NULL"
@@ -56,17 +58,37 @@ enum SQLLiterals {
             guard !text.utf8.contains(0) else {
                 throw SQLRenderError(reason: .notInlinable("A text value containing a NUL character"))
             }
-            return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+            return quoted(text)
         case .blob(let data):
-            let digits = Array("0123456789ABCDEF".utf8)
-            var hex = [UInt8]()
-            hex.reserveCapacity(data.count * 2)
-            for byte in data {
-                hex.append(digits[Int(byte >> 4)])
-                hex.append(digits[Int(byte & 0x0F)])
-            }
-            return "X'" + String(decoding: hex, as: UTF8.self) + "'"
+            return blob(data)
         }
+    }
+
+    /// `'text'` with every `'` byte doubled, as SQLite reads it. Doubling by `Character`
+    /// (`replacingOccurrences`) missed a quote followed by a combining mark (`a'\u{301}`: one
+    /// character that is not `'`), which then ended the literal: SQL injection through a value.
+    /// `'` is never part of a longer UTF-8 sequence, so the result stays valid UTF-8.
+    public static func quoted(_ text: String) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "'")]
+        bytes.reserveCapacity(text.utf8.count + 2)
+        for byte in text.utf8 {
+            bytes.append(byte)
+            if byte == UInt8(ascii: "'") { bytes.append(byte) }
+        }
+        bytes.append(UInt8(ascii: "'"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `X'…'`: a blob's bytes in hexadecimal.
+    public static func blob(_ data: Data) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(data.count * 2)
+        for byte in data {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return "X'" + String(decoding: hex, as: UTF8.self) + "'"
     }
 }
 

@@ -28,7 +28,7 @@ public struct Configuration: Sendable {
     /// `SQLITE_DBCONFIG_DEFENSIVE` and `PRAGMA trusted_schema = OFF` (default true): a file
     /// a user did not create cannot corrupt itself through SQL or run functions from its schema.
     public var defensive = true
-    /// `PRAGMA trusted_schema = ON` even when ``defensive`` (default false). With the schema
+    /// `PRAGMA trusted_schema = ON`, even when ``defensive`` (default false). With the schema
     /// untrusted, SQLite refuses virtual tables that are not marked innocuous, FTS5 among
     /// them, inside triggers and views ("unsafe use of virtual table"); a trigger that keeps
     /// a full-text index needs this. Set it only for database files your app creates.

@@ -104,7 +104,10 @@ public final class Database {
         installHooks(handle)
         try installTracing()
         try registerFunctionsAndCollations()
-        if configuration.defensive && !configuration.trustedSchema {
+        if configuration.trustedSchema {
+            // Explicitly: a SQLite built with SQLITE_TRUSTED_SCHEMA=0 starts with it off.
+            try execute(sql: "PRAGMA trusted_schema = ON")
+        } else if configuration.defensive {
             try execute(sql: "PRAGMA trusted_schema = OFF")
         }
         if configuration.foreignKeysEnabled {
@@ -140,7 +143,8 @@ public final class Database {
     /// retained by the caller) and closes the connection. Statements and rows used afterwards
     /// throw instead of touching freed memory. Calling it twice does nothing.
     ///
-    /// - Throws: ``DatabaseError`` if SQLite refuses to close.
+    /// - Throws: ``DatabaseError`` (`SQLITE_BUSY`) if a statement prepared outside Cairn,
+    ///   through ``sqliteConnection``, is still open; the connection then stays open.
     public func close() throws {
         guard let handle = sqliteConnection else { return }
         finalizeAllStatements()
@@ -206,7 +210,13 @@ public final class Database {
     deinit {
         guard (try? close()) == nil, let handle = sqliteConnection else { return }
         // Something still holds a statement SQLite will not close under: let SQLite close the
-        // connection once that is finalized rather than leak it.
+        // connection once that is finalized rather than leak it. The hooks point at this
+        // object, which is going away, so they are removed first.
+        sqlite3_set_authorizer(handle, nil, nil)
+        sqlite3_commit_hook(handle, nil, nil)
+        sqlite3_rollback_hook(handle, nil, nil)
+        sqlite3_progress_handler(handle, 0, nil, nil)
+        sqlite3_trace_v2(handle, 0, nil, nil)
         sqlite3_close_v2(handle)
     }
 }

@@ -34,7 +34,9 @@ extension TableDefinition where QueryValue: FTS5 {
     }
 
     /// `bm25("table", weights…)`: how well a matching row matches; smaller is better. Give a
-    /// weight per column to count some more than others (a column not listed weighs 1).
+    /// weight per column to count some more than others (a column not listed weighs 1). A key
+    /// path that is not a column makes the query fail ("no such function:
+    /// bm25_weight_needs_a_column_key_path") rather than lose its weight.
     ///
     /// ```swift
     /// ReminderText.where { $0.match("milk") }.order { $0.bm25([\.title: 10, \.notes: 1]) }
@@ -47,7 +49,10 @@ extension TableDefinition where QueryValue: FTS5 {
             // name in the table's own column list, whatever order the Swift type declares.
             var branches: [(SQLExpression, SQLExpression)] = []
             for (keyPath, weight) in rankings {
-                guard let column = self[keyPath: keyPath] as? any TableColumnExpression else { continue }
+                guard let column = self[keyPath: keyPath] as? any TableColumnExpression else {
+                    // Not a column: the query fails with this name rather than drop the weight.
+                    return SQLQueryExpression(.function("bm25_weight_needs_a_column_key_path", []))
+                }
                 branches.append((.value(.text(column.name)), .value(.real(weight))))
             }
             let weight = SQLExpression.case(.column("name"), when: branches, else: .value(.real(1)))
@@ -67,8 +72,10 @@ extension TableColumn where Root: FTS5, Value: QueryRepresentable, Value.QueryOu
     /// The rows whose column matches `pattern`, searched as one phrase:
     /// `"table" MATCH 'title:"pattern"'`.
     public func match(_ pattern: some StringProtocol) -> SQLQueryExpression<Bool> {
-        let phrase = "\"" + String(pattern).replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        return Root.columns.match(name + ":" + phrase)
+        // An FTS5 string is quoted as an SQL identifier is: `"…"` with `"` doubled, byte by byte
+        // (by `Character`, a quote followed by a combining mark stayed single and ended the
+        // phrase, letting the rest of the text be read as FTS5 syntax).
+        Root.columns.match(name + ":" + SQLiteDialect().quote(identifier: String(pattern)))
     }
 
     /// The column's text with each matched phrase between `open` and `close`.

@@ -87,7 +87,7 @@ extension Database {
 /// @DatabaseFunction func remindersChanged() { … }
 /// // var $remindersChanged: ScalarDatabaseFunction<DatabaseVoid>
 /// try Reminder.createTemporaryTrigger(after: .update { _, _ in Values($remindersChanged()) })
-/// // … BEGIN SELECT "remindersChanged"(); END
+/// // … BEGIN SELECT remindersChanged(); END
 /// ```
 public struct DatabaseVoid: QueryBindable, Hashable, Sendable {
     public init(queryOutput: ()) {}

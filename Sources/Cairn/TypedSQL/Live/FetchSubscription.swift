@@ -28,24 +28,41 @@ public struct FetchSubscription: Sendable {
                     stop()
                 }
             }
-            running.set(waiting)
+            running.set(waiting)  // cancels it at once if cancel() came first
             try await withTaskCancellationHandler { try await waiting.value } onCancel: { waiting.cancel() }
         }
     }
 
-    /// Stops the observation: the wrapper keeps its last value until the next `load`.
+    /// Stops the observation: the wrapper keeps its last value until the next `load`, and an
+    /// awaited ``task`` (now or later) ends. Unlike SQLiteData's, it also stops an
+    /// observation whose `task` is not being awaited.
     public func cancel() {
         running.cancel()
         stop()
     }
 }
 
-/// The task ``FetchSubscription/task`` is waiting in, so ``FetchSubscription/cancel()`` can
-/// end it. `@unchecked Sendable`: `task` is only read and written under `lock`.
+/// The tasks ``FetchSubscription/task`` is waiting in, so ``FetchSubscription/cancel()`` can
+/// end them, and whether it was called (a `task` awaited after it ends at once).
+/// `@unchecked Sendable`: `tasks` and `cancelled` are only read and written under `lock`.
 private final class RunningTask: @unchecked Sendable {
     private let lock = NSLock()
-    private var task: Task<Void, any Error>?
+    private var tasks: [Task<Void, any Error>] = []
+    private var cancelled = false
 
-    func set(_ task: Task<Void, any Error>) { lock.withLock { self.task = task } }
-    func cancel() { lock.withLock { task }?.cancel() }
+    func set(_ task: Task<Void, any Error>) {
+        let cancelNow = lock.withLock { () -> Bool in
+            tasks.append(task)
+            return cancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        let running = lock.withLock { () -> [Task<Void, any Error>] in
+            cancelled = true
+            return tasks
+        }
+        for task in running { task.cancel() }
+    }
 }

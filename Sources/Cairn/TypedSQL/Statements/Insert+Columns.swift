@@ -26,14 +26,20 @@ extension Table {
         let chosen = columns(Self.columns)
         var names: [String] = []
         for column in repeat each chosen { names.append(column.name) }
+        var failure: String?
         let values = rows().map { row in
             var expressions: [SQLExpression] = []
-            for (column, value) in repeat (each chosen, each row) { expressions.append(bound(value, for: column)) }
+            for (column, value) in repeat (each chosen, each row) {
+                do { expressions.append(try bound(value, for: column)) } catch {
+                    failure = failure ?? "\(error)"
+                    expressions.append(.null)
+                }
+            }
             return expressions
         }
         return Insert(
             statement: SQLInsert(into: tableName, columns: names, values: values),
-            bindingFailure: values.isEmpty ? "no rows to insert" : nil, decodeReturning: nil)
+            bindingFailure: values.isEmpty ? "no rows to insert" : failure, decodeReturning: nil)
     }
 
     /// An upsert of named columns: `INSERT … VALUES … ON CONFLICT (target) DO UPDATE SET …`.
@@ -79,10 +85,12 @@ extension Table {
     }
 }
 
-/// `value` as a bound value in `column`'s representation.
-private func bound<C: QueryExpression>(_ value: C.QueryValue.QueryOutput, for column: C) -> SQLExpression
+/// `value` as a bound value in `column`'s representation; throws for a value SQLite cannot
+/// hold (a `UInt64` above `Int64.max`, a JSON value that does not encode), which
+/// `QueryBindable.sqlExpression` would bind as `NULL`.
+private func bound<C: QueryExpression>(_ value: C.QueryValue.QueryOutput, for column: C) throws -> SQLExpression
 where C.QueryValue: QueryBindable {
-    C.QueryValue(queryOutput: value).sqlExpression
+    .value(try C.QueryValue(queryOutput: value).databaseValueForBinding())
 }
 
 extension Insert {

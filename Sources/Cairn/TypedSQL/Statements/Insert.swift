@@ -43,7 +43,6 @@ public struct Insert<Into: Table, Returning>: WriteStatement {
 
 extension Table {
     static func insertStatement<Row: InsertableRow>(_ rows: [Row]) -> Insert<Self, ()> where Row.Into == Self {
-        let names = columns.writableColumns.map(\.name)
         var values: [[SQLExpression]] = []
         var failure: String?
         for row in rows {
@@ -53,9 +52,14 @@ extension Table {
                 failure = failure ?? "\(error)"
             }
         }
-        return Insert(
-            statement: SQLInsert(into: tableName, columns: names, values: values),
-            bindingFailure: rows.isEmpty ? "no rows to insert" : failure, decodeReturning: nil)
+        return insertStatement(values: values, failure: failure)
+    }
+
+    /// `INSERT INTO table (writable columns…) VALUES …` of rows already bound.
+    static func insertStatement(values: [[SQLExpression]], failure: String?) -> Insert<Self, ()> {
+        Insert(
+            statement: SQLInsert(into: tableName, columns: columns.writableColumns.map(\.name), values: values),
+            bindingFailure: values.isEmpty && failure == nil ? "no rows to insert" : failure, decodeReturning: nil)
     }
 
     /// `INSERT INTO table DEFAULT VALUES`: one row of the columns' defaults.

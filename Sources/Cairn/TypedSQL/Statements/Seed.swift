@@ -34,10 +34,7 @@ extension Database {
 
     private static func insert<T: Table>(_ rows: ArraySlice<any InsertableRow>, into table: T.Type, db: Database) throws {
         let values = try rows.map { row in try row.databaseValues().map(SQLExpression.value) }
-        let statement = Insert<T, ()>(
-            statement: SQLInsert(into: T.tableName, columns: T.columns.writableColumns.map(\.name), values: values),
-            bindingFailure: nil, decodeReturning: nil)
-        try statement.execute(db)
+        try T.insertStatement(values: values, failure: nil).execute(db)
     }
 }
 

@@ -370,13 +370,14 @@ extension Select where Columns: QueryRepresentable {
 }
 
 /// A statement that selects one value is an expression: a scalar subquery, `(SELECT …)`, in a
-/// condition, a selection or an assignment (SQLite takes its first row, or `NULL`).
+/// condition, a selection or an assignment (SQLite takes its first row, or `NULL`). Only a
+/// stored value type qualifies: a whole row or a `@Selection` is several columns.
 ///
 /// ```swift
 /// Reminder.find(1).update { $0.position = Reminder.select { $0.position.max() ?? -1 } }
 /// // UPDATE "reminders" SET "position" = (SELECT coalesce(MAX("reminders"."position"), ?) FROM "reminders") …
 /// ```
-extension Select: QueryExpression where Columns: QueryRepresentable {
+extension Select: QueryExpression where Columns: QueryBindable {
     public typealias QueryValue = Columns
 
     public var sqlExpression: SQLExpression { .subquery(query) }

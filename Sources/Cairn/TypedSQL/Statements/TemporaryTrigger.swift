@@ -13,7 +13,7 @@ extension Table {
     /// ).execute(db)
     /// // CREATE TEMPORARY TRIGGER "after_insert_on_reminders@App/Schema.swift:12:30"
     /// // AFTER INSERT ON "reminders" FOR EACH ROW BEGIN
-    /// // UPDATE "reminders" SET "title" = ("reminders"."title" || '!') WHERE "reminders"."id" = "new"."id"; END
+    /// // UPDATE "reminders" SET "title" = "reminders"."title" || '!' WHERE "reminders"."id" = "new"."id"; END
     /// ```
     ///
     /// A trigger is stored as text, so SQLite cannot bind values in it: Cairn writes each value
@@ -101,12 +101,12 @@ extension TemporaryTrigger {
     /// The event a trigger answers and the statements it runs for each row, over the `new`
     /// row (inserts, updates) and the `old` one (updates, deletes).
     public struct Operation: Sendable {
-        public enum NewName: AliasName { public static var aliasName: String { "new" } }
-        public enum OldName: AliasName { public static var aliasName: String { "old" } }
+        public enum _New: AliasName { public static var aliasName: String { "new" } }
+        public enum _Old: AliasName { public static var aliasName: String { "old" } }
         /// The columns of the row as it is after the insert or update: `"new"."title"`.
-        public typealias New = TableAlias<On, NewName>.TableColumns
+        public typealias New = TableAlias<On, _New>.TableColumns
         /// The columns of the row as it was before the update or delete: `"old"."title"`.
-        public typealias Old = TableAlias<On, OldName>.TableColumns
+        public typealias Old = TableAlias<On, _Old>.TableColumns
 
         let event: String
         let columnNames: [String]
@@ -118,7 +118,7 @@ extension TemporaryTrigger {
             @TriggerStatementsBuilder forEachRow perform: (_ new: New) -> [TriggerStatement],
             when condition: ((_ new: New) -> any QueryExpression<Bool>)? = nil
         ) -> Self {
-            Self(event: "insert", columnNames: [], body: perform(TableAlias<On, NewName>.columns), condition: condition?(TableAlias<On, NewName>.columns).sqlExpression)
+            Self(event: "insert", columnNames: [], body: perform(TableAlias<On, _New>.columns), condition: condition?(TableAlias<On, _New>.columns).sqlExpression)
         }
 
         /// `UPDATE` of any column: `.update { old, new in … }`.
@@ -126,7 +126,7 @@ extension TemporaryTrigger {
             @TriggerStatementsBuilder forEachRow perform: (_ old: Old, _ new: New) -> [TriggerStatement],
             when condition: ((_ old: Old, _ new: New) -> any QueryExpression<Bool>)? = nil
         ) -> Self {
-            Self(event: "update", columnNames: [], body: perform(TableAlias<On, OldName>.columns, TableAlias<On, NewName>.columns), condition: condition?(TableAlias<On, OldName>.columns, TableAlias<On, NewName>.columns).sqlExpression)
+            Self(event: "update", columnNames: [], body: perform(TableAlias<On, _Old>.columns, TableAlias<On, _New>.columns), condition: condition?(TableAlias<On, _Old>.columns, TableAlias<On, _New>.columns).sqlExpression)
         }
 
         /// `UPDATE OF` some columns: `.update { ($0.title, $0.notes) } forEachRow: { old, new in … }`.
@@ -137,8 +137,8 @@ extension TemporaryTrigger {
         ) -> Self {
             var names: [String] = []
             for column in repeat each columns(On.columns) { names.append(column.name) }
-            return Self(event: "update", columnNames: names, body: perform(TableAlias<On, OldName>.columns, TableAlias<On, NewName>.columns),
-                        condition: condition?(TableAlias<On, OldName>.columns, TableAlias<On, NewName>.columns).sqlExpression)
+            return Self(event: "update", columnNames: names, body: perform(TableAlias<On, _Old>.columns, TableAlias<On, _New>.columns),
+                        condition: condition?(TableAlias<On, _Old>.columns, TableAlias<On, _New>.columns).sqlExpression)
         }
 
         /// `DELETE`: `.delete { old in … }`.
@@ -146,7 +146,7 @@ extension TemporaryTrigger {
             @TriggerStatementsBuilder forEachRow perform: (_ old: Old) -> [TriggerStatement],
             when condition: ((_ old: Old) -> any QueryExpression<Bool>)? = nil
         ) -> Self {
-            Self(event: "delete", columnNames: [], body: perform(TableAlias<On, OldName>.columns), condition: condition?(TableAlias<On, OldName>.columns).sqlExpression)
+            Self(event: "delete", columnNames: [], body: perform(TableAlias<On, _Old>.columns), condition: condition?(TableAlias<On, _Old>.columns).sqlExpression)
         }
     }
 }
