@@ -19,11 +19,12 @@ public struct Delete<Base: Table, Returning>: WriteStatement {
         return copy
     }
 
-    /// Adds a hand-written `WHERE` condition (`#sql` without `as: Bool.self`).
+    /// Adds `WHERE` conditions from statements (``ConditionBuilder``); none adds no `WHERE`.
     @_disfavoredOverload
-    public func `where`(_ predicate: (Base.TableColumns) -> SQLQueryExpression<Bool>) -> Self {
+    public func `where`(@ConditionBuilder _ conditions: (Base.TableColumns) -> [SQLExpression]) -> Self {
+        guard let condition = ConditionBuilder.conjunction(conditions(Base.columns)) else { return self }
         var copy = self
-        copy.statement = statement.where(predicate(Base.columns).sqlExpression)
+        copy.statement = statement.where(condition)
         return copy
     }
 

@@ -12,11 +12,11 @@ extension Select where Joins == () {
         return with { $0 = $0.where(condition) }
     }
 
-    /// `WHERE …` with a hand-written condition: `where { #sql("\($0.dueDate) < date('now')") }`
-    /// needs no `as: Bool.self` (the generic form cannot tell `Bool` from `Bool?` there).
+    /// `WHERE …` from statements: each listed condition joined with `AND`, chosen or repeated
+    /// with `if`, `switch` and `for` (``ConditionBuilder``); none adds no `WHERE`.
     @_disfavoredOverload
-    public func `where`(_ predicate: (From.TableColumns) -> SQLQueryExpression<Bool>) -> Self {
-        let condition = predicate(From.columns).sqlExpression
+    public func `where`(@ConditionBuilder _ conditions: (From.TableColumns) -> [SQLExpression]) -> Self {
+        guard let condition = ConditionBuilder.conjunction(conditions(From.columns)) else { return self }
         return with { $0 = $0.where(condition) }
     }
 

@@ -94,12 +94,14 @@ extension Select {
         return with { $0 = $0.where(condition) }
     }
 
-    /// `WHERE …` with a hand-written condition (`#sql` without `as: Bool.self`).
+    /// `WHERE …` from statements (``ConditionBuilder``), over every table of the statement.
     @_disfavoredOverload
     public func `where`<each J: Table>(
-        _ predicate: ((From.TableColumns, repeat (each J).TableColumns)) -> SQLQueryExpression<Bool>
+        @ConditionBuilder _ conditions: ((From.TableColumns, repeat (each J).TableColumns)) -> [SQLExpression]
     ) -> Self where Joins == (repeat each J) {
-        let condition = predicate((From.columns, repeat (each J).columns)).sqlExpression
+        guard let condition = ConditionBuilder.conjunction(conditions((From.columns, repeat (each J).columns))) else {
+            return self
+        }
         return with { $0 = $0.where(condition) }
     }
 

@@ -13,10 +13,10 @@ extension Table {
         all.where(predicate)
     }
 
-    /// `Self.all.where { #sql("…") }`: a hand-written condition needs no `as: Bool.self`.
+    /// `Self.all.where { if … { … }; for … { … } }` (``ConditionBuilder``).
     @_disfavoredOverload
-    public static func `where`(_ predicate: (TableColumns) -> SQLQueryExpression<Bool>) -> SelectOf<Self> {
-        all.where(predicate)
+    public static func `where`(@ConditionBuilder _ conditions: (TableColumns) -> [SQLExpression]) -> SelectOf<Self> {
+        all.where(conditions)
     }
 
     /// `Self.all.where(\.flag)`
