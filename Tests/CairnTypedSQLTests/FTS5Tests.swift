@@ -9,6 +9,32 @@ struct ReminderText: FTS5 {
     let tags: String
 }
 
+/// A search result row, as SQLiteData's SearchReminders selects it.
+@Selection
+struct SearchRow {
+    let notes: String
+    let reminder: Reminder
+    let remindersList: RemindersList
+    let tags: String
+    let title: String
+}
+
+/// SearchReminders' base query: optional text, one condition per tag, joined to the reminders.
+func searchQuery(text: String, tags: [String]) -> SelectOf<ReminderText, Reminder> {
+    ReminderText
+        .where {
+            if !text.isEmpty {
+                $0.match(text)
+            }
+        }
+        .where {
+            for tag in tags {
+                $0.tags.match(tag)
+            }
+        }
+        .join(Reminder.all) { $0.rowid.eq($1.id) }
+}
+
 @Suite("Typed SQL: FTS5 full-text search")
 struct FTS5Tests {
     let db: Database
@@ -100,6 +126,33 @@ struct FTS5Tests {
             "\(error)".contains("unsafe use of virtual table")
         }
         #expect(try Reminder.fetchCount(strict) == 6)  // the failed insert left nothing
+    }
+
+    @Test func theSearchRemindersQueriesRunAsWritten() throws {
+        let completed = try searchQuery(text: "", tags: []).where { $1.isCompleted }.count().fetchOne(db)
+        #expect(completed == 2)
+        let showCompleted = false
+        let rows = try searchQuery(text: "pick OR walk OR concert", tags: [])
+            .where {
+                if !showCompleted {
+                    !$1.isCompleted
+                }
+            }
+            .order { ($1.isCompleted, $1.id) }
+            .join(RemindersList.all) { $1.remindersListID.eq($2.id) }
+            .select {
+                SearchRow.Columns(
+                    notes: $0.notes.snippet("**", "**", "...", 64).replace("\n", " "),
+                    reminder: $1,
+                    remindersList: $2,
+                    tags: $0.tags.highlight("**", "**"),
+                    title: $0.title.highlight("**", "**")
+                )
+            }
+            .fetchAll(db)
+        #expect(rows.map(\.title) == ["Take a **walk**", "**Pick** up kids"])
+        #expect(rows.map(\.reminder.id) == [4, 6] && rows.allSatisfy { $0.remindersList.title == "Family" })
+        #expect(try searchQuery(text: "", tags: ["kids"]).select { $1.title }.fetchAll(db) == ["Pick up kids"])
     }
 
     @Test func searchJoinsTheRowsItIndexes() throws {
