@@ -1,3 +1,4 @@
+import CSQLite
 import CairnSQLite
 import Foundation
 import Testing
@@ -183,6 +184,24 @@ private struct Boom: Error {}
         #expect(try db.fetchAll(sql: "SELECT rowid FROM notes WHERE notes MATCH 'milk OR dog'") { _ in () }.count == 4)
         try db.close()
         #expect(db.unfinalizedStatementSQL().isEmpty)
+    }
+
+    @Test func aStatementPreparedOutsideCairnOutlivesTheDatabaseObject() throws {
+        var statement: OpaquePointer?
+        do {
+            let db = try Database.inMemory()
+            try db.execute(sql: "CREATE TABLE t (x)")
+            db.add { _ in }  // a tracer: one more hook that points at the object
+            let handle = try #require(db.sqliteConnection)
+            #expect(sqlite3_prepare_v2(handle, "INSERT INTO t VALUES (1)", -1, &statement, nil) == SQLITE_OK)
+            #expect(throws: DatabaseError.self) { try db.close() }  // SQLITE_BUSY: not Cairn's statement
+            #expect(!db.isClosed)
+        }
+        // The object is gone; SQLite keeps the connection until the statement is finalized.
+        // Its commit, authorizer and trace hooks were removed first: stepping it calls none of
+        // them (they would read freed memory; AddressSanitizer checks this).
+        #expect(sqlite3_step(statement) == SQLITE_DONE)
+        #expect(sqlite3_finalize(statement) == SQLITE_OK)
     }
 
     @Test func rowReadAfterCloseThrows() throws {
