@@ -71,4 +71,26 @@ struct AggregateTests {
             sql: #"SELECT "remindersLists"."title" FROM "remindersLists" JOIN "reminders" ON "remindersLists"."id" = "reminders"."remindersListID" GROUP BY "remindersLists"."id" HAVING SUM("reminders"."position") > ? AND MAX("reminders"."dueDate") IS NOT ?"#,
             rows: { try query.fetchAll(db) }, ["Personal", "Family"])
     }
+
+    @Test func jsonGroupArrayDecodesEachGroupsValues() throws {
+        let titles = RemindersList.group(by: \.id).order(by: \.id)
+            .leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) }
+            .select { ($0.title, $1.title.jsonGroupArray(filter: $1.id.isNot(nil))) }
+        #expect(try titles.render().sql == #"SELECT "remindersLists"."title", json_group_array("reminders"."title") FILTER (WHERE "reminders"."id" IS NOT ?) FROM "remindersLists" LEFT JOIN "reminders" ON "remindersLists"."id" = "reminders"."remindersListID" GROUP BY "remindersLists"."id" ORDER BY "remindersLists"."id" ASC"#)
+        let rows = try titles.fetchAll(db)
+        #expect(rows.map(\.0) == ["Personal", "Family", "Business"])
+        // The order within a group is SQLite's (no ORDER BY inside the aggregate).
+        #expect(rows.map { $0.1.map { $0 ?? "nil" }.sorted() } == [
+            ["Doctor appointment", "Groceries", "Haircut"], ["Buy concert tickets", "Pick up kids", "Take a walk"], [],
+        ])
+        // Without the filter, the unmatched side of the join gives a nil.
+        let unfiltered = RemindersList.find(3).leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) }
+            .select { $1.id.jsonGroupArray() }
+        #expect(try unfiltered.fetchOne(db) == [nil])
+        // Text that needs escaping in JSON, and distinct values.
+        try Tag.insert { Tag.Draft(title: #"say "hi" \ ünïcödé 🙂"#) }.execute(db)
+        let tags = try Tag.select { $0.title.jsonGroupArray() }.fetchOne(db)
+        #expect(tags?.last == #"say "hi" \ ünïcödé 🙂"#)
+        #expect(try Reminder.select { $0.remindersListID.jsonGroupArray(distinct: true) }.fetchOne(db) == [1, 2])
+    }
 }
