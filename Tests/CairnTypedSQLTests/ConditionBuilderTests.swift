@@ -50,6 +50,9 @@ struct ConditionBuilderTests {
         #expect(try joined.fetchAll(db) == ["Buy concert tickets"])
         try Reminder.update { $0.notes = "x" }.where { if onlyFamily { $0.remindersListID.eq(2) } }.execute(db)
         #expect(try Reminder.where { $0.notes.eq("x") }.fetchCount(db) == 3)
+        // An update whose builder lists nothing has no WHERE: it reaches every row, as SQL does.
+        let everyRow = Reminder.update { $0.notes = "y" }.where { if !onlyFamily { $0.id.eq(1) } }
+        #expect(try everyRow.render().sql == #"UPDATE "reminders" SET "notes" = ?"#)
         try Reminder.delete().where { for id in [1, 2] { $0.id.neq(id) } }.execute(db)
         #expect(try Reminder.order(by: \.id).select(\.id).fetchAll(db) == [1, 2])
     }

@@ -19,7 +19,9 @@ public struct Delete<Base: Table, Returning>: WriteStatement {
         return copy
     }
 
-    /// Adds `WHERE` conditions from statements (``ConditionBuilder``); none adds no `WHERE`.
+    /// Adds `WHERE` conditions from statements (``ConditionBuilder``). A body that lists none
+    /// adds no `WHERE`, so the statement then reaches every row, as it does without `where`
+    /// (StructuredQueries does the same).
     @_disfavoredOverload
     public func `where`(@ConditionBuilder _ conditions: (Base.TableColumns) -> [SQLExpression]) -> Self {
         guard let condition = ConditionBuilder.conjunction(conditions(Base.columns)) else { return self }
