@@ -186,6 +186,15 @@ struct TableMacroTests {
             #"static let tableName = "highPriorityLists""#,
             #"let id = Cairn.TableColumn<HighPriorityList, Int>("id", table: HighPriorityList.tableName)"#,
         ])
+        // Beside @Table (a view's row), @Selection writes only Columns: one Table conformance,
+        // @Table's, with its inserts.
+        let both = "@Table @Selection struct ReminderWithList { let title: String; let listTitle: String }"
+        assertExpansionContains(both, [
+            "extension ReminderWithList: Cairn.Table, Cairn.InsertableRow {",
+            "extension ReminderWithList: Cairn.SelectionRow { struct Columns: Cairn.QueryExpression {",
+            #"static let tableName = "reminderWithLists""#,
+        ])
+        assertExpansionLacks(both, ["Cairn.SelectionRow, Cairn.Table"])
         #expect(TableMacro.inferredTableName("RemindersList") == "remindersLists")
         #expect(TableMacro.inferredTableName("Category") == "categories")
         #expect(TableMacro.inferredTableName("Day") == "days")

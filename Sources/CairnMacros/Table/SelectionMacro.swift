@@ -8,7 +8,8 @@ import SwiftSyntaxMacros
 /// (`Stats.Columns(allCount: $0.count(), …)`, labels in declaration order), `columnWidth`,
 /// `init(decoder:)` and `decode(from:)`; and to `Cairn.Table` (`TableColumns`, `columns`,
 /// `tableName`: given, or inferred as `@Table` infers it), so a common table expression
-/// selecting into the row reads as a table.
+/// selecting into the row reads as a table. Beside `@Table` (`@Table @Selection`), it writes
+/// only `Columns`, and the row is a table `@Table`'s way, inserts included (a view's row).
 public struct SelectionMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -24,7 +25,13 @@ public struct SelectionMacro: ExtensionMacro {
         let access = shape.access
         let properties = shape.properties
         let tableName = TableMacro.explicitName(node) ?? TableMacro.inferredTableName(shape.typeName)
-        var lines = ["extension \(type): Cairn.SelectionRow, Cairn.Table {"]
+        // `@Table @Selection` (a temporary view's row, as StructuredQueries spells it): `@Table`
+        // writes the table conformance, with inserts; this macro adds only `Columns`.
+        let alsoTable = declaration.attributes.contains { element in
+            guard let name = element.as(AttributeSyntax.self)?.attributeName.trimmedDescription else { return false }
+            return name == "Table" || name == "Cairn.Table"
+        }
+        var lines = ["extension \(type): " + (alsoTable ? "Cairn.SelectionRow {" : "Cairn.SelectionRow, Cairn.Table {")]
         lines.append("    \(access)struct Columns: Cairn.QueryExpression {")
         lines.append("        \(access)typealias QueryValue = \(type)")
         lines.append("        \(access)let selectedExpressions: [Cairn.SQLExpression]")
@@ -51,6 +58,10 @@ public struct SelectionMacro: ExtensionMacro {
         lines.append("            self.selectedExpressions = selectedExpressions")
         lines.append("        }")
         lines.append("    }")
+        if alsoTable {
+            lines.append("}")
+            return [try ExtensionDeclSyntax(SyntaxNodeString(stringLiteral: lines.joined(separator: "\n")))]
+        }
         // The row as a table: what a common table expression selecting into it reads from.
         lines.append("    \(access)struct TableColumns: Cairn.TableDefinition, Sendable {")
         lines.append("        \(access)typealias QueryValue = \(type)")

@@ -34,6 +34,29 @@ extension Table {
     ) -> TemporaryTrigger<Self> {
         TemporaryTrigger(name, ifNotExists, "BEFORE", operation, "\(fileID):\(line):\(column)")
     }
+
+    /// A `CREATE TEMPORARY TRIGGER … INSTEAD OF …` statement, on a view: what an insert,
+    /// update or delete of the view's rows does instead (SQLite refuses to write a view
+    /// otherwise, and allows `INSTEAD OF` only on views).
+    ///
+    /// ```swift
+    /// try ReminderWithList.createTemporaryTrigger(
+    ///     insteadOf: .insert { new in
+    ///         Reminder.insert { ($0.title, $0.remindersListID) } select: {
+    ///             RemindersList.where { $0.title.eq(new.listTitle) }.select { (new.title, $0.id) }
+    ///         }
+    ///     }
+    /// ).execute(db)
+    /// // CREATE TEMPORARY TRIGGER "instead_of_insert_on_reminderWithLists@…" INSTEAD OF INSERT
+    /// // ON "reminderWithLists" FOR EACH ROW BEGIN INSERT INTO "reminders" ("title", "remindersListID")
+    /// // SELECT "new"."title", "remindersLists"."id" FROM "remindersLists" WHERE …; END
+    /// ```
+    public static func createTemporaryTrigger(
+        _ name: String? = nil, ifNotExists: Bool = false, insteadOf operation: TemporaryTrigger<Self>.Operation,
+        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    ) -> TemporaryTrigger<Self> {
+        TemporaryTrigger(name, ifNotExists, "INSTEAD OF", operation, "\(fileID):\(line):\(column)")
+    }
 }
 
 /// A `CREATE TEMPORARY TRIGGER` statement on table `On`: ``Table/createTemporaryTrigger(_:ifNotExists:after:fileID:line:column:)``
@@ -49,7 +72,8 @@ public struct TemporaryTrigger<On: Table>: WriteStatement {
 
     /// Without a name, the trigger is named after its timing, event, table and call site.
     init(_ name: String?, _ ifNotExists: Bool, _ timing: String, _ operation: Operation, _ location: String) {
-        self.name = name ?? "\(timing.lowercased())_\(operation.event)_on_\(On.tableName)@\(location)"
+        let timingName = timing.lowercased().split(separator: " ").joined(separator: "_")
+        self.name = name ?? "\(timingName)_\(operation.event)_on_\(On.tableName)@\(location)"
         self.ifNotExists = ifNotExists
         self.timing = timing
         self.operation = operation
