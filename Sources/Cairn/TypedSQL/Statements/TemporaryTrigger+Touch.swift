@@ -1,0 +1,148 @@
+import Foundation
+
+// StructuredQueries' "touch" triggers: after a row is inserted or updated, update that same row
+// (found by `rowid`), typically to stamp a date column.
+
+extension TemporaryTrigger.Operation {
+    /// `INSERT`, then these updates on the inserted row.
+    ///
+    /// ```swift
+    /// Reminder.createTemporaryTrigger(after: .insert(touch: { $0.position += 1 }))
+    /// // … AFTER INSERT ON "reminders" FOR EACH ROW BEGIN UPDATE "reminders"
+    /// // SET "position" = "reminders"."position" + 1 WHERE "reminders"."rowid" = "new"."rowid"; END
+    /// ```
+    @_disfavoredOverload
+    public static func insert(
+        touch updates: (inout Updates<On>) -> Void,
+        when condition: ((_ new: New) -> any QueryExpression<Bool>)? = nil
+    ) -> Self {
+        Self(event: "insert", columnNames: [], body: touchStatement(updates),
+             condition: condition?(TableAlias<On, _New>.columns).sqlExpression)
+    }
+
+    /// `INSERT`, then the inserted row's `dateColumn` set to the current date, stored as the
+    /// column stores dates (see ``TouchableDate``), or to `dateFunction`.
+    ///
+    /// ```swift
+    /// Reminder.createTemporaryTrigger(after: .insert(touch: \.updatedAt))
+    /// // … BEGIN UPDATE "reminders" SET "updatedAt" = ((julianday('now') - 2451910.5) * 86400.0)
+    /// // WHERE "reminders"."rowid" = "new"."rowid"; END
+    /// ```
+    @_disfavoredOverload
+    public static func insert<D: TouchableDate>(
+        touch dateColumn: KeyPath<On.TableColumns, TableColumn<On, D>>,
+        date dateFunction: any QueryExpression<D> = D.currentDateExpression,
+        when condition: ((_ new: New) -> any QueryExpression<Bool>)? = nil
+    ) -> Self {
+        insert(touch: { $0[dynamicMember: dateColumn] = dateFunction }, when: condition)
+    }
+
+    /// `UPDATE` of any column, then these updates on the updated row (they do not fire the
+    /// trigger again: SQLite's recursive triggers are off).
+    ///
+    /// ```swift
+    /// Reminder.createTemporaryTrigger(after: .update(touch: { $0.position += 1 }))
+    /// ```
+    @_disfavoredOverload
+    public static func update(
+        touch updates: (inout Updates<On>) -> Void,
+        when condition: ((_ old: Old, _ new: New) -> any QueryExpression<Bool>)? = nil
+    ) -> Self {
+        update(of: { _ in () }, touch: updates, when: condition)
+    }
+
+    /// `UPDATE` of any column, then the row's `dateColumn` set to the current date (or to
+    /// `dateFunction`).
+    ///
+    /// ```swift
+    /// Reminder.createTemporaryTrigger(after: .update(touch: \.updatedAt))
+    /// ```
+    @_disfavoredOverload
+    public static func update<D: TouchableDate>(
+        touch dateColumn: KeyPath<On.TableColumns, TableColumn<On, D>>,
+        date dateFunction: any QueryExpression<D> = D.currentDateExpression,
+        when condition: ((_ old: Old, _ new: New) -> any QueryExpression<Bool>)? = nil
+    ) -> Self {
+        update(touch: { $0[dynamicMember: dateColumn] = dateFunction }, when: condition)
+    }
+
+    /// `UPDATE OF` some columns, then these updates on the updated row.
+    ///
+    /// ```swift
+    /// Reminder.createTemporaryTrigger(after: .update(of: { $0.title }, touch: { $0.position = 0 }))
+    /// // … AFTER UPDATE OF "title" ON "reminders" …
+    /// ```
+    @_disfavoredOverload
+    public static func update<each Column: TableColumnExpression>(
+        of columns: (On.TableColumns) -> (repeat each Column),
+        touch updates: (inout Updates<On>) -> Void,
+        when condition: ((_ old: Old, _ new: New) -> any QueryExpression<Bool>)? = nil
+    ) -> Self {
+        var names: [String] = []
+        for column in repeat each columns(On.columns) { names.append(column.name) }
+        return Self(event: "update", columnNames: names, body: touchStatement(updates),
+                    condition: condition?(TableAlias<On, _Old>.columns, TableAlias<On, _New>.columns).sqlExpression)
+    }
+
+    /// `UPDATE OF` some columns, then the row's `dateColumn` set to the current date (or to
+    /// `dateFunction`).
+    @_disfavoredOverload
+    public static func update<each Column: TableColumnExpression, D: TouchableDate>(
+        of columns: (On.TableColumns) -> (repeat each Column),
+        touch dateColumn: KeyPath<On.TableColumns, TableColumn<On, D>>,
+        date dateFunction: any QueryExpression<D> = D.currentDateExpression,
+        when condition: ((_ old: Old, _ new: New) -> any QueryExpression<Bool>)? = nil
+    ) -> Self {
+        update(of: columns, touch: { $0[dynamicMember: dateColumn] = dateFunction }, when: condition)
+    }
+
+    /// `UPDATE table SET … WHERE table.rowid = new.rowid`: the row the trigger fired for.
+    private static func touchStatement(_ updates: (inout Updates<On>) -> Void) -> [TriggerStatement] {
+        var update = On.update(set: updates)
+        let sameRow = SQLExpression.column("rowid", table: On.tableName)
+            .equals(.column("rowid", table: _New.aliasName))
+        update.statement = update.statement.where(sameRow)
+        return TriggerStatementsBuilder.buildExpression(update)
+    }
+}
+
+/// A column type that a touch trigger (`.insert(touch: \.updatedAt)`) can stamp with the
+/// current date: SQLite's `'now'`, written as the column stores dates.
+///
+/// | column type | stored as | the current date in SQL |
+/// |---|---|---|
+/// | `Date` | REAL seconds since 2001-01-01 | `((julianday('now') - 2451910.5) * 86400.0)` |
+/// | `Date.UnixTimeRepresentation` | REAL seconds since 1970-01-01 | `((julianday('now') - 2440587.5) * 86400.0)` |
+/// | `Date.ISO8601Representation` | ISO 8601 text, UTC | `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` |
+///
+/// Optionals of these work too. SQLite's `'now'` has millisecond precision and stays the same
+/// within one statement. StructuredQueries' default, `datetime('subsec')`, writes text that
+/// Cairn's default `Date` column does not read, and needs SQLite 3.42 (Debian 12 has 3.40).
+public protocol TouchableDate {
+    /// The current date as this type stores it.
+    static var currentDateExpression: SQLQueryExpression<Self> { get }
+}
+
+extension Date: TouchableDate {
+    public static var currentDateExpression: SQLQueryExpression<Date> {
+        SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "((julianday('now') - 2451910.5) * 86400.0)")))
+    }
+}
+
+extension Date.UnixTimeRepresentation: TouchableDate {
+    public static var currentDateExpression: SQLQueryExpression<Self> {
+        SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "((julianday('now') - 2440587.5) * 86400.0)")))
+    }
+}
+
+extension Date.ISO8601Representation: TouchableDate {
+    public static var currentDateExpression: SQLQueryExpression<Self> {
+        SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")))
+    }
+}
+
+extension Optional: TouchableDate where Wrapped: TouchableDate {
+    public static var currentDateExpression: SQLQueryExpression<Self> {
+        SQLQueryExpression(Wrapped.currentDateExpression.sqlExpression)
+    }
+}
