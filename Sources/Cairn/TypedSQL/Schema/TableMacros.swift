@@ -75,6 +75,9 @@ public macro Ephemeral() = #externalMacro(module: "CairnMacros", type: "Ephemera
 ///
 /// The row is also a ``Table`` (named as `@Table` names tables, or `@Selection("name")`), so
 /// a common table expression selecting into it reads as one (see ``With(_:query:)``).
+/// Written beside `@Table` (`@Table @Selection struct ReminderWithList { … }`), it adds only
+/// `Columns`, and the row is a table as `@Table` makes one, inserts included: the row of a
+/// temporary view (``Table/createTemporaryView(ifNotExists:as:)``).
 @attached(
     extension, conformances: SelectionRow, Table,
     names: named(Columns), named(TableColumns), named(columns), named(tableName), named(columnWidth),
