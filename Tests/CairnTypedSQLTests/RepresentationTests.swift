@@ -1,4 +1,6 @@
 import Cairn
+import CairnTestSupport
+import Foundation
 import Testing
 
 @Table("attachments")
@@ -57,6 +59,23 @@ struct RepresentationTests {
         #expect(Attachment.columns.primaryKey.name == "key")
     }
 
+    @Test func iso8601TextReadAndWrittenAgainIsTheSameText() throws {
+        // A date read from stored text and written back must not move: the format style
+        // truncates, and most dates read from `….mmmZ` are a hair below their millisecond.
+        var random = SeededRandom(seed: 8601)
+        for _ in 0..<2_000 {
+            let milliseconds = Int64.random(in: -2_000_000_000_000...4_000_000_000_000, using: &random)
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let text = try #require(Date.ISO8601Representation(queryOutput: date).databaseValue.textValueForTest)
+            let read = try #require(Date.ISO8601Representation.fromDatabaseValue(.text(text)))
+            #expect(read.databaseValue == .text(text), "\(text)")
+            #expect(abs(read.queryOutput.timeIntervalSince(date)) < 0.000_5, "\(text)")
+        }
+        // A date between milliseconds is written as the nearest one.
+        let between = Date(timeIntervalSince1970: 1_700_000_100.2507)
+        #expect(Date.ISO8601Representation(queryOutput: between).databaseValue == .text("2023-11-14T22:15:00.251Z"))
+    }
+
     @Test func representationsCompareAndSelect() throws {
         try Attachment.insert {
             Attachment.Draft(createdAt: created, token: token, publicID: token)
@@ -85,5 +104,12 @@ struct RepresentationTests {
             #expect(error.sql.hasPrefix(#"SELECT "reminders"."id""#))
             #expect("\(error)".contains("priority"))
         }
+    }
+}
+
+extension DatabaseValue {
+    /// The text of a `.text` value.
+    fileprivate var textValueForTest: String? {
+        if case .text(let text) = self { text } else { nil }
     }
 }

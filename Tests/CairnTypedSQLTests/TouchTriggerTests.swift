@@ -63,7 +63,7 @@ struct TouchTriggerTests {
 
     @Test func theDateSQLOfATouchTriggerIsTheColumnsOwn() throws {
         let sql = try Stamp.createTemporaryTrigger("t", after: .update(touch: \.at)).render().sql
-        #expect(sql == #"CREATE TEMPORARY TRIGGER "t" AFTER UPDATE ON "stamps" FOR EACH ROW BEGIN UPDATE "stamps" SET "at" = ((julianday('now') - 2451910.5) * 86400.0) WHERE "stamps"."rowid" = "new"."rowid"; END"#)
+        #expect(sql == #"CREATE TEMPORARY TRIGGER "t" AFTER UPDATE ON "stamps" FOR EACH ROW BEGIN UPDATE "stamps" SET "at" = ((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0) WHERE "stamps"."rowid" = "new"."rowid"; END"#)
         let iso = try Stamp.createTemporaryTrigger("t", after: .update(touch: \.isoAt)).render().sql
         #expect(iso.contains(#"SET "isoAt" = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE"#))
         // A date given instead of the default.
@@ -72,6 +72,36 @@ struct TouchTriggerTests {
         try Stamp.insert { Stamp(id: 1) }.execute(db)
         try Stamp.find(1).update { $0.note = "x" }.execute(db)
         #expect(try Stamp.find(1).fetchOne(db)?.at == fixed)
+    }
+
+    @Test func updateOfSomeColumnsWithTouchUpdatesRendersItsColumns() throws {
+        let trigger = Stamp.createTemporaryTrigger(
+            "of", after: .update(of: { ($0.note, $0.at) }, touch: { $0.touches += 1 }))
+        #expect(try trigger.render().sql == #"CREATE TEMPORARY TRIGGER "of" AFTER UPDATE OF "note", "at" ON "stamps" FOR EACH ROW BEGIN UPDATE "stamps" SET "touches" = "stamps"."touches" + 1 WHERE "stamps"."rowid" = "new"."rowid"; END"#)
+        try trigger.execute(db)
+        try Stamp.insert { Stamp(id: 1) }.execute(db)
+        try Stamp.find(1).update { $0.note = "a" }.execute(db)
+        try Stamp.find(1).update { $0.touches = 7 }.execute(db)  // not a column it watches
+        #expect(try Stamp.find(1).select(\.touches).fetchOne(db) == 7)
+        try Stamp.find(1).update { $0.at = Optional(Date(timeIntervalSinceReferenceDate: 1)) }.execute(db)
+        #expect(try Stamp.find(1).select(\.touches).fetchOne(db) == 8)
+    }
+
+    @Test func aTouchThatSetsNothingSaysWhy() throws {
+        let trigger = Stamp.createTemporaryTrigger("nothing", after: .insert(touch: { _ in }))
+        let error = #expect(throws: TypedSQLError.self) { try trigger.execute(db) }
+        #expect(error?.message.contains("the touch closure sets no column of stamps") == true)
+    }
+
+    @Test func theISOStampIsTheTextTheRepresentationWrites() throws {
+        try Stamp.createTemporaryTrigger(after: .insert(touch: \.isoAt)).execute(db)
+        try Stamp.insert { Stamp(id: 1) }.execute(db)
+        let stamped = try #require(try db.fetchOne(sql: #"SELECT "isoAt" FROM "stamps""#) { try $0.decode(String.self, at: 0) })
+        let date = try #require(try Stamp.find(1).fetchOne(db)?.isoAt)
+        // Written back through the representation, the date is the same text: stamps and values
+        // the application writes sort together.
+        let written = try Date.ISO8601Representation(queryOutput: date).databaseValueForBinding()
+        #expect(written == .text(stamped))
     }
 
     @Test func updateTouchOfSomeColumnsStampsOnlyWhenTheyChange() throws {

@@ -39,7 +39,15 @@ extension Date {
 
         private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-        public var databaseValue: DatabaseValue { .text(queryOutput.formatted(Self.style)) }
+        /// The date to the nearest millisecond. The format style truncates, and a date read
+        /// from `….341Z` is a `Double` a hair below .341, which it would write as `….340Z`:
+        /// each read and write of a row would move the date back a millisecond. Formatting the
+        /// middle of the millisecond makes the truncation land on it.
+        public var databaseValue: DatabaseValue {
+            let milliseconds = (queryOutput.timeIntervalSinceReferenceDate * 1000).rounded()
+            let middle = Date(timeIntervalSinceReferenceDate: (milliseconds + 0.5) / 1000)
+            return .text(middle.formatted(Self.style))
+        }
 
         public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
             guard case .text(let text) = databaseValue else { return nil }
