@@ -195,6 +195,17 @@ struct TableMacroTests {
             #"static let tableName = "reminderWithLists""#,
         ])
         assertExpansionLacks(both, ["Cairn.SelectionRow, Cairn.Table"])
+        for source in [
+            "@Selection @Table struct V { let a: Int }", "@Cairn.Table @Selection struct V { let a: Int }",
+            "@Table(\"v\") @Selection struct V { let a: Int }",
+        ] {
+            assertExpansionContains(source, ["extension V: Cairn.SelectionRow { struct Columns"])
+            assertExpansionLacks(source, ["Cairn.SelectionRow, Cairn.Table"])
+        }
+        // Beside @Table, a name given to @Selection would be ignored: the macro says so.
+        assertExpansionContains(
+            "@Table @Selection(\"v\") struct V { let a: Int }", ["extension V: Cairn.SelectionRow {"],
+            diagnostics: [#"1:1: beside @Table, the row is named by @Table: write @Table("v") @Selection"#])
         #expect(TableMacro.inferredTableName("RemindersList") == "remindersLists")
         #expect(TableMacro.inferredTableName("Category") == "categories")
         #expect(TableMacro.inferredTableName("Day") == "days")

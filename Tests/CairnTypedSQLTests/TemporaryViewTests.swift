@@ -9,6 +9,13 @@ struct ReminderWithList: Hashable, Sendable {
     let remindersListTitle: String
 }
 
+/// A list with its reminder count: a row whose first property is a whole table row.
+@Selection
+struct ListWithCount: Sendable {
+    let remindersList: RemindersList
+    let count: Int
+}
+
 @Suite("Typed SQL: createTemporaryView and INSTEAD OF triggers")
 struct TemporaryViewTests {
     let db: Database
@@ -62,8 +69,18 @@ struct TemporaryViewTests {
                 .join(RemindersList.all) { $0.remindersListID.eq($1.id) }
                 .where { reminder, _ in reminder.title.eq("a\u{0}b") }
                 .select { ReminderWithList.Columns(reminderTitle: $0.title, remindersListTitle: $1.title) })
-        #expect(throws: (any Error).self) { try view.execute(db) }
+        #expect(throws: SQLRenderError.self) { try view.execute(db) }
         #expect(throws: DatabaseError.self) { try ReminderWithList.all.fetchAll(db) }
+    }
+
+    @Test func aRowWithAWholeTableRowInItCannotBeAView() throws {
+        let view = ListWithCount.createTemporaryView(
+            as: RemindersList.group(by: \.id)
+                .leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) }
+                .select { ListWithCount.Columns(remindersList: $0, count: $1.id.count()) })
+        let error = #expect(throws: TypedSQLError.self) { try view.execute(db) }
+        #expect(error?.message.contains("needs one column per property of ListWithCount") == true)
+        #expect(throws: DatabaseError.self) { try db.execute(sql: #"SELECT * FROM "listWithCounts""#) }
     }
 
     @Test func dropRemovesTheView() throws {

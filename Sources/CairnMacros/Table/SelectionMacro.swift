@@ -31,6 +31,9 @@ public struct SelectionMacro: ExtensionMacro {
             guard let name = element.as(AttributeSyntax.self)?.attributeName.trimmedDescription else { return false }
             return name == "Table" || name == "Cairn.Table"
         }
+        if alsoTable, let name = TableMacro.explicitName(node) {
+            context.diagnose(Diagnostic(node: node, message: TableDiagnostic.selectionNameBesideTable(TableMacro.stringLiteral(name))))
+        }
         var lines = ["extension \(type): " + (alsoTable ? "Cairn.SelectionRow {" : "Cairn.SelectionRow, Cairn.Table {")]
         lines.append("    \(access)struct Columns: Cairn.QueryExpression {")
         lines.append("        \(access)typealias QueryValue = \(type)")

@@ -33,6 +33,12 @@ struct TableDiagnostic: DiagnosticMessage, Error {
                 + "mark it @Ephemeral, or store it through @Column(as:) (for example a JSONRepresentation)")
     }
 
+    static func selectionNameBesideTable(_ name: String) -> TableDiagnostic {
+        TableDiagnostic(
+            "selectionNameBesideTable",
+            "beside @Table, the row is named by @Table: write @Table(\(name)) @Selection")
+    }
+
     static func ephemeralWithoutDefault(_ name: String) -> TableDiagnostic {
         TableDiagnostic(
             "ephemeralWithoutDefault",

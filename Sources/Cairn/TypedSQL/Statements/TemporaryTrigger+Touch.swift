@@ -25,7 +25,7 @@ extension TemporaryTrigger.Operation {
     ///
     /// ```swift
     /// Reminder.createTemporaryTrigger(after: .insert(touch: \.updatedAt))
-    /// // … BEGIN UPDATE "reminders" SET "updatedAt" = ((julianday('now') - 2451910.5) * 86400.0)
+    /// // … BEGIN UPDATE "reminders" SET "updatedAt" = ((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0)
     /// // WHERE "reminders"."rowid" = "new"."rowid"; END
     /// ```
     @_disfavoredOverload
@@ -98,6 +98,15 @@ extension TemporaryTrigger.Operation {
 
     /// `UPDATE table SET … WHERE table.rowid = new.rowid`: the row the trigger fired for.
     private static func touchStatement(_ updates: (inout Updates<On>) -> Void) -> [TriggerStatement] {
+        var assignments = Updates<On>()
+        updates(&assignments)
+        // A `forEachRow` body with a statement the trigger builder does not take falls through
+        // to this overload, its `new` then being the `Updates`: name that cause.
+        guard !assignments.assignments.isEmpty else {
+            return [TriggerStatement(content: .failure(
+                "the touch closure sets no column of \(On.tableName); if it was meant as a forEachRow body, "
+                    + "one of its statements is not an insert, update, delete, select or #sql statement"))]
+        }
         var update = On.update(set: updates)
         let sameRow = SQLExpression.column("rowid", table: On.tableName)
             .equals(.column("rowid", table: _New.aliasName))
@@ -111,13 +120,22 @@ extension TemporaryTrigger.Operation {
 ///
 /// | column type | stored as | the current date in SQL |
 /// |---|---|---|
-/// | `Date` | REAL seconds since 2001-01-01 | `((julianday('now') - 2451910.5) * 86400.0)` |
-/// | `Date.UnixTimeRepresentation` | REAL seconds since 1970-01-01 | `((julianday('now') - 2440587.5) * 86400.0)` |
+/// | `Date` | REAL seconds since 2001-01-01 | `((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0)` |
+/// | `Date.UnixTimeRepresentation` | REAL seconds since 1970-01-01 | `((round(julianday('now') * 86400000.0) - 210866760000000) / 1000.0)` |
 /// | `Date.ISO8601Representation` | ISO 8601 text, UTC | `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` |
 ///
-/// Optionals of these work too. SQLite's `'now'` has millisecond precision and stays the same
-/// within one statement. StructuredQueries' default, `datetime('subsec')`, writes text that
-/// Cairn's default `Date` column does not read, and needs SQLite 3.42 (Debian 12 has 3.40).
+/// Optionals of these work too. SQLite's `'now'` is a whole number of milliseconds, the same
+/// throughout one statement; the REAL forms recover those milliseconds exactly (through the
+/// Julian day in milliseconds) rather than carrying the Julian day's rounding error.
+/// StructuredQueries' default, `datetime('subsec')`, is not used: it would store TEXT in a
+/// column where Cairn stores REAL dates, and SQLite orders every TEXT after every number, so
+/// comparisons and `ORDER BY` on the column would go wrong; and SQLite before 3.42 (Debian 12
+/// has 3.40) returns NULL for it, so a trigger ported with
+/// `date: #sql("datetime('subsec')")` stamps NULL without an error.
+///
+/// The row is found by `rowid`, so a touch trigger cannot be used on a `WITHOUT ROWID` table
+/// (SQLite fails on the first write) nor `insteadOf:` a view; `before:` an insert it finds no
+/// row yet, and changes nothing.
 public protocol TouchableDate {
     /// The current date as this type stores it.
     static var currentDateExpression: SQLQueryExpression<Self> { get }
@@ -125,13 +143,13 @@ public protocol TouchableDate {
 
 extension Date: TouchableDate {
     public static var currentDateExpression: SQLQueryExpression<Date> {
-        SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "((julianday('now') - 2451910.5) * 86400.0)")))
+        SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0)")))
     }
 }
 
 extension Date.UnixTimeRepresentation: TouchableDate {
     public static var currentDateExpression: SQLQueryExpression<Self> {
-        SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "((julianday('now') - 2440587.5) * 86400.0)")))
+        SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "((round(julianday('now') * 86400000.0) - 210866760000000) / 1000.0)")))
     }
 }
 

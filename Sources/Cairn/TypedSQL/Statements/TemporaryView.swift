@@ -9,7 +9,7 @@ extension Table where Self: SelectionRow {
     /// then the type reads as a table.
     ///
     /// ```swift
-    /// @Selection struct ReminderWithList { let title: String; let listTitle: String }
+    /// @Table @Selection struct ReminderWithList { let title: String; let listTitle: String }
     ///
     /// try ReminderWithList.createTemporaryView(
     ///     as: Reminder.join(RemindersList.all) { $0.remindersListID.eq($1.id) }
@@ -28,7 +28,8 @@ extension Table where Self: SelectionRow {
     /// of the `SELECT` as an SQL literal, as it does for triggers (a text with a NUL character
     /// throws). Writing to the view needs an `INSTEAD OF` trigger
     /// (``createTemporaryTrigger(_:ifNotExists:insteadOf:fileID:line:column:)``); without one
-    /// SQLite refuses the write.
+    /// SQLite refuses the write. Each property of the row must be one column: a property that
+    /// holds a whole `@Table` row (several columns) makes the view throw ``TypedSQLError``.
     public static func createTemporaryView<From, Joins>(
         ifNotExists: Bool = false, as select: Select<Self, From, Joins>
     ) -> TemporaryView<Self> where QueryOutput == Self {
@@ -47,6 +48,12 @@ public struct TemporaryView<View: Table>: WriteStatement {
     let select: SQLSelect
 
     public func sqlStatement() throws -> SQLStatement {
+        guard View.columnWidth == View.columns.allColumns.count else {
+            throw TypedSQLError(
+                message: "the view \(View.tableName) needs one column per property of \(View.self), but its rows are "
+                    + "\(View.columnWidth) columns wide for \(View.columns.allColumns.count) properties "
+                    + "(a property holding a whole table row cannot be a view column)", sql: "")
+        }
         let columns = View.columns.allColumns.map { quoted($0.name) }.joined(separator: ", ")
         let body = try SQLStatement.select(select).renderInliningValues().sql
         let sql = "CREATE TEMPORARY VIEW " + (ifNotExists ? "IF NOT EXISTS " : "") + quoted(View.tableName)
