@@ -82,7 +82,8 @@ struct JSONFunctionTests {
         try Post.update { $0.scores = $0.scores.jsonAppend(Int.max) }.execute(db)
         let scores = try Post.order(by: \.id).select(\.scores).fetchAll(db)
         // SQLite's json_insert of NULL is NULL: the unscored post stays unscored.
-        #expect(scores == [[3, 1, 2, Int.max], [Int.max], nil])
+        let expected: [[Int]?] = [[3, 1, 2, Int.max], [Int.max], nil]
+        #expect(scores == expected)
         let rendered = try Post.update { $0.scores = $0.scores.jsonAppend(7) }.render()
         #expect(rendered.sql == #"UPDATE "posts" SET "scores" = json_insert("posts"."scores", '$[#]', ?)"#)
         #expect(rendered.arguments == [.integer(7)])
