@@ -1,0 +1,128 @@
+import Foundation
+
+// SQLite's date and time functions on date columns, spelled as StructuredQueries spells them:
+// `strftime(_:)` and the components `year`, `month`, `day`, `hour`, `minute`, `second`,
+// `fractionalSecond`, `weekday` and `dayOfYear`.
+//
+// SQLite reads a date as a "time value" whose meaning depends on how it is stored, so each of
+// Cairn's date storages says how to hand its column to SQLite:
+//
+// - `Date` (REAL seconds since 2001-01-01, Cairn's default): `"t"."d" + 978307200, 'unixepoch'`
+//   (SQLite would read a bare number as a Julian day);
+// - `Date.UnixTimeRepresentation` (seconds since 1970): `"t"."d", 'unixepoch'`;
+// - `Date.ISO8601Representation` (`2026-03-01T09:30:00.000Z`): `"t"."d"`, read as text.
+//
+// Every function works in UTC, as SQLite does without the 'localtime' modifier.
+
+/// A stored date that SQLite's date functions can read: `Date`, `Date.UnixTimeRepresentation`,
+/// `Date.ISO8601Representation`, or an optional one (whose components are then optional).
+public protocol _SQLiteDateValue: QueryRepresentable {
+    /// `Int`, or `Int?` for an optional date.
+    associatedtype _DateInteger: QueryRepresentable
+    /// `Double`, or `Double?` for an optional date.
+    associatedtype _DateReal: QueryRepresentable
+
+    /// The arguments that give SQLite the stored date as a time value (the column, then any
+    /// modifiers that say how to read it).
+    static func _timeValue(_ date: SQLExpression) -> [SQLExpression]
+}
+
+extension Date: _SQLiteDateValue {
+    public typealias _DateInteger = Int
+    public typealias _DateReal = Double
+
+    /// Seconds from 1970-01-01 to 2001-01-01, Core Data's reference date, which Cairn stores
+    /// dates from.
+    static let referenceDateUnixTime = Int(Date.timeIntervalBetween1970AndReferenceDate)
+
+    public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] {
+        let unixTime = SQLFragment(segments: [.expression(date), .sql(" + \(referenceDateUnixTime)")])
+        return [.raw(unixTime), .raw(SQLFragment(sql: "'unixepoch'"))]
+    }
+}
+
+extension Date.UnixTimeRepresentation: _SQLiteDateValue {
+    public typealias _DateInteger = Int
+    public typealias _DateReal = Double
+
+    public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] {
+        [date, .raw(SQLFragment(sql: "'unixepoch'"))]
+    }
+}
+
+extension Date.ISO8601Representation: _SQLiteDateValue {
+    public typealias _DateInteger = Int
+    public typealias _DateReal = Double
+
+    public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] { [date] }
+}
+
+extension Optional: _SQLiteDateValue where Wrapped: _SQLiteDateValue {
+    public typealias _DateInteger = Int?
+    public typealias _DateReal = Double?
+
+    public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] { Wrapped._timeValue(date) }
+}
+
+extension QueryExpression where QueryValue: _SQLiteDateValue {
+    /// `strftime(format, date…)`: the date formatted by SQLite, in UTC; `nil` for a NULL date.
+    ///
+    /// ```swift
+    /// Reminder.select { $0.dueDate.strftime("%Y-%m-%d") }
+    /// // SELECT strftime(?, "reminders"."dueDate" + 978307200, 'unixepoch') FROM "reminders"
+    /// @Column(as: Date.UnixTimeRepresentation.self) var startsAt: Date
+    /// Event.select { $0.startsAt.strftime("%H:%M") }
+    /// // SELECT strftime(?, "events"."startsAt", 'unixepoch') FROM "events"
+    /// ```
+    ///
+    /// The format is bound. Its substitutions are SQLite's (`%Y %m %d %H %M %S %f %j %w %s %J
+    /// %%`; <https://sqlite.org/lang_datefunc.html>); an unknown one makes the result `nil`.
+    public func strftime(_ format: String) -> SQLQueryExpression<String?> {
+        SQLQueryExpression(.function("strftime", [.value(.text(format))] + QueryValue._timeValue(sqlExpression)))
+    }
+
+    /// The year, `CAST(strftime('%Y', date…) AS INTEGER)`.
+    ///
+    /// ```swift
+    /// Event.group(by: { $0.startsAt.year }).select { ($0.startsAt.year, $0.count()) }
+    /// // SELECT CAST(strftime('%Y', "events"."startsAt", 'unixepoch') AS INTEGER), COUNT("events"."id")
+    /// // FROM "events" GROUP BY CAST(strftime('%Y', "events"."startsAt", 'unixepoch') AS INTEGER)
+    /// ```
+    ///
+    /// On an optional date the component is optional (`nil` for NULL); StructuredQueries asks
+    /// for `$0.date.map(\.year)` there, which Cairn does not have.
+    public var year: SQLQueryExpression<QueryValue._DateInteger> { component("%Y", as: .integer) }
+
+    /// The month, 1–12 (`%m`).
+    public var month: SQLQueryExpression<QueryValue._DateInteger> { component("%m", as: .integer) }
+
+    /// The day of the month, 1–31 (`%d`).
+    public var day: SQLQueryExpression<QueryValue._DateInteger> { component("%d", as: .integer) }
+
+    /// The hour, 0–23 (`%H`).
+    public var hour: SQLQueryExpression<QueryValue._DateInteger> { component("%H", as: .integer) }
+
+    /// The minute, 0–59 (`%M`).
+    public var minute: SQLQueryExpression<QueryValue._DateInteger> { component("%M", as: .integer) }
+
+    /// The whole seconds, 0–59 (`%S`).
+    public var second: SQLQueryExpression<QueryValue._DateInteger> { component("%S", as: .integer) }
+
+    /// The seconds with milliseconds, `CAST(strftime('%f', date…) AS REAL)`: 7.25 for
+    /// 09:30:07.250 (SQLite gives three decimals).
+    public var fractionalSecond: SQLQueryExpression<QueryValue._DateReal> { component("%f", as: .real) }
+
+    /// The day of the week, 0 for Sunday to 6 for Saturday (`%w`).
+    public var weekday: SQLQueryExpression<QueryValue._DateInteger> { component("%w", as: .integer) }
+
+    /// The day of the year, 1–366 (`%j`).
+    public var dayOfYear: SQLQueryExpression<QueryValue._DateInteger> { component("%j", as: .integer) }
+
+    /// `CAST(strftime('<format>', date…) AS <type>)`, with the format written in the SQL: it
+    /// is one of the fixed strings above, never a user's value.
+    private func component<Result>(_ format: String, as type: SQLType) -> SQLQueryExpression<Result> {
+        let formatted = SQLExpression.function(
+            "strftime", [.raw(SQLFragment(sql: "'\(format)'"))] + QueryValue._timeValue(sqlExpression))
+        return SQLQueryExpression(formatted.cast(as: type))
+    }
+}
