@@ -83,6 +83,20 @@ struct OperatorTests {
         #expect(try ordered.fetchAll(db) == ["car", "kids", "Personal", "someday", "Work"])
     }
 
+    @Test func lengthAndInstrOfOptionalTextAreOptional() throws {
+        // A left-joined column is optional text: "Business" has no reminders, so its row's
+        // title is NULL, and so are its length and instr (they used to be typed Int, and the
+        // fetch threw "found NULL").
+        let query = RemindersList.order(by: \.id)
+            .leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) }
+            .where { list, reminder in list.id.eq(3) || reminder.id.eq(1) }
+            .select { ($1.title.length(), $1.title.instr("ocer")) }
+        let rows = try query.fetchAll(db)
+        #expect(rows.map(\.0) == [9, nil])
+        #expect(rows.map(\.1) == [3, nil])
+        #expect(try query.render().sql.hasPrefix(#"SELECT length("reminders"."title"), instr("reminders"."title", ?) FROM"#))
+    }
+
     @Test func coalesce() throws {
         let query = Reminder.order(by: \.id).select { $0.priority ?? Priority.medium }
         try assertQuery(

@@ -1,9 +1,12 @@
 // Text operators and functions, on `String` and `String?` expressions.
 
 /// The value type of a text expression: `String` or `String?`.
-public protocol _TextValue {}
-extension String: _TextValue {}
-extension Optional: _TextValue where Wrapped == String {}
+public protocol _TextValue {
+    /// What a count over the text is: `Int`, or `Int?` for optional text (NULL in, NULL out).
+    associatedtype _TextCount
+}
+extension String: _TextValue { public typealias _TextCount = Int }
+extension Optional: _TextValue where Wrapped == String { public typealias _TextCount = Int? }
 
 /// A collating sequence for `COLLATE`.
 public struct Collation: RawRepresentable, Sendable, Hashable {
@@ -73,8 +76,12 @@ extension QueryExpression where QueryValue: _TextValue {
         SQLQueryExpression(.function("upper", sqlExpression))
     }
 
-    /// `length(x)`: the number of characters (NULL for NULL text).
-    public func length() -> SQLQueryExpression<Int> {
+    /// `length(x)`: the number of characters; `Int?` on optional text, `nil` for NULL.
+    ///
+    /// ```swift
+    /// Reminder.select { $0.title.length() }   // SELECT length("reminders"."title") …: [Int]
+    /// ```
+    public func length() -> SQLQueryExpression<QueryValue._TextCount> {
         SQLQueryExpression(.function("length", sqlExpression))
     }
 
@@ -102,8 +109,9 @@ extension QueryExpression where QueryValue: _TextValue {
         return SQLQueryExpression(.function("trim", sqlExpression, .value(.text(characters))))
     }
 
-    /// `instr(x, other)`: the 1-based position of the first `other` in `x`, 0 when absent.
-    public func instr(_ other: String) -> SQLQueryExpression<Int> {
+    /// `instr(x, other)`: the 1-based position of the first `other` in `x`, 0 when absent;
+    /// `Int?` on optional text, `nil` for NULL.
+    public func instr(_ other: String) -> SQLQueryExpression<QueryValue._TextCount> {
         SQLQueryExpression(.function("instr", sqlExpression, .value(.text(other))))
     }
 
