@@ -78,9 +78,7 @@ extension TemporaryTrigger.Operation {
         touch updates: (inout Updates<On>) -> Void,
         when condition: ((_ old: Old, _ new: New) -> any QueryExpression<Bool>)? = nil
     ) -> Self {
-        var names: [String] = []
-        for column in repeat each columns(On.columns) { names.append(column.name) }
-        return Self(event: "update", columnNames: names, body: touchStatement(updates),
+        Self(event: "update", columnNames: columnNames(columns), body: touchStatement(updates),
                     condition: condition?(TableAlias<On, _Old>.columns, TableAlias<On, _New>.columns).sqlExpression)
     }
 
@@ -107,10 +105,11 @@ extension TemporaryTrigger.Operation {
                 "the touch closure sets no column of \(On.tableName); if it was meant as a forEachRow body, "
                     + "one of its statements is not an insert, update, delete, select or #sql statement"))]
         }
-        var update = On.update(set: updates)
         let sameRow = SQLExpression.column("rowid", table: On.tableName)
             .equals(.column("rowid", table: _New.aliasName))
-        update.statement = update.statement.where(sameRow)
+        let update = Update<On, ()>(
+            statement: SQLUpdate(On.tableName, set: assignments.assignments).where(sameRow), bindingFailure: nil,
+            decodeReturning: nil)
         return TriggerStatementsBuilder.buildExpression(update)
     }
 }

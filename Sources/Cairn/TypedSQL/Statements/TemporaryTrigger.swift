@@ -159,10 +159,17 @@ extension TemporaryTrigger {
             @TriggerStatementsBuilder forEachRow perform: (_ old: Old, _ new: New) -> [TriggerStatement],
             when condition: ((_ old: Old, _ new: New) -> any QueryExpression<Bool>)? = nil
         ) -> Self {
+            Self(event: "update", columnNames: columnNames(columns), body: perform(TableAlias<On, _Old>.columns, TableAlias<On, _New>.columns),
+                        condition: condition?(TableAlias<On, _Old>.columns, TableAlias<On, _New>.columns).sqlExpression)
+        }
+
+        /// The names of the columns an `UPDATE OF` trigger watches.
+        static func columnNames<each Column: TableColumnExpression>(
+            _ columns: (On.TableColumns) -> (repeat each Column)
+        ) -> [String] {
             var names: [String] = []
             for column in repeat each columns(On.columns) { names.append(column.name) }
-            return Self(event: "update", columnNames: names, body: perform(TableAlias<On, _Old>.columns, TableAlias<On, _New>.columns),
-                        condition: condition?(TableAlias<On, _Old>.columns, TableAlias<On, _New>.columns).sqlExpression)
+            return names
         }
 
         /// `DELETE`: `.delete { old in … }`.
