@@ -47,21 +47,69 @@ extension Statement {
     /// try insert.bind(values: workout.id, workout.title, workout.finishedAt)
     /// try insert.execute()
     /// ```
+    ///
+    /// Text is copied into a buffer the statement keeps for each parameter and bound
+    /// `SQLITE_STATIC` (``BoundTextBuffers``), so a loop of inserts does not make SQLite
+    /// allocate and free a copy of every text it binds. Up to 12 values, the call resolves to
+    /// an overload of fixed arity (Statement+BindOverloads.swift), which the compiler
+    /// specializes for the values' types; it binds the same way.
     @inlinable
     public func bind<each Value: DatabaseValueConvertible>(values: repeat each Value) throws {
+        let handle = try beginBinding()
+        var index: Int32 = 0
+        repeat try bindNext(each values, to: handle, index: &index)
+        try finishBinding(count: index)
+    }
+
+    /// The handle, reset for ``bind(values:)``.
+    @inlinable
+    func beginBinding() throws -> SQLiteStatement {
         let handle = try handle()
         try resetForBinding(handle)
-        var index = 0
-        for value in repeat each values {
-            index += 1
-            let code = try value.bind(to: handle, at: Int32(index))
-            if code != SQLITE_OK { throw bindingError(code: code, index: index) }
-        }
-        guard index == parameterCount else {
+        return handle
+    }
+
+    /// Checks that ``bind(values:)`` bound every parameter.
+    @inlinable
+    func finishBinding(count: Int32) throws {
+        guard count == parameterCount else {
             throw DatabaseError(resultCode: .SQLITE_RANGE,
-                                message: "wrong number of arguments: the SQL has \(parameterCount) parameters, got \(index)",
+                                message: "wrong number of arguments: the SQL has \(parameterCount) parameters, got \(count)",
                                 sql: sql)
         }
+    }
+
+    /// Binds one element of ``bind(values:)`` to the parameter after `index`. `String` and
+    /// `String?` go through the statement's text buffers; the checks of `Value` are resolved
+    /// when the call is compiled for a concrete type.
+    @inlinable @inline(__always)
+    func bindNext<Value: DatabaseValueConvertible>(_ value: Value, to handle: SQLiteStatement, index: inout Int32) throws {
+        index += 1
+        let code: Int32
+        if Value.self == String.self {
+            code = bindStatic(unsafeBitCast(value, to: String.self), to: handle, at: index)
+        } else if Value.self == String?.self {
+            if let text = unsafeBitCast(value, to: String?.self) {
+                code = bindStatic(text, to: handle, at: index)
+            } else {
+                code = sqlite3_bind_null(handle, index)
+            }
+        } else {
+            code = try value.bind(to: handle, at: index)
+        }
+        if code != SQLITE_OK { throw bindingError(code: code, index: Int(index)) }
+    }
+
+    @usableFromInline
+    func bindStatic(_ text: String, to handle: SQLiteStatement, at index: Int32) -> Int32 {
+        let buffers: BoundTextBuffers
+        if let existing = boundTextBuffers {
+            buffers = existing
+        } else {
+            buffers = BoundTextBuffers(parameterCount: parameterCount)
+            boundTextBuffers = buffers
+        }
+        return buffers.bind(text, to: handle, at: index)
     }
 
     @usableFromInline

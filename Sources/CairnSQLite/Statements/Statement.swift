@@ -65,6 +65,8 @@ public final class Statement {
     private var columnIndexes: [String: Int]?
     /// The column names, built on first use.
     private var cachedColumnNames: [String]?
+    /// The buffers `bind(values:)` copies text into, made on its first text.
+    @exclusivity(unchecked) @usableFromInline var boundTextBuffers: BoundTextBuffers?
 
     init(database: Database, handle: SQLiteStatement, sql: String, readTables: Set<String>, writtenTables: Set<String>) {
         self.connection = database
