@@ -130,7 +130,7 @@ struct ModelMacroTests {
                     Workout(_$fetched: storage)
                 }
 
-                private let _$observationRegistrar = Observation.ObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = Cairn._ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Workout, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)

@@ -14,7 +14,7 @@ import Observation
 /// ```
 ///
 /// (every stored property becomes a computed property backed by the model's backing data,
-/// observed through an `ObservationRegistrar`):
+/// observed through Observation's `ObservationRegistrar`):
 ///
 /// ```swift
 /// final class Workout {
@@ -76,7 +76,10 @@ import Observation
 ///     public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Workout {
 ///         Workout(_$fetched: storage)
 ///     }
-///     @Transient private let _$observationRegistrar = Observation.ObservationRegistrar()
+///     // Observation's registrar, made on the model's first tracked read (a fetched model
+///     // that is never observed does not pay for one; see `_ModelObservationRegistrar`).
+///     @Transient @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar =
+///         Cairn._ModelObservationRegistrar()
 ///     struct _SwiftDataNoType {}
 /// }
 /// extension Workout: Cairn.PersistentModel {}

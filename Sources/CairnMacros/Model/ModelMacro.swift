@@ -109,7 +109,10 @@ extension ModelMacro: MemberMacro {
             }
         }
         members += [
-            "private let _$observationRegistrar = Observation.ObservationRegistrar()",
+            // Made on the first tracked read (`Cairn._ModelObservationRegistrar`): most fetched
+            // models are never observed. `nonisolated(unsafe)`: `access` and `withMutation` are
+            // nonisolated, as Observation's are, and a model is confined to one context.
+            "@exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = Cairn._ModelObservationRegistrar()",
             """
             internal nonisolated func access<_M>(keyPath: KeyPath<\(raw: typeName), _M>) {
                 _$observationRegistrar.access(self, keyPath: keyPath)
