@@ -36,6 +36,9 @@ private let identityTableSeed = UInt64.random(in: .min ... .max)
 /// bit for bit instead of copying `Optional`s through their value witnesses.
 struct IdentityTable<Key: IdentityKey, Value> {
     private var buffer = Buffer(capacity: 0)
+    /// The process's seed, read once: a global `let` is read through `swift_once`, twice per
+    /// fetched row.
+    private let seed = identityTableSeed
 
     var count: Int { buffer.count }
     var isEmpty: Bool { buffer.count == 0 }
@@ -43,7 +46,7 @@ struct IdentityTable<Key: IdentityKey, Value> {
     /// The value for `key`; setting `nil` removes it.
     subscript(key: Key) -> Value? {
         get {
-            guard let index = buffer.find(key, tag: Self.tag(of: key)) else { return nil }
+            guard let index = buffer.find(key, tag: tag(of: key)) else { return nil }
             return buffer.values[index]
         }
         set {
@@ -57,13 +60,13 @@ struct IdentityTable<Key: IdentityKey, Value> {
 
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Value? {
-        guard let index = buffer.find(key, tag: Self.tag(of: key)) else { return nil }
+        guard let index = buffer.find(key, tag: tag(of: key)) else { return nil }
         makeUnique()
         return buffer.remove(at: index)
     }
 
     private mutating func insert(_ value: Value, for key: Key) {
-        let tag = Self.tag(of: key)
+        let tag = tag(of: key)
         makeUnique()
         if let index = buffer.find(key, tag: tag) {
             buffer.values[index] = value
@@ -75,7 +78,7 @@ struct IdentityTable<Key: IdentityKey, Value> {
 
     /// Stores `value` for `key` unless the key has a value already, which is returned and kept.
     mutating func insertIfAbsent(_ value: Value, for key: Key) -> Value? {
-        let tag = Self.tag(of: key)
+        let tag = tag(of: key)
         makeUnique()
         if let index = buffer.find(key, tag: tag) { return buffer.values[index] }
         reserveCapacity(buffer.count + 1)
@@ -103,8 +106,8 @@ struct IdentityTable<Key: IdentityKey, Value> {
     }
 
     /// The key's mixed hash, never 0 (the empty mark); its low bits are the home slot.
-    private static func tag(of key: Key) -> UInt64 {
-        var bits = key.identityBits &+ identityTableSeed
+    private func tag(of key: Key) -> UInt64 {
+        var bits = key.identityBits &+ seed
         bits = (bits ^ (bits >> 30)) &* 0xBF58_476D_1CE4_E5B9
         bits = (bits ^ (bits >> 27)) &* 0x94D0_49BB_1331_11EB
         bits ^= bits >> 31
