@@ -93,7 +93,7 @@ let package = Package(
         // The public surface: SwiftData's API and the typed SQL builder.
         .target(
             name: "Cairn",
-            dependencies: ["CSQLite", "CairnSQLite", "CairnQuery", "CairnMacros"],
+            dependencies: ["CairnSQLite", "CairnQuery", "CairnMacros"],
             swiftSettings: strict
         ),
         // Core Data's query language under Core Data's names.

@@ -21,14 +21,33 @@ out = [
     "// resolution picks these over the variadic one; more values fall back to it.",
     "extension Statement {",
 ]
+def wrap(first, items, continuation=None):
+    """`items` after `first`, space-separated, in lines of at most 110 characters."""
+    continuation = first if continuation is None else continuation
+    lines, line = [], first
+    for item in items:
+        if len(line) + 1 + len(item) > 110 and line.strip():
+            lines.append(line)
+            line = continuation
+        line += " " + item
+    return lines + [line]
+
+
 for arity in range(1, MAX_ARITY + 1):
     names = letters[:arity]
-    generics = ", ".join(f"{n}: DatabaseValueConvertible" for n in names)
     params = ", ".join(
         (f"values v1: V1" if i == 0 else f"_ v{i + 1}: {n}") for i, n in enumerate(names))
     out.append("    /// ``bind(values:)`` for %d value%s." % (arity, "" if arity == 1 else "s"))
     out.append("    @inlinable")
-    out.append(f"    public func bind<{generics}>({params}) throws {{")
+    signature = f"    public func bind<{', '.join(names)}>({params}) throws"
+    if len(signature) <= 110:
+        out.append(signature)
+    else:
+        out.append(f"    public func bind<{', '.join(names)}>(")
+        out += wrap("       ", [p + "," for p in params.split(", ")[:-1]] + [params.split(", ")[-1]])
+        out.append("    ) throws")
+    out += wrap("    where", [f"{n}: DatabaseValueConvertible" + ("," if i < arity - 1 else " {")
+                             for i, n in enumerate(names)], continuation="       ")
     out.append("        let handle = try beginBinding()")
     out.append("        var index: Int32 = 0")
     for i in range(arity):

@@ -16,13 +16,4 @@ static inline int cairn_db_config_int(sqlite3 *db, int op, int value) {
 // Atomic flags for Swift code that must stay on older Apple platforms (no Synchronization).
 static inline int cairn_atomic_load(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
 static inline void cairn_atomic_store(int *flag, int value) { __atomic_store_n(flag, value, __ATOMIC_RELEASE); }
-
-// A per-thread counter for Cairn's observation probe (Cairn/Model/ModelObservationRegistrar.swift),
-// which must know whether a read on this thread was tracked. Swift has no thread-local
-// storage of its own; a static inline function's local has one instance per importing module,
-// and only Cairn imports this one.
-static inline unsigned long *_Nonnull cairn_observation_probe_hits(void) {
-    static _Thread_local unsigned long hits;
-    return &hits;
-}
 #endif

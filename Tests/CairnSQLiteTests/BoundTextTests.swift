@@ -1,3 +1,4 @@
+import CSQLite
 import CairnSQLite
 import CairnTestSupport
 import Foundation
@@ -95,10 +96,45 @@ import Testing
         }
         #expect(error?.resultCode == .SQLITE_RANGE)
         let two = try db.makeStatement(sql: "SELECT ?, ?")
-        #expect(throws: DatabaseError.self) { try two.bind(values: "a") }
+        let tooFew = #expect(throws: DatabaseError.self) { try two.bind(values: "a") }
+        #expect(tooFew?.resultCode == .SQLITE_RANGE)
         let tooMany = #expect(throws: DatabaseError.self) { try two.bind(values: "a", "b", "c") }
         #expect(tooMany?.resultCode == .SQLITE_RANGE)
         try two.bind(values: "a", "b")
         #expect(try two.fetchOne { "\(try $0.decode(String.self, at: 0))\(try $0.decode(String.self, at: 1))" } == "ab")
+    }
+
+    /// A statement stepped through its raw handle is running without Cairn knowing: a bind
+    /// must fail as SQLite's own does and leave the text the scan reads untouched.
+    @Test func aBindWhileTheRawStatementRunsFailsAndLeavesItsTextAlone() throws {
+        try db.execute(sql: "INSERT INTO note (body) VALUES ('a kept text, longer than fifteen'), ('other'), ('a kept text, longer than fifteen')")
+        let select = try db.makeStatement(sql: "SELECT id FROM note WHERE body = ? ORDER BY id")
+        try select.bind(values: "a kept text, longer than fifteen")
+        let handle = try #require(select.sqliteStatement)
+        #expect(sqlite3_step(handle) == SQLITE_ROW)
+        #expect(sqlite3_column_int64(handle, 0) == 1)
+        // One that fits the kept buffer (it would be overwritten in place), one that does not
+        // (the buffer would be replaced).
+        for text in ["other", "a much longer text that would need a new buffer, well past the first one's size"] {
+            let error = #expect(throws: DatabaseError.self) { try select.bind(values: text) }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+        }
+        #expect(sqlite3_step(handle) == SQLITE_ROW)
+        #expect(sqlite3_column_int64(handle, 0) == 3, "the running scan still compares with the text it was given")
+        #expect(sqlite3_step(handle) == SQLITE_DONE)
+        sqlite3_reset(handle)
+        try select.bind(values: "other")
+        #expect(try select.fetchAll { try $0.decode(Int64.self, at: 0) } == [2])
+    }
+
+    /// A text too long to keep goes through SQLite's copying bind, and is stored whole.
+    @Test func aLongTextIsCopiedBySQLite() throws {
+        let long = String(repeating: "0123456789abcdef", count: 8_193)  // just over 128 KiB
+        let insert = try db.makeStatement(sql: "INSERT INTO note (body) VALUES (?)")
+        try insert.bind(values: long)
+        try insert.execute()
+        try insert.bind(values: "short after long")
+        try insert.execute()
+        #expect(try db.fetchValues(String.self, sql: "SELECT body FROM note ORDER BY id") == [long, "short after long"])
     }
 }

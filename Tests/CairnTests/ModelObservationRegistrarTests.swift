@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import Observation
+import CairnTestSupport
 import Testing
 
 /// `@Model` makes a model's `ObservationRegistrar` on its first tracked read
@@ -10,10 +11,17 @@ import Testing
 struct ModelObservationRegistrarTests {
     let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
 
-    /// Whether `model` has made its registrar, read through reflection (the property is private).
-    func hasRegistrar(_ model: some PersistentModel) -> Bool {
+    static let childVariable = "CAIRN_PROBE_CHILD"
+
+    /// Whether `model` has made its registrar, read through reflection (the property is
+    /// private); a model without the property fails the test rather than answering false.
+    func hasRegistrar(_ model: some PersistentModel, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let registrar = Mirror(reflecting: model).children.first { $0.label == "_$observationRegistrar" }?.value
-        return (registrar as? _ModelObservationRegistrar)?.isMade ?? false
+        guard let registrar = registrar as? _ModelObservationRegistrar else {
+            Issue.record("\(type(of: model)) has no _$observationRegistrar", sourceLocation: sourceLocation)
+            return false
+        }
+        return registrar.isMade
     }
 
     // If this fails, a new Observation stores tracked reads in a way the probe cannot see:
@@ -50,6 +58,63 @@ struct ModelObservationRegistrarTests {
         done.wait()
         #expect(!elsewhere, "this thread is not tracking while the other one is")
         #expect(seenInside.value)
+    }
+
+    // The probe's one-time check runs on the first read of a model without a registrar. In
+    // this process that read may be under tracking; a child process makes sure of it.
+    @Test("the probe works when its first use is a tracked read")
+    func firstProbeUnderTracking() throws {
+        let (status, text) = try runChildTest(
+            "ModelObservationRegistrarTests/childFirstReadIsTracked", environment: [Self.childVariable: "1"])
+        #expect(status == 0, "\(text.suffix(3_000))")
+        #expect(text.contains("childFirstReadIsTracked"), "the child ran no test: \(text.suffix(1_000))")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
+    func childFirstReadIsTracked() {
+        let first = Workout(title: "Run", startedAt: start, minutes: 30, calories: 240)
+        let fired = Flag.firing { _ = first.title }
+        #expect(ObservationProbe.works)
+        first.title = "Long run"
+        #expect(fired.value)
+        let second = Workout(title: "Swim", startedAt: start, minutes: 30, calories: 240)
+        _ = second.title
+        #expect(!hasRegistrar(second), "an untracked read after the check makes no registrar")
+    }
+
+    @Test("a model read under tracking on another thread is observed")
+    func trackedOnAnotherThread() {
+        let workout = Workout(title: "Run", startedAt: start, minutes: 30, calories: 240)
+        let fired = Flag(), done = DispatchSemaphore(value: 0)
+        // @unchecked: the model is handed to one thread while this one waits for it.
+        struct Handoff: @unchecked Sendable { let workout: Workout }
+        let handoff = Handoff(workout: workout)
+        Thread {
+            withObservationTracking { _ = handoff.workout.minutes } onChange: { fired.set() }
+            done.signal()
+        }.start()
+        done.wait()
+        #expect(hasRegistrar(workout))
+        workout.minutes = 45
+        #expect(fired.value)
+    }
+
+    @Test("Observations sees changes of a fetched model", .timeLimit(.minutes(1)))
+    func observationsSequence() async throws {
+        let container = try memoryContainer(for: Workout.self)
+        let setup = ModelContext(container)
+        setup.insert(Workout(title: "Run", startedAt: start, minutes: 30, calories: 240))
+        try setup.save()
+        let model = try #require(try ModelContext(container).fetch(FetchDescriptor<Workout>()).first)
+        #expect(!hasRegistrar(model))
+        // @unchecked: the model is read by the sequence's closure on this task only.
+        struct Handoff: @unchecked Sendable { let workout: Workout }
+        let handoff = Handoff(workout: model)
+        var values = Observations { handoff.workout.minutes }.makeAsyncIterator()
+        #expect(await values.next() == 30)
+        #expect(hasRegistrar(model))
+        model.minutes = 45
+        #expect(await values.next() == 45)
     }
 
     @Test("a fetched model makes its registrar on its first tracked read, not before")

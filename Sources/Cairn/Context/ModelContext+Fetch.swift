@@ -145,10 +145,10 @@ extension ModelContext {
     func materializeUnregistered<T: PersistentModel>(
         _ type: T.Type, row: some RowValues, layout: TableLayout, store: ModelStore
     ) throws -> (T, ModelStorage?) {
-        // Read as an integer straight from the statement; only a row without one builds a
+        // Read as an INTEGER straight from the statement; only a row without one builds a
         // `DatabaseValue` (for the error). Through `value(at:)`, every row paid for it (about
         // 60 instructions, callgrind W2).
-        guard row.count > 0, let primaryKey = row.natural(Int64.self, at: 0) else {
+        guard row.count > 0, let primaryKey = row.integer(at: 0) else {
             throw noIntegerPrimaryKey(row, layout: layout)
         }
         let identifier = PersistentIdentifier.permanent(scope: layout.identifierScope, primaryKey: primaryKey)
@@ -187,6 +187,7 @@ extension ModelContext {
                 let key = key(storage)
                 if let firstKey = byIdentifier.insertIfAbsent(key, for: storage.identifier) {
                     if let first = tracked[firstKey] as? T {
+                        // The storage's last use: the assignment below releases its model.
                         storage.context = nil
                         models[index] = first
                         continue
@@ -196,7 +197,9 @@ extension ModelContext {
                     byIdentifier[storage.identifier] = key
                 }
                 tracked[key] = models[index]
-                // Those not replaced by an instance registered before (for `enumerate`).
+                // Those not replaced by an instance registered before (for `enumerate`). Here,
+                // not in a loop after this one: a replaced model's storage is gone by then
+                // (`FreshModel.storage` is unowned).
                 if logsRegistrations { registrationLog?.append(key) }
             }
         }

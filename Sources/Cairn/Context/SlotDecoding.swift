@@ -169,6 +169,8 @@ struct SlotPlan {
 protocol RowValues {
     var count: Int { get }
     func value(at index: Int) -> DatabaseValue
+    /// The value at `index` when it is stored as an INTEGER (a primary key), else nil.
+    func integer(at index: Int) -> Int64?
     /// Whether the value at `index` is NULL.
     func isNull(at index: Int) -> Bool
     /// The value at `index` as `P`, or `nil` when it is not in `P`'s natural storage class.
@@ -182,6 +184,10 @@ protocol RowValues {
 extension Array: RowValues where Element == DatabaseValue {
     func value(at index: Int) -> DatabaseValue { self[index] }
     func isNull(at index: Int) -> Bool { self[index].isNull }
+    func integer(at index: Int) -> Int64? {
+        if case .integer(let value) = self[index] { return value }
+        return nil
+    }
     func natural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> P? { P.fromDatabaseValue(self[index]) }
     func nullOrNatural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> (isNull: Bool, value: P?) {
         self[index].isNull ? (true, nil) : (false, P.fromDatabaseValue(self[index]))

@@ -1,4 +1,8 @@
-import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Observation
 
 /// The observation registrar `@Model` gives a model: Observation's own `ObservationRegistrar`,
@@ -16,26 +20,33 @@ import Observation
 /// it; ``ObservationProbe`` reads through a key path whose subscript index notes when it is
 /// hashed. The probe checks itself once, the first time it is asked: if a tracked read of the
 /// probe is not seen (a future Observation that stores accesses differently), every model
-/// makes its registrar eagerly, as Observation's own macro does.
+/// makes its registrar on its first read, tracked or not.
+///
+/// The registrar is set on first use without a lock, like the rest of a model's state: a
+/// model belongs to one context and is not `Sendable`; two threads reading one model for the
+/// first time under tracking, at once, could each make one.
 public struct _ModelObservationRegistrar: Sendable {
+    /// The registrar, boxed: `ObservationRegistrar` is a resilient type, so an Optional of it
+    /// is tested and copied through value witnesses (about 150 instructions a read, callgrind
+    /// W6), where a nil reference is one compare.
     @usableFromInline
-    var registrar: ObservationRegistrar?
+    var box: RegistrarBox?
 
     @inlinable
     public init() {}
 
     /// Whether the model has a registrar yet (for tests).
-    public var isMade: Bool { registrar != nil }
+    public var isMade: Bool { box != nil }
 
     /// `ObservationRegistrar.access`, through the registrar, which a tracked read makes.
     @inlinable
     public mutating func access<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        if let registrar {
-            registrar.access(subject, keyPath: keyPath)
+        if let box {
+            box.registrar.access(subject, keyPath: keyPath)
         } else if ObservationProbe.isTracking() {
-            let made = ObservationRegistrar()
-            registrar = made
-            made.access(subject, keyPath: keyPath)
+            let made = RegistrarBox()
+            box = made
+            made.registrar.access(subject, keyPath: keyPath)
         }
     }
 
@@ -45,9 +56,19 @@ public struct _ModelObservationRegistrar: Sendable {
     public func withMutation<Subject: Observable, Member, T>(
         of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> T
     ) rethrows -> T {
-        guard let registrar else { return try mutation() }
-        return try registrar.withMutation(of: subject, keyPath: keyPath, mutation)
+        guard let box else { return try mutation() }
+        return try box.registrar.withMutation(of: subject, keyPath: keyPath, mutation)
     }
+}
+
+/// A model's `ObservationRegistrar`, once made.
+@usableFromInline
+final class RegistrarBox: Sendable {
+    @usableFromInline
+    let registrar = ObservationRegistrar()
+
+    @usableFromInline
+    init() {}
 }
 
 /// Tells whether the current thread is inside observation tracking (see
@@ -64,35 +85,73 @@ public enum ObservationProbe {
     struct Index: Hashable, Sendable {
         static func == (lhs: Index, rhs: Index) -> Bool { true }
         func hash(into hasher: inout Hasher) {
-            cairn_observation_probe_hits().pointee &+= 1
+            ObservationProbe.countHit()
             hasher.combine(0)
         }
     }
 
-    private static let subject = Subject()
-    private static let registrar = ObservationRegistrar()
-    private static let keyPath = \Subject.[probe: Index()]
-
-    /// Whether the probe sees a tracked read of itself, checked once. Without it, every call
-    /// of ``isTracking()`` answers true, and models make their registrars on first read.
-    static let works: Bool = {
-        let seen = withObservationTracking { probe() } onChange: {}
-        return seen && !probe()
+    /// The per-thread count of the probe's hashes, kept as the value of a POSIX thread-specific
+    /// key (Swift has no thread-local storage of its own). One key for the process, so every
+    /// read of the count, wherever the code is compiled or inlined, sees the same counter.
+    /// Made before ``probe``, whose self-check hashes the index.
+    private static let hitsKey: pthread_key_t? = {
+        var key = pthread_key_t()
+        return pthread_key_create(&key, nil) == 0 ? key : nil
     }()
 
-    /// One read of the probe: whether it was tracked.
-    private static func probe() -> Bool {
-        let hits = cairn_observation_probe_hits()
-        let before = hits.pointee
-        registrar.access(subject, keyPath: keyPath)
-        return hits.pointee != before
+    static func hits() -> UInt {
+        guard let hitsKey else { return 0 }
+        return UInt(bitPattern: pthread_getspecific(hitsKey))
     }
+
+    static func countHit() {
+        guard let hitsKey else { return }
+        _ = pthread_setspecific(hitsKey, UnsafeRawPointer(bitPattern: hits() &+ 1))
+    }
+
+    /// Everything a probe read uses, in one lazily made static (one `swift_once` a read).
+    final class Probe: Sendable {
+        let subject: Subject
+        let registrar: ObservationRegistrar
+        let keyPath: any KeyPath<Subject, Int> & Sendable
+        /// Whether a tracked read of the probe is seen, checked once. If not, every call of
+        /// ``isTracking()`` answers true, and models make their registrars on first read.
+        /// (Only a tracked read is checked: the first probe may itself run inside someone's
+        /// tracking, where no read is untracked, and a probe that saw untracked reads as
+        /// tracked would only make registrars that are not needed.)
+        let works: Bool
+
+        init() {
+            let subject = Subject(), registrar = ObservationRegistrar(), keyPath = \Subject.[probe: Index()]
+            works = hitsKey != nil && withObservationTracking {
+                Self.read(subject, registrar, keyPath)
+            } onChange: {}
+            (self.subject, self.registrar, self.keyPath) = (subject, registrar, keyPath)
+        }
+
+        /// One read of the probe: whether it was tracked.
+        func read() -> Bool { Self.read(subject, registrar, keyPath) }
+
+        private static func read(
+            _ subject: Subject, _ registrar: ObservationRegistrar, _ keyPath: any KeyPath<Subject, Int> & Sendable
+        ) -> Bool {
+            let before = hits()
+            registrar.access(subject, keyPath: keyPath)
+            return hits() != before
+        }
+    }
+
+    static let probe = Probe()
+
+    /// Whether the probe works with this toolchain's Observation.
+    static var works: Bool { probe.works }
 
     /// Whether a read on this thread now is tracked (true, to be safe, when the probe does
     /// not work on this Observation).
     @usableFromInline
     static func isTracking() -> Bool {
-        guard works else { return true }
-        return probe()
+        let probe = probe
+        guard probe.works else { return true }
+        return probe.read()
     }
 }

@@ -104,6 +104,19 @@ public struct Row {
         return DatabaseValue(sqliteStatement: handle, index: Int32(index))
     }
 
+    /// Column `index` when SQLite stores it as an `INTEGER`; nil for any other storage class
+    /// (a `REAL` 3.0 included, which ``decode(_:at:)`` would read as 3) and out of range.
+    ///
+    /// ```swift
+    /// let id = row.integer(at: 0)   // a rowid, never a converted value
+    /// ```
+    @inlinable
+    public func integer(at index: Int) -> Int64? {
+        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount,
+              sqlite3_column_type(handle, Int32(index)) == SQLITE_INTEGER else { return nil }
+        return sqlite3_column_int64(handle, Int32(index))
+    }
+
     /// Whether column `index` is `NULL` (also true when out of range).
     @inlinable
     public func isNull(at index: Int) -> Bool {

@@ -11,9 +11,14 @@ import CSQLite
 /// reads it from there.
 ///
 /// Sound because SQLite reads a `SQLITE_STATIC` value only until the parameter is bound again
-/// or the statement is finalized, and a buffer is overwritten only by the next bind of its own
-/// parameter, on a reset statement (nothing is reading it then), and freed only after
-/// `sqlite3_finalize` (the statement's `deinit` finalizes before its stored properties go).
+/// or the statement is finalized, and a buffer is overwritten or replaced only by the next
+/// bind of its own parameter, on a statement that is not running (`sqlite3_stmt_busy`; a
+/// running one gets SQLite's copying bind, which refuses with `SQLITE_MISUSE` and leaves the
+/// buffer alone), and freed only after `sqlite3_finalize` (the statement's `deinit` finalizes
+/// before its stored properties go). On a statement that is not running, SQLite's bind first
+/// drops the parameter's old value, so even a bind that then fails (`SQLITE_TOOBIG` under a
+/// low length limit) leaves no reference to the old bytes. Texts over 64 KiB take the copying
+/// bind: a buffer is kept as long as its statement, and one huge text should not be.
 @usableFromInline
 final class BoundTextBuffers {
     @usableFromInline
@@ -41,15 +46,16 @@ final class BoundTextBuffers {
     @usableFromInline
     func bind(_ text: String, to sqliteStatement: SQLiteStatement, at index: Int32) -> Int32 {
         let slot = Int(index) - 1
-        guard slot >= 0, slot < buffers.count else {
-            // Out of range: SQLite's own SQLITE_RANGE, from the copying bind.
+        guard slot >= 0, slot < buffers.count, sqlite3_stmt_busy(sqliteStatement) == 0, !text.isEmpty,
+              text.utf8.count <= Self.largestKept else {
+            // Out of range or running (SQLite's own SQLITE_RANGE or SQLITE_MISUSE), empty or
+            // long: the copying bind.
             return bindText(text, to: sqliteStatement, at: index)
         }
         var text = text
         return text.withUTF8 { utf8 in
-            guard let source = utf8.baseAddress, !utf8.isEmpty else {
-                return bindText("", to: sqliteStatement, at: index)
-            }
+            // Never nil for a non-empty text.
+            guard let source = utf8.baseAddress else { return bindText("", to: sqliteStatement, at: index) }
             let base = reserve(utf8.count, at: slot)
             base.update(from: source, count: utf8.count)
             return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
@@ -58,6 +64,9 @@ final class BoundTextBuffers {
             }
         }
     }
+
+    /// The longest text copied into a kept buffer.
+    static let largestKept = 64 * 1024
 
     /// Parameter `slot`'s buffer, grown to at least `count` bytes (doubling, so a column of
     /// slowly growing texts does not reallocate on every row).

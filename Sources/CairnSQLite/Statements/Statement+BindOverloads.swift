@@ -8,7 +8,8 @@ import CSQLite
 extension Statement {
     /// ``bind(values:)`` for 1 value.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible>(values v1: V1) throws {
+    public func bind<V1>(values v1: V1) throws
+    where V1: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
@@ -17,7 +18,8 @@ extension Statement {
 
     /// ``bind(values:)`` for 2 values.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible, V2: DatabaseValueConvertible>(values v1: V1, _ v2: V2) throws {
+    public func bind<V1, V2>(values v1: V1, _ v2: V2) throws
+    where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
@@ -27,7 +29,8 @@ extension Statement {
 
     /// ``bind(values:)`` for 3 values.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible>(values v1: V1, _ v2: V2, _ v3: V3) throws {
+    public func bind<V1, V2, V3>(values v1: V1, _ v2: V2, _ v3: V3) throws
+    where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
@@ -38,7 +41,9 @@ extension Statement {
 
     /// ``bind(values:)`` for 4 values.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible, V4: DatabaseValueConvertible>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4) throws {
+    public func bind<V1, V2, V3, V4>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4) throws
+    where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible,
+        V4: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
@@ -50,7 +55,9 @@ extension Statement {
 
     /// ``bind(values:)`` for 5 values.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible, V4: DatabaseValueConvertible, V5: DatabaseValueConvertible>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5) throws {
+    public func bind<V1, V2, V3, V4, V5>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5) throws
+    where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible,
+        V4: DatabaseValueConvertible, V5: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
@@ -63,7 +70,11 @@ extension Statement {
 
     /// ``bind(values:)`` for 6 values.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible, V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6) throws {
+    public func bind<V1, V2, V3, V4, V5, V6>(
+        values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6
+    ) throws
+    where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible,
+        V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
@@ -77,7 +88,12 @@ extension Statement {
 
     /// ``bind(values:)`` for 7 values.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible, V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible, V7: DatabaseValueConvertible>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7) throws {
+    public func bind<V1, V2, V3, V4, V5, V6, V7>(
+        values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7
+    ) throws
+    where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible,
+        V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible,
+        V7: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
@@ -92,7 +108,12 @@ extension Statement {
 
     /// ``bind(values:)`` for 8 values.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible, V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible, V7: DatabaseValueConvertible, V8: DatabaseValueConvertible>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8) throws {
+    public func bind<V1, V2, V3, V4, V5, V6, V7, V8>(
+        values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8
+    ) throws
+    where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible,
+        V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible,
+        V7: DatabaseValueConvertible, V8: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
@@ -108,7 +129,12 @@ extension Statement {
 
     /// ``bind(values:)`` for 9 values.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible, V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible, V7: DatabaseValueConvertible, V8: DatabaseValueConvertible, V9: DatabaseValueConvertible>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9) throws {
+    public func bind<V1, V2, V3, V4, V5, V6, V7, V8, V9>(
+        values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9
+    ) throws
+    where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible,
+        V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible,
+        V7: DatabaseValueConvertible, V8: DatabaseValueConvertible, V9: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
@@ -125,7 +151,14 @@ extension Statement {
 
     /// ``bind(values:)`` for 10 values.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible, V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible, V7: DatabaseValueConvertible, V8: DatabaseValueConvertible, V9: DatabaseValueConvertible, V10: DatabaseValueConvertible>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9, _ v10: V10) throws {
+    public func bind<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10>(
+        values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9,
+        _ v10: V10
+    ) throws
+    where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible,
+        V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible,
+        V7: DatabaseValueConvertible, V8: DatabaseValueConvertible, V9: DatabaseValueConvertible,
+        V10: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
@@ -143,7 +176,14 @@ extension Statement {
 
     /// ``bind(values:)`` for 11 values.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible, V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible, V7: DatabaseValueConvertible, V8: DatabaseValueConvertible, V9: DatabaseValueConvertible, V10: DatabaseValueConvertible, V11: DatabaseValueConvertible>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9, _ v10: V10, _ v11: V11) throws {
+    public func bind<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11>(
+        values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9,
+        _ v10: V10, _ v11: V11
+    ) throws
+    where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible,
+        V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible,
+        V7: DatabaseValueConvertible, V8: DatabaseValueConvertible, V9: DatabaseValueConvertible,
+        V10: DatabaseValueConvertible, V11: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
@@ -162,7 +202,14 @@ extension Statement {
 
     /// ``bind(values:)`` for 12 values.
     @inlinable
-    public func bind<V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible, V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible, V7: DatabaseValueConvertible, V8: DatabaseValueConvertible, V9: DatabaseValueConvertible, V10: DatabaseValueConvertible, V11: DatabaseValueConvertible, V12: DatabaseValueConvertible>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9, _ v10: V10, _ v11: V11, _ v12: V12) throws {
+    public func bind<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12>(
+        values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9,
+        _ v10: V10, _ v11: V11, _ v12: V12
+    ) throws
+    where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible,
+        V4: DatabaseValueConvertible, V5: DatabaseValueConvertible, V6: DatabaseValueConvertible,
+        V7: DatabaseValueConvertible, V8: DatabaseValueConvertible, V9: DatabaseValueConvertible,
+        V10: DatabaseValueConvertible, V11: DatabaseValueConvertible, V12: DatabaseValueConvertible {
         let handle = try beginBinding()
         var index: Int32 = 0
         try bindNext(v1, to: handle, index: &index)
