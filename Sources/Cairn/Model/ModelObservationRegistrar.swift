@@ -99,14 +99,13 @@ public enum ObservationProbe {
         return pthread_key_create(&key, nil) == 0 ? key : nil
     }()
 
-    static func hits() -> UInt {
-        guard let hitsKey else { return 0 }
-        return UInt(bitPattern: pthread_getspecific(hitsKey))
+    static func hits(_ key: pthread_key_t) -> UInt {
+        UInt(bitPattern: pthread_getspecific(key))
     }
 
     static func countHit() {
         guard let hitsKey else { return }
-        _ = pthread_setspecific(hitsKey, UnsafeRawPointer(bitPattern: hits() &+ 1))
+        _ = pthread_setspecific(hitsKey, UnsafeRawPointer(bitPattern: hits(hitsKey) &+ 1))
     }
 
     /// Everything a probe read uses, in one lazily made static (one `swift_once` a read).
@@ -114,6 +113,9 @@ public enum ObservationProbe {
         let subject: Subject
         let registrar: ObservationRegistrar
         let keyPath: any KeyPath<Subject, Int> & Sendable
+        /// `hitsKey`, kept here: each read of the static is a `swift_once`, and a probe read
+        /// reads the count twice.
+        let hitsKey: pthread_key_t
         /// Whether a tracked read of the probe is seen, checked once. If not, every call of
         /// ``isTracking()`` answers true, and models make their registrars on first read.
         /// (Only a tracked read is checked: the first probe may itself run inside someone's
@@ -123,21 +125,23 @@ public enum ObservationProbe {
 
         init() {
             let subject = Subject(), registrar = ObservationRegistrar(), keyPath = \Subject.[probe: Index()]
-            works = hitsKey != nil && withObservationTracking {
-                Self.read(subject, registrar, keyPath)
+            let key = ObservationProbe.hitsKey ?? pthread_key_t()
+            works = ObservationProbe.hitsKey != nil && withObservationTracking {
+                Self.read(subject, registrar, keyPath, key)
             } onChange: {}
-            (self.subject, self.registrar, self.keyPath) = (subject, registrar, keyPath)
+            (self.subject, self.registrar, self.keyPath, hitsKey) = (subject, registrar, keyPath, key)
         }
 
         /// One read of the probe: whether it was tracked.
-        func read() -> Bool { Self.read(subject, registrar, keyPath) }
+        func read() -> Bool { Self.read(subject, registrar, keyPath, hitsKey) }
 
         private static func read(
-            _ subject: Subject, _ registrar: ObservationRegistrar, _ keyPath: any KeyPath<Subject, Int> & Sendable
+            _ subject: Subject, _ registrar: ObservationRegistrar, _ keyPath: any KeyPath<Subject, Int> & Sendable,
+            _ key: pthread_key_t
         ) -> Bool {
-            let before = hits()
+            let before = hits(key)
             registrar.access(subject, keyPath: keyPath)
-            return hits() != before
+            return hits(key) != before
         }
     }
 
