@@ -73,7 +73,9 @@ final class RegistrarBox: Sendable {
 
 /// Tells whether the current thread is inside observation tracking (see
 /// ``_ModelObservationRegistrar``).
-public enum ObservationProbe {
+/// Internal: `_ModelObservationRegistrar.access`, inlined into models, calls ``isTracking()``.
+@usableFromInline
+enum ObservationProbe {
     /// The subject of the probe's reads; it has no state.
     final class Subject: Observable, Sendable {
         subscript(probe index: Index) -> Int { 0 }

@@ -41,8 +41,9 @@ final class BoundTextBuffers {
     }
 
     /// Copies `text` into parameter `index`'s buffer (1-based) and binds it `SQLITE_STATIC`;
-    /// SQLite's result code. The statement must be reset (``Statement/bind(values:)`` resets
-    /// it first).
+    /// SQLite's result code. A running statement, an empty text and one over
+    /// ``largestKept`` bytes take SQLite's copying bind instead (``Statement/bind(values:)``
+    /// resets the statement first, so only one stepped through its raw handle is running).
     @usableFromInline
     func bind(_ text: String, to sqliteStatement: SQLiteStatement, at index: Int32) -> Int32 {
         let slot = Int(index) - 1
