@@ -126,7 +126,7 @@ struct ModelMacroTests {
                     _$backingData = Cairn._ModelBackingDataSlot(fetched: storage)
                 }
 
-                public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Workout {
+                public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Workout {
                     Workout(_$fetched: storage)
                 }
 
@@ -317,7 +317,7 @@ struct ModelMacroTests {
             "@Model final class Tag {\n    var name: String = \"\"\n}",
             [
                 "private init(_$fetched storage: Cairn._FetchedStorage) {\n        _name = _SwiftDataNoType()\n        _$backingData = Cairn._ModelBackingDataSlot(fetched: storage)\n    }",
-                "public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Tag {\n        Tag(_$fetched: storage)\n    }",
+                "public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Tag {\n        Tag(_$fetched: storage)\n    }",
             ])
         assertExpansionLacks("@Model class Tag {\n    var name: String = \"\"\n}", ["_$makeFetched", "_$fetched"])
     }
@@ -335,7 +335,7 @@ struct ModelMacroTests {
             """
         assertExpansionContains(
             source,
-            ["public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Tag {\n        Tag(backingData: Cairn.DefaultBackingData<Tag>(fetched: storage))\n    }"])
+            ["public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Tag {\n        Tag(backingData: Cairn.DefaultBackingData<Tag>(fetched: storage))\n    }"])
         assertExpansionLacks(source, ["_$fetched"])
     }
 

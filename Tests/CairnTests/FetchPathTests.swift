@@ -115,6 +115,42 @@ struct FetchPathTests {
         #expect(first.title == "a", "the unloaded model faults its row in")
     }
 
+    // A storage names its model weakly (its model holds it), through a box made only when a
+    // relationship edit or an insert names it: a model type without relationships never does.
+    @Test("a storage's owner is held weakly, and an insert of a model without relationships names none")
+    func ownerIsWeakAndOnlyNamedForRelationships() throws {
+        let trip = Trip(name: "Lisbon")
+        let item = Item(title: "tickets")
+        let storage = try #require(item._storage)
+        trip.items = [item]
+        #expect(storage.owner === item)
+        #expect(try #require(trip._storage).owner === trip)
+
+        // The owner box outlives the model it named: it reads nil, and keeps nothing alive.
+        weak var weakItem: Item?
+        let orphan: ModelStorage = try {
+            let temporary = Item(title: "maps")
+            weakItem = temporary
+            let storage = try #require(temporary._storage)
+            trip.items.append(temporary)
+            #expect(storage.owner === temporary)
+            trip.items.removeLast()
+            return storage
+        }()
+        #expect(weakItem == nil, "the owner box must not keep its model alive")
+        #expect(orphan.owner == nil)
+
+        let container = try memoryContainer(for: Jotting.self)
+        let context = ModelContext(container)
+        let jotting = Jotting(title: "plain", color: nil)
+        context.insert(jotting)
+        let jottingStorage = try #require(jotting._storage)
+        #expect(jottingStorage.fieldsForTesting.knownOwner == nil)
+        #expect(jottingStorage.owner === jotting, "found through the context instead")
+        try context.save()
+        #expect(try context.fetch(FetchDescriptor<Jotting>()).first === jotting)
+    }
+
     @Test("a fetched model's backing data, made when first asked for, is one object over the row's values")
     func fetchedBackingDataIsMadeOnce() throws {
         let container = try savedJotting(then: "SELECT 1")

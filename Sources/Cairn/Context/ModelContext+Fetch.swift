@@ -109,7 +109,7 @@ extension ModelContext {
             var index = 0
             var models = try connection.models(rendered) { row in
                 let (model, storage) = try materializeUnregistered(T.self, row: row, layout: layout, store: store)
-                if let storage { fresh.append(FreshModel(index: index, storage: storage)) }
+                if let storage { fresh.append(FreshModel(index: index, unmanaged: storage)) }
                 index += 1
                 return model
             }
@@ -135,32 +135,39 @@ extension ModelContext {
     /// registered if the context does not hold it yet.
     func materialize<T: PersistentModel>(_ type: T.Type, row: some RowValues, layout: TableLayout, store: ModelStore) throws -> T {
         let (model, storage) = try materializeUnregistered(type, row: row, layout: layout, store: store)
-        if let storage { register(model, storage) }
+        if let storage { register(model, storage.takeUnretainedValue()) }
         return model
     }
 
     /// The registered model of a row, or a new one with its storage, which the caller
-    /// registers (`register` or `registerFetched`).
+    /// registers (`register` or `registerFetched`). The storage is unretained: the new model
+    /// holds it, and the model is the only reference a new storage needs (a retained storage
+    /// beside it cost a retain and a release a row, callgrind W2).
     @inline(__always)
     func materializeUnregistered<T: PersistentModel>(
         _ type: T.Type, row: some RowValues, layout: TableLayout, store: ModelStore
-    ) throws -> (T, ModelStorage?) {
+    ) throws -> (T, Unmanaged<ModelStorage>?) {
         // Read as an INTEGER straight from the statement; only a row without one builds a
         // `DatabaseValue` (for the error). Through `value(at:)`, every row paid for it (about
         // 60 instructions, callgrind W2).
         guard row.count > 0, let primaryKey = row.integer(at: 0) else {
             throw noIntegerPrimaryKey(row, layout: layout)
         }
-        let identifier = PersistentIdentifier.permanent(scope: layout.identifierScope, primaryKey: primaryKey)
         // A context that holds no model yet (a first fetch) has none to find.
-        if !byIdentifier.isEmpty, let key = byIdentifier[identifier], let existing = tracked[key] as? T {
+        if !byIdentifier.isEmpty,
+            let key = byIdentifier[PersistentIdentifier.permanent(scope: layout.identifierScope, primaryKey: primaryKey)],
+            let existing = tracked[key] as? T
+        {
             return (existing, nil)
         }
-        let storage = try ModelStorage.stored(entity: layout.entity, identifier: identifier) { slots in
+        let storage = try ModelStorage.fetched(
+            entity: layout.entity, scope: layout.identifierScope, primaryKey: primaryKey, link: link
+        ) { slots in
             try row.fill(layout.slotPlan, into: slots, tableName: layout.tableName)
         }
-        storage.context = self
-        return (T._$makeFetched(_FetchedStorage(storage: storage)), storage)
+        let unmanaged = Unmanaged.passUnretained(storage)
+        // The storage moves into the model: `_$makeFetched` consumes it.
+        return (T._$makeFetched(_FetchedStorage(storage: consume storage)), unmanaged)
     }
 
     /// The error for a row whose first column is not an integer primary key.
@@ -176,14 +183,16 @@ extension ModelContext {
     /// the model made for it first, in both places.
     func registerFetched<T: PersistentModel>(_ models: inout [T], _ fresh: [FreshModel]) {
         guard !fresh.isEmpty else { return }
-        if !fresh[0].storage.entity.relationshipSlots.isEmpty { mayHoldRelatedModels = true }
+        if !fresh[0].storage.takeUnretainedValue().entity.relationshipSlots.isEmpty { mayHoldRelatedModels = true }
         tracked.reserveCapacity(tracked.count + fresh.count)
         byIdentifier.reserveCapacity(byIdentifier.count + fresh.count)
         // Through a buffer: this code is not specialized for `T`, and `Array`'s own subscript
         // is then a call with `T`'s metadata (about 57 instructions a model).
         let logsRegistrations = registrationLog != nil
         models.withUnsafeMutableBufferPointer { models in
-            for (index, storage) in fresh.lazy.map({ ($0.index, $0.storage) }) {
+            for entry in fresh {
+                let index = entry.index
+                let storage = entry.storage.takeUnretainedValue()
                 let key = key(storage)
                 if let firstKey = byIdentifier.insertIfAbsent(key, for: storage.identifier) {
                     if let first = tracked[firstKey] as? T {
@@ -198,8 +207,7 @@ extension ModelContext {
                 }
                 tracked[key] = models[index]
                 // Those not replaced by an instance registered before (for `enumerate`). Here,
-                // not in a loop after this one: a replaced model's storage is gone by then
-                // (`FreshModel.storage` is unowned).
+                // not in a loop after this one: a replaced model's storage is gone by then.
                 if logsRegistrations { registrationLog?.append(key) }
             }
         }
@@ -264,11 +272,22 @@ final class UnknownEntityModel: PersistentModel {
 /// row. A struct, not a tuple: an array of tuples is destroyed through the runtime's generic
 /// tuple destroy, element by element (about 35 instructions a W2 row).
 ///
-/// The storage is held `unowned(unsafe)`: the model in the result holds it for as long as
+/// The storage is held unretained: the model in the result holds it for as long as
 /// `registerFetched` reads it (a model replaced there by one registered before is replaced
 /// after its storage's last use), and a retain and release per row cost about 40
-/// instructions (callgrind, W2).
+/// instructions (callgrind, W2). `Unmanaged` rather than `unowned(unsafe)`, whose every load
+/// is a retain.
 struct FreshModel {
     let index: Int
-    unowned(unsafe) let storage: ModelStorage
+    let storage: Unmanaged<ModelStorage>
+
+    init(index: Int, unmanaged storage: Unmanaged<ModelStorage>) {
+        self.index = index
+        self.storage = storage
+    }
+
+    /// `storage` must stay alive, held by the model at `index`, until it is registered.
+    init(index: Int, storage: ModelStorage) {
+        self.init(index: index, unmanaged: .passUnretained(storage))
+    }
 }

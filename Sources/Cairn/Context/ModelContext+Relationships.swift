@@ -4,7 +4,9 @@ extension ModelContext {
     /// Inserts the new models a newly inserted model references, and makes the inverses of
     /// relationships set before insertion (in `init`) agree.
     func insertRelatedModels(of storage: ModelStorage) {
-        guard let model = tracked[key(storage)] else { return }
+        // Without relationships there is nothing to insert, and no inverse needs the owner
+        // (naming it makes a box, ModelStorage.Fields.knownOwner).
+        guard !storage.entity.relationshipSlots.isEmpty, let model = tracked[key(storage)] else { return }
         storage.owner = model
         for (index, property) in storage.entity.properties.enumerated() {
             guard let relationship = property as? Schema.Relationship, case .value(let value) = storage.slots[index] else {

@@ -73,7 +73,7 @@ import Observation
 ///         _isFavorite = _SwiftDataNoType()
 ///         _$backingData = Cairn._ModelBackingDataSlot(fetched: storage)
 ///     }
-///     public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> Workout {
+///     public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Workout {
 ///         Workout(_$fetched: storage)
 ///     }
 ///     // Observation's registrar, made on the model's first tracked read (a fetched model
@@ -120,7 +120,7 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     /// Cairn: the model of a fetched row, made around the row's storage. `@Model` writes this
     /// for a `final` class, where it is compiled for the concrete type: the generic default
     /// looks up `DefaultBackingData<Self>`'s type metadata and conformance on every row.
-    static func _$makeFetched(_ storage: _FetchedStorage) -> Self
+    static func _$makeFetched(_ storage: consuming _FetchedStorage) -> Self
     /// Cairn: the model's storage when its backing data is Cairn's own and has made one, or
     /// `nil` to look through ``persistentBackingData``. `@Model` writes this, compiled for the
     /// class; the default answers `nil`.
@@ -162,7 +162,7 @@ extension PersistentModel {
         DefaultBackingData<P>(for: P.self)
     }
 
-    public static func _$makeFetched(_ storage: _FetchedStorage) -> Self {
+    public static func _$makeFetched(_ storage: consuming _FetchedStorage) -> Self {
         Self(backingData: DefaultBackingData<Self>(fetched: storage))
     }
 

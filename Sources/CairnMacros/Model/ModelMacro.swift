@@ -88,7 +88,7 @@ extension ModelMacro: MemberMacro {
             if hasBackingInit {
                 members.append(
                     """
-                    public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> \(raw: typeName) {
+                    public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> \(raw: typeName) {
                         \(raw: typeName)(backingData: Cairn.DefaultBackingData<\(raw: typeName)>(fetched: storage))
                     }
                     """)
@@ -102,7 +102,7 @@ extension ModelMacro: MemberMacro {
                     """)
                 members.append(
                     """
-                    public static func _$makeFetched(_ storage: Cairn._FetchedStorage) -> \(raw: typeName) {
+                    public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> \(raw: typeName) {
                         \(raw: typeName)(_$fetched: storage)
                     }
                     """)
