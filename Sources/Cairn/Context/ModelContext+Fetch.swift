@@ -167,7 +167,13 @@ extension ModelContext {
         }
         let unmanaged = Unmanaged.passUnretained(storage)
         // The storage moves into the model: `_$makeFetched` consumes it.
-        return (T._$makeFetched(_FetchedStorage(storage: consume storage)), unmanaged)
+        let model = T._$makeFetched(_FetchedStorage(storage: consume storage))
+        // The model must hold the storage (`_$makeFetched`'s contract); compared as addresses,
+        // since a storage nobody holds is gone.
+        assert(
+            model._storage.map { Unmanaged.passUnretained($0).toOpaque() } == unmanaged.toOpaque(),
+            "\(T.self)._$makeFetched made a model that does not hold its row's storage")
+        return (model, unmanaged)
     }
 
     /// The error for a row whose first column is not an integer primary key.
@@ -275,8 +281,8 @@ final class UnknownEntityModel: PersistentModel {
 /// The storage is held unretained: the model in the result holds it for as long as
 /// `registerFetched` reads it (a model replaced there by one registered before is replaced
 /// after its storage's last use), and a retain and release per row cost about 40
-/// instructions (callgrind, W2). `Unmanaged` rather than `unowned(unsafe)`, whose every load
-/// is a retain.
+/// instructions (callgrind, W2). `Unmanaged`, as `materializeUnregistered` hands it over: the
+/// hand-off itself retains nothing, where returning the storage strongly beside its model did.
 struct FreshModel {
     let index: Int
     let storage: Unmanaged<ModelStorage>

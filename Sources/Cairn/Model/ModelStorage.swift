@@ -88,7 +88,8 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         return storage
     }
 
-    /// The storage of row `primaryKey` of a fetch, registered with the context behind `link`;
+    /// The storage of row `primaryKey` of a fetch, linked to the context behind `link` (which
+    /// registers it after the fetch's last row, `registerFetched`);
     /// `fill` writes its slots, as above. The identifier is made in the storage's header and
     /// the link set there: an identifier made first and copied in cost a retain and a release
     /// of its scope, and setting the link afterwards a store and a release (callgrind, W2).
@@ -108,8 +109,9 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         make(entity: entity, identifier: { identifier }, state: .persisted)
     }
 
-    /// `identifier` is called once, inside the header's initializer, so that what it makes is
-    /// moved into the header rather than copied.
+    /// `identifier` is called once, inside the header's initializer: an identifier it makes
+    /// there (`fetched`) is moved into the header rather than copied; one it captures (`new`,
+    /// `stored`) is copied, as before.
     @inline(__always)
     private static func make(
         entity: Schema.Entity, identifier: () -> PersistentIdentifier, state: State, link: ContextLink? = nil
@@ -193,10 +195,11 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         context ?? fields.pointee.link?.detachedContext
     }
 
-    /// The model this storage backs, once known (set by relationship setters and contexts);
-    /// needed to put the model into the inverse of a relationship. A model a context made from
-    /// a row is found through the context instead: a weak reference per fetched model would
-    /// cost an allocation each.
+    /// The model this storage backs, once known (set by relationship setters, and by a
+    /// context inserting a model whose entity has relationships); needed to put the model into
+    /// the inverse of a relationship, so only storages with relationship slots are asked. A
+    /// model a context made from a row is found through the context instead: a weak reference
+    /// per fetched model would cost an allocation each.
     var owner: (any PersistentModel)? {
         get { fields.pointee.knownOwner?.model ?? context?.tracked[ObjectIdentifier(self)] }
         set {

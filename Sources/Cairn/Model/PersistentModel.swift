@@ -120,6 +120,8 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     /// Cairn: the model of a fetched row, made around the row's storage. `@Model` writes this
     /// for a `final` class, where it is compiled for the concrete type: the generic default
     /// looks up `DefaultBackingData<Self>`'s type metadata and conformance on every row.
+    /// The model must keep `storage` (through its backing data): the fetch holds no other
+    /// reference to it until the model is registered.
     static func _$makeFetched(_ storage: consuming _FetchedStorage) -> Self
     /// Cairn: the model's storage when its backing data is Cairn's own and has made one, or
     /// `nil` to look through ``persistentBackingData``. `@Model` writes this, compiled for the
