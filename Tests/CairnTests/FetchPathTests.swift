@@ -115,6 +115,42 @@ struct FetchPathTests {
         #expect(first.title == "a", "the unloaded model faults its row in")
     }
 
+    /// A class value with a count of live instances, to see what a freed storage releases.
+    final class Tracked {
+        /// Only this test makes instances, on its own thread.
+        nonisolated(unsafe) static var alive = 0
+        init() { Self.alive += 1 }
+        deinit { Self.alive -= 1 }
+    }
+
+    // A storage destroys its slots case by case (numbers and Bools cost nothing): every case
+    // that holds a reference must still release it.
+    @Test("a freed storage releases what each kind of slot holds, and leaves the others alone")
+    func freedStorageReleasesItsSlots() throws {
+        let entity = Schema.Entity.of(Jotting.self)
+        let identifier = PersistentIdentifier.permanent(scope: IdentifierScope(entityName: "Jotting", storeIdentifier: nil), primaryKey: 1)
+        Tracked.alive = 0
+        weak var released: Tracked?
+        var kept: [String] = []
+        do {
+            let storage = ModelStorage.stored(entity: entity, identifier: identifier)
+            #expect(storage.slots.count >= 5)
+            let object = Tracked()
+            released = object
+            let text = String(repeating: "long text that lives on the heap ", count: 4)
+            kept.append(text)
+            storage.slots[0] = .value(object)
+            storage.slots[1] = .primitive(.string(text))
+            storage.slots[2] = .primitive(.optionalString(text + "!"))
+            storage.slots[3] = .primitive(.int64(42))
+            storage.slots[4] = .raw(.text(text + "?"))
+            #expect(Tracked.alive == 1)
+        }
+        #expect(released == nil, "a `.value` slot released its object")
+        #expect(Tracked.alive == 0)
+        #expect(kept[0].hasPrefix("long text"), "a string the storage shared stays intact")
+    }
+
     // A storage names its model weakly (its model holds it), through a box made only when a
     // relationship edit or an insert names it: a model type without relationships never does.
     @Test("a storage's owner is held weakly, and an insert of a model without relationships names none")
