@@ -62,6 +62,9 @@ extension Measurements {
         m.milliseconds = ms.map { $0 < 0 ? nil : $0 }
         let sums = withUnsafeBytes(of: result.checksum) { Array($0.bindMemory(to: Int64.self)) }
         m.checksums = [nil] + sums.dropFirst().enumerated().map { i, sum in ms[i + 1] < 0 ? nil : sum }
+        // W8 (a tuple select of W2's rows) is compared with C's W2.
+        m.milliseconds.append(m.milliseconds[1])
+        m.checksums.append(m.checksums[1])
         let version = withUnsafeBytes(of: result.sqliteVersion) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let journal = withUnsafeBytes(of: result.journalMode) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return (m, "sqlite=\(version) journal=\(journal) synchronous=\(result.synchronous)")

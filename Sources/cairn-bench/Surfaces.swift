@@ -11,7 +11,14 @@ let allSurfaces: [any BenchSurface] = [EngineSurface(), TypedSQLSurface(), Swift
 /// allocated once; a loop of `fetchAll` calls also frees a 3.5 MB array per fetch, and glibc
 /// then consolidates every small block freed since (malloc_consolidate), a cost the C loop never
 /// pays. W7 is that loop on both sides, so each pattern is compared with its own C program.
-let workloadCount = 7
+/// W8 (typed SQL only) is W2's rows through a seven-column tuple `select`, against C's W2: the
+/// same rows and checksum, decoded as a tuple instead of a `@Table` struct.
+let workloadCount = 8
+
+/// The C workloads `--workloads` needs: W8 is compared with C's W2.
+func cWorkloads(_ selected: Set<Int>) -> Set<Int> {
+    Set(selected.map { $0 == 8 ? 2 : $0 }.filter { (1...7).contains($0) })
+}
 
 /// The workloads to time (`--workloads`); by default all of them. Unchecked
 /// because main.swift writes it once, before any workload runs or any task starts.

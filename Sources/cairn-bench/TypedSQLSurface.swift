@@ -72,6 +72,20 @@ struct TypedSQLSurface: BenchSurface {
         })
         m.peakRSSKiB = peakResidentKiB()
 
+        // W8: W2's rows as a seven-column tuple, the way `select { ($0.a, $0.b) }` reads them.
+        let tuples = BenchWorkout.select {
+            ($0.id, $0.title, $0.startedAt, $0.finishedAt, $0.minutes, $0.calories, $0.isFavorite)
+        }
+        try m.measure(8, { try pool.read { db in try tuples.fetchAll(db) } }, checksum: { rows in
+            var sum: Int64 = 0
+            for (id, title, _, finishedAt, minutes, _, isFavorite) in rows {
+                let favorite: Int64 = isFavorite ? 1 : 0
+                let unfinished: Int64 = finishedAt == nil ? 1 : 0
+                sum += id + minutes + favorite + Int64(title.utf8.count) + unfinished
+            }
+            return sum
+        })
+
         try m.measure(3) {
             try pool.read { db in
                 var sum: Int64 = 0

@@ -10,8 +10,9 @@ if arguments.contains("--help") || arguments.contains("-h") {
     print("""
         usage: cairn-bench [--dir DIR] [--autocommit] [--runs N] [--only SURFACE] [--workloads 2,6]
           [--cpu-time] [--format-only] [--relationships]
-          Runs W1-W6 (../shared/BENCHMARKS.md) and W7 (W6 with a new array per fetch, as
-          fetchAll returns) in C and through each Cairn surface on fresh
+          Runs W1-W6 (../shared/BENCHMARKS.md), W7 (W6 with a new array per fetch, as
+          fetchAll returns) and W8 (typed SQL: W2's rows as a seven-column tuple select,
+          against C's W2) in C and through each Cairn surface on fresh
           SQLite files in DIR (default: a temporary folder), prints NAME_ms lines, checksums
           and the ratio of each surface to C. Build with -c release for meaningful numbers.
           --runs N repeats everything N times (C and each surface interleaved) and keeps
@@ -56,7 +57,7 @@ if let i = arguments.firstIndex(of: "--runs"), arguments.index(after: i) < argum
 
 if let i = arguments.firstIndex(of: "--workloads"), arguments.index(after: i) < arguments.endIndex {
     selectedWorkloads = Set(arguments[arguments.index(after: i)].split(separator: ",").compactMap { Int($0) })
-    cairn_baseline_select_workloads(Int32(selectedWorkloads.filter { (1...workloadCount).contains($0) }.reduce(0) { $0 | 1 << ($1 - 1) }))
+    cairn_baseline_select_workloads(Int32(cWorkloads(selectedWorkloads).reduce(0) { $0 | 1 << ($1 - 1) }))
 }
 if arguments.contains("--cpu-time") {
     usesCPUTime = true
