@@ -168,8 +168,9 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
 
     var entity: Schema.Entity { fields.pointee.entity }
 
-    /// The header, for tests that check what a storage holds.
-    var fieldsForTesting: Fields { fields.pointee }
+    /// Whether something has named the storage's owner, so that it keeps a box for it (tests
+    /// check that a model without relationships never makes one).
+    var hasOwnerBox: Bool { fields.pointee.knownOwner != nil }
 
     /// The slots, read and written in place.
     var slots: Slots { Slots(storage: self) }
