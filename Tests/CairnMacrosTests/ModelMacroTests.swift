@@ -335,7 +335,7 @@ struct ModelMacroTests {
             """
         assertExpansionContains(
             source,
-            ["public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Tag {\n        Tag(backingData: Cairn.DefaultBackingData<Tag>(fetched: storage))\n    }"])
+            ["public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Tag {\n        storage.model { Tag(backingData: $0) }\n    }"])
         assertExpansionLacks(source, ["_$fetched"])
     }
 

@@ -531,3 +531,32 @@ struct VanishedRowTests {
         #expect(EmptyValueDecoder.make(Shape.self) == nil)
     }
 }
+
+/// A model written by hand whose `init(backingData:)` drops the backing data it is given
+/// (SwiftData requires a model to keep it).
+final class ForgetfulModel: PersistentModel {
+    static var schemaMetadata: [Schema.PropertyMetadata] { [] }
+    var persistentBackingData: any BackingData<ForgetfulModel>
+
+    init(backingData: any BackingData<ForgetfulModel>) {
+        persistentBackingData = DefaultBackingData<ForgetfulModel>(for: ForgetfulModel.self)
+    }
+
+    init() { persistentBackingData = DefaultBackingData<ForgetfulModel>(for: ForgetfulModel.self) }
+}
+
+@Suite("A model that drops its backing data")
+struct ForgetfulModelTests {
+    // The fetch hands a new row's storage to the model and keeps no other reference: a model
+    // that does not keep it is an error naming the type, not a read of freed memory.
+    @Test("fetching a model whose init(backingData:) drops its backing data throws an error that says so")
+    func fetchThrows() throws {
+        let container = try memoryContainer(for: ForgetfulModel.self)
+        let writer = ModelContext(container)
+        writer.insert(ForgetfulModel())
+        try writer.save()
+        let error = #expect(throws: ModelError.self) { try ModelContext(container).fetch(FetchDescriptor<ForgetfulModel>()) }
+        #expect(error?.kind == .invalidSchema)
+        #expect(error?.description.contains("ForgetfulModel.init(backingData:) did not keep the backing data") == true)
+    }
+}

@@ -168,11 +168,16 @@ extension ModelContext {
         let unmanaged = Unmanaged.passUnretained(storage)
         // The storage moves into the model: `_$makeFetched` consumes it.
         let model = T._$makeFetched(_FetchedStorage(storage: consume storage))
-        // The model must hold the storage (`_$makeFetched`'s contract); compared as addresses,
-        // since a storage nobody holds is gone.
-        assert(
-            model._storage.map { Unmanaged.passUnretained($0).toOpaque() } == unmanaged.toOpaque(),
-            "\(T.self)._$makeFetched made a model that does not hold its row's storage")
+        // The model must hold the storage (`_$makeFetched`'s contract), or the caller would
+        // read freed memory: a hand-written `init(backingData:)` may drop what it was given.
+        // Compared as addresses: such a storage is kept alive (`_FetchedStorage.model`), so its
+        // address is not reused by another.
+        guard model._storage.map({ Unmanaged.passUnretained($0).toOpaque() }) == unmanaged.toOpaque() else {
+            throw ModelError(
+                .invalidSchema, entityName: layout.tableName,
+                message: "\(T.self).init(backingData:) did not keep the backing data it was given: a model must "
+                    + "store it in `persistentBackingData`, as SwiftData requires")
+        }
         return (model, unmanaged)
     }
 

@@ -121,7 +121,8 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     /// for a `final` class, where it is compiled for the concrete type: the generic default
     /// looks up `DefaultBackingData<Self>`'s type metadata and conformance on every row.
     /// The model must keep `storage` (through its backing data): the fetch holds no other
-    /// reference to it until the model is registered.
+    /// reference to it until the model is registered, and throws `ModelError.invalidSchema`
+    /// for a model that does not (``_FetchedStorage/model(_:)`` keeps such a storage alive).
     static func _$makeFetched(_ storage: consuming _FetchedStorage) -> Self
     /// Cairn: the model's storage when its backing data is Cairn's own and has made one, or
     /// `nil` to look through ``persistentBackingData``. `@Model` writes this, compiled for the
@@ -140,6 +141,20 @@ public struct _FetchedStorage {
     /// slot the entity does not have. A value of a common attribute type is kept unboxed, as a
     /// fetch keeps it (``ModelStorage/Primitive``). Inlined into the model's module, so that
     /// the choice is made when the setter is compiled.
+    /// The model `make` builds around this storage's backing data, through a hand-written
+    /// `init(backingData:)`. The fetch keeps no reference to a new row's storage beside its
+    /// model, so if the model drops the backing data it was given, the storage is kept alive
+    /// for good (a leak, for a model that breaks SwiftData's rule) and the fetch, finding the
+    /// model without it, throws instead of reading freed memory.
+    public consuming func model<Model: PersistentModel>(
+        _ make: (DefaultBackingData<Model>) -> Model
+    ) -> Model {
+        let storage = self.storage
+        let model = make(DefaultBackingData<Model>(fetched: self))
+        if model._storage !== storage { _ = Unmanaged.passRetained(storage) }
+        return model
+    }
+
     @inlinable
     func setValue<Value>(_ value: Value, at slot: Int) -> Bool {
         guard slot >= 0, slot < storage.slotCount else { return false }
@@ -165,7 +180,7 @@ extension PersistentModel {
     }
 
     public static func _$makeFetched(_ storage: consuming _FetchedStorage) -> Self {
-        Self(backingData: DefaultBackingData<Self>(fetched: storage))
+        storage.model { Self(backingData: $0) }
     }
 
     public var _$storage: _FetchedStorage? { nil }

@@ -89,7 +89,7 @@ extension ModelMacro: MemberMacro {
                 members.append(
                     """
                     public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> \(raw: typeName) {
-                        \(raw: typeName)(backingData: Cairn.DefaultBackingData<\(raw: typeName)>(fetched: storage))
+                        storage.model { \(raw: typeName)(backingData: $0) }
                     }
                     """)
             } else {
