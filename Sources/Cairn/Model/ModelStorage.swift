@@ -49,6 +49,11 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         var changed = SlotSet()
         var identifier: PersistentIdentifier
         var state: State
+        /// Set when a model made around this storage did not keep it (a hand-written
+        /// `init(backingData:)` that drops what it is given): the storage is then kept alive on
+        /// purpose and the fetch throws (`_FetchedStorage.model(_:)`). Beside `state`, it takes
+        /// the header's padding, not a word of its own.
+        var droppedByModel = false
         /// The context's link, held strongly: assigning it costs a retain, where a `weak`
         /// context reference cost a weak-reference update per fetched row (about 70
         /// instructions, callgrind W2).
@@ -195,6 +200,12 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     var state: State {
         get { fields.pointee.state }
         set { fields.pointee.state = newValue }
+    }
+
+    /// Whether the model made around this storage did not keep it (see `Fields.droppedByModel`).
+    var droppedByModel: Bool {
+        get { fields.pointee.droppedByModel }
+        set { fields.pointee.droppedByModel = newValue }
     }
 
     /// The context the model is registered with.

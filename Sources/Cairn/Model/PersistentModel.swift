@@ -121,8 +121,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     /// for a `final` class, where it is compiled for the concrete type: the generic default
     /// looks up `DefaultBackingData<Self>`'s type metadata and conformance on every row.
     /// The model must keep `storage` (through its backing data): the fetch holds no other
-    /// reference to it until the model is registered, and throws `ModelError.invalidSchema`
-    /// for a model that does not (``_FetchedStorage/model(_:)`` keeps such a storage alive).
+    /// reference to it until the model is registered. An implementation that calls a
+    /// hand-written `init(backingData:)` goes through ``_FetchedStorage/model(_:)``, which
+    /// keeps a dropped storage alive and marks it, so that the fetch throws
+    /// `ModelError.invalidSchema` (the default and `@Model`'s do).
     static func _$makeFetched(_ storage: consuming _FetchedStorage) -> Self
     /// Cairn: the model's storage when its backing data is Cairn's own and has made one, or
     /// `nil` to look through ``persistentBackingData``. `@Model` writes this, compiled for the
@@ -144,14 +146,19 @@ public struct _FetchedStorage {
     /// The model `make` builds around this storage's backing data, through a hand-written
     /// `init(backingData:)`. The fetch keeps no reference to a new row's storage beside its
     /// model, so if the model drops the backing data it was given, the storage is kept alive
-    /// for good (a leak, for a model that breaks SwiftData's rule) and the fetch, finding the
-    /// model without it, throws instead of reading freed memory.
+    /// for good (a leak, for a model that breaks SwiftData's rule) and marked, and the fetch,
+    /// reading the mark, throws instead of reading freed memory. Only models made here are
+    /// checked: `@Model`'s `init(_$fetched:)` always keeps its storage, and the check cost
+    /// every fetched row about 80 instructions (callgrind W2).
     public consuming func model<Model: PersistentModel>(
         _ make: (DefaultBackingData<Model>) -> Model
     ) -> Model {
         let storage = self.storage
         let model = make(DefaultBackingData<Model>(fetched: self))
-        if model._storage !== storage { _ = Unmanaged.passRetained(storage) }
+        if model._storage !== storage {
+            _ = Unmanaged.passRetained(storage)
+            storage.droppedByModel = true
+        }
         return model
     }
 
