@@ -229,7 +229,8 @@ struct FetchPathTests {
         let primitives: [ModelStorage.Primitive] = [
             .int64(7), .int(-3), .double(2.5), .string("ä long enough string to live on the heap"), .bool(true),
             .optionalInt64(7), .optionalInt64(nil), .optionalInt(nil), .optionalDouble(0.5), .optionalString("s"),
-            .optionalString(nil), .optionalBool(false),
+            .optionalString(nil), .optionalBool(false), .date(Date(timeIntervalSinceReferenceDate: 12.5)),
+            .optionalDate(Date(timeIntervalSinceReferenceDate: -3)), .optionalDate(nil),
         ]
         func agrees<Value: Equatable>(_ type: Value.Type) -> [Bool] {
             primitives.map { $0.cast(to: Value.self) == ($0.boxed as? Value) }
@@ -241,6 +242,8 @@ struct FetchPathTests {
         #expect(agrees(String.self).allSatisfy { $0 })
         #expect(agrees(String?.self).allSatisfy { $0 })
         #expect(agrees(Bool?.self).allSatisfy { $0 })
+        #expect(agrees(Date.self).allSatisfy { $0 })
+        #expect(agrees(Date?.self).allSatisfy { $0 })
         // The boxed form has the property's exact type, as a `.value` slot held it.
         #expect(type(of: ModelStorage.Primitive.optionalString(nil).boxed) == String?.self)
         #expect(type(of: ModelStorage.Primitive.int64(1).boxed) == Int64.self)
@@ -256,7 +259,15 @@ struct FetchPathTests {
         #expect(ModelStorage.Primitive.make("x").map { $0.boxed as? String } == "x")
         #expect(ModelStorage.Primitive.make(Int?.none).map { type(of: $0.boxed) == Int?.self } == true)
         #expect(ModelStorage.Primitive.make(Int32(1)) == nil)
-        #expect(ModelStorage.Primitive.make(Date.now) == nil)
+        #expect(ModelStorage.Primitive.make(UUID()) == nil)
+        let now = Date.now
+        #expect(ModelStorage.Primitive.make(now).map { $0.boxed as? Date } == now)
+    }
+
+    @Test("a slot is 24 bytes: values of other types are boxed, so the common ones stay small")
+    func slotSize() {
+        // A 14-property model's storage is 448 bytes of slots, not 672 with an inline `Any`.
+        #expect(MemoryLayout<ModelStorage.Slot>.stride == 24)
     }
 
     @Test("a new model's values of the common types save, read back and roll back as before")
@@ -369,6 +380,18 @@ struct FetchPathTests {
         #expect(fetched.map(\.priority) == [7])
         #expect(fetched.map(\.body) == ["1.5"])
         #expect(fetched.map(\.color) == [nil])
+    }
+
+    @Test("a Date column's REAL, INTEGER, numeric text and NULL read as the Date codec reads them")
+    func dateColumnsReadAsTheCodec() throws {
+        for (stored, expected) in [
+            ("1.5", Date(timeIntervalSinceReferenceDate: 1.5)), ("-86400", Date(timeIntervalSinceReferenceDate: -86_400)),
+            ("'2.25'", Date(timeIntervalSinceReferenceDate: 2.25)), ("NULL", nil),
+        ] as [(String, Date?)] {
+            let container = try savedJotting(then: #"UPDATE "Jotting" SET "pinnedAt" = "# + stored)
+            let fetched = try ModelContext(container).fetch(FetchDescriptor<Jotting>())
+            #expect(fetched.map(\.pinnedAt) == [expected], "pinnedAt = \(stored)")
+        }
     }
 
     @Test("a NULL in a non-optional column is an error naming the column, not a default")

@@ -3,7 +3,7 @@ import Foundation
 /// How the values of a fetched row become a model's slots, worked out once per table layout.
 ///
 /// A fetch makes one model per row, so this is the inner loop of `fetch`: for the common column
-/// types (`Int`, `Int64`, `Double`, `String`, `Bool` and their Optionals) it reads the column
+/// types (`Int`, `Int64`, `Double`, `String`, `Bool`, `Date` and their Optionals) it reads the column
 /// straight from the statement when the column holds its natural storage class, and stores the
 /// value unboxed in the slot (`.primitive`) without a `DatabaseValue`, a codec closure or a
 /// generic type lookup in between. Any other type, and any value in another storage class (an integer in a `String`
@@ -13,7 +13,7 @@ struct SlotPlan {
 
     /// A column primitive read directly.
     enum Reader {
-        case int64, int, double, string, bool
+        case int64, int, double, string, bool, date
         /// Through ``Schema/Attribute/value(from:)``.
         case codec
     }
@@ -69,7 +69,7 @@ struct SlotPlan {
         let type = attribute.valueType
         let readers: [(any Any.Type, any Any.Type, Reader)] = [
             (Int64.self, Int64?.self, .int64), (Int.self, Int?.self, .int), (Double.self, Double?.self, .double),
-            (String.self, String?.self, .string), (Bool.self, Bool?.self, .bool),
+            (String.self, String?.self, .string), (Bool.self, Bool?.self, .bool), (Date.self, Date?.self, .date),
         ]
         for (plain, optional, reader) in readers {
             if type == plain { return (reader, false) }
@@ -112,6 +112,11 @@ struct SlotPlan {
         case .double: stored = Self.store(optional, row, column, target, Primitive.double, Primitive.optionalDouble)
         case .string: stored = Self.store(optional, row, column, target, Primitive.string, Primitive.optionalString)
         case .bool: stored = Self.store(optional, row, column, target, Primitive.bool, Primitive.optionalBool)
+        case .date:
+            // The column's REAL (or INTEGER) seconds since 2001, as the `Date` codec reads them.
+            stored = Self.store(
+                optional, row, column, target, { (seconds: Double) in .date(Date(timeIntervalSinceReferenceDate: seconds)) },
+                { (seconds: Double?) in .optionalDate(seconds.map(Date.init(timeIntervalSinceReferenceDate:))) })
         case .codec: stored = false
         }
         if stored { return }

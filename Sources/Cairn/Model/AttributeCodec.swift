@@ -169,11 +169,17 @@ struct AttributeCodec {
 protocol _OptionalBuilding {
     static func _wrap(_ value: Any) -> Any
     static var _nilValue: Any { get }
+    /// The slot a new model's storage starts with for a property of this type: unboxed for
+    /// the primitive types, so that it takes no allocation (`Slot.value` is `indirect`).
+    static var _nilSlot: ModelStorage.Slot { get }
 }
 
 extension Optional: _OptionalBuilding {
     static func _wrap(_ value: Any) -> Any { (value as? Wrapped).map { Optional($0) as Any } ?? (Optional<Wrapped>.none as Any) }
     static var _nilValue: Any { Optional<Wrapped>.none as Any }
+    static var _nilSlot: ModelStorage.Slot {
+        ModelStorage.Primitive.make(Optional<Wrapped>.none).map { .primitive($0) } ?? .value(Optional<Wrapped>.none as Any)
+    }
 }
 
 // MARK: - Column primitives

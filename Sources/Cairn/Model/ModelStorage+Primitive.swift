@@ -1,8 +1,8 @@
 extension ModelStorage {
     /// A fetched column's value of one of the common attribute types, kept unboxed in its slot.
     ///
-    /// A fetch fills most slots with `Int64`, `Int`, `Double`, `String` or `Bool` values and
-    /// their Optionals. Boxed as `Any`, each one was written through an existential, read back
+    /// A fetch fills most slots with `Int64`, `Int`, `Double`, `String`, `Bool` or `Date`
+    /// values and their Optionals. Boxed as `Any`, each one was written through an existential, read back
     /// with a copy of the existential and a cast, and destroyed through its type's value
     /// witnesses when the model went away: together about 1,000 instructions a W6 row
     /// (callgrind). Here the slot holds the value itself, a getter reads it with a cast the
@@ -14,6 +14,9 @@ extension ModelStorage {
         case int64(Int64), int(Int), double(Double), string(String), bool(Bool)
         case optionalInt64(Int64?), optionalInt(Int?), optionalDouble(Double?), optionalString(String?)
         case optionalBool(Bool?)
+        /// Stored as REAL seconds since 2001 by the attribute's codec. Boxed, a `Date` would
+        /// take an allocation of its own: `.value`'s payload is `indirect`.
+        case date(Date), optionalDate(Date?)
 
         /// `value` unboxed, when `Value` is one of the cases' types.
         @inlinable
@@ -28,6 +31,8 @@ extension ModelStorage {
             if Value.self == Double?.self { return .optionalDouble(unsafeBitCast(value, to: Double?.self)) }
             if Value.self == String?.self { return .optionalString(unsafeBitCast(value, to: String?.self)) }
             if Value.self == Bool?.self { return .optionalBool(unsafeBitCast(value, to: Bool?.self)) }
+            if Value.self == Date.self { return .date(unsafeBitCast(value, to: Date.self)) }
+            if Value.self == Date?.self { return .optionalDate(unsafeBitCast(value, to: Date?.self)) }
             return nil
         }
 
@@ -44,6 +49,8 @@ extension ModelStorage {
             case .optionalDouble(let value): value as Any
             case .optionalString(let value): value as Any
             case .optionalBool(let value): value as Any
+            case .date(let value): value
+            case .optionalDate(let value): value as Any
             }
         }
 
@@ -60,6 +67,8 @@ extension ModelStorage {
             case .optionalDouble(let value): value.map { .real($0) } ?? .null
             case .optionalString(let value): value.map { .text($0) } ?? .null
             case .optionalBool(let value): value.map { .integer($0 ? 1 : 0) } ?? .null
+            case .date(let value): .real(value.timeIntervalSinceReferenceDate)
+            case .optionalDate(let value): value.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null
             }
         }
 
@@ -78,6 +87,8 @@ extension ModelStorage {
             case .optionalDouble(let value): value as? Value
             case .optionalString(let value): value as? Value
             case .optionalBool(let value): value as? Value
+            case .date(let value): value as? Value
+            case .optionalDate(let value): value as? Value
             }
         }
     }

@@ -15,7 +15,9 @@ extension Schema {
     /// ```
     public final class Entity: Hashable, @unchecked Sendable, CustomStringConvertible {
         // @unchecked Sendable: every stored property is a `let` set in `init` (attributes and
-        // relationships are immutable once built), so entities are shared read-only.
+        // relationships are immutable once built), so entities are shared read-only. The
+        // slots of `implicitNils` are copied into new storages: a copy shares a boxed value's
+        // box, which nothing mutates (a slot is replaced whole), and its count is atomic.
 
         /// The entity's name: the model's class name. Also its table's name.
         public let name: String
@@ -50,8 +52,9 @@ extension Schema {
         let slotsByKeyPath: [AnyKeyPath: Int]
         /// The slot and `nil` value of every Optional property: where a new model's storage
         /// starts, as Swift initializes those properties (the generated init accessors do not
-        /// pass that nil on; see `_PersistedPropertyMacro`).
-        let implicitNils: [(slot: Int, value: Any)]
+        /// pass that nil on; see `_PersistedPropertyMacro`). Made once: a copy of a boxed
+        /// `nil` shares its box.
+        let implicitNils: [(slot: Int, value: ModelStorage.Slot)]
         /// The slots of the relationships, in declaration order.
         let relationshipSlots: [Int]
         /// The scope of the temporary identifiers of this entity's new models.
@@ -141,7 +144,7 @@ extension Schema {
             self.properties = properties
             slotsByKeyPath = slots
             implicitNils = properties.enumerated().compactMap { slot, property in
-                (property.valueType as? any _OptionalBuilding.Type).map { (slot, $0._nilValue) }
+                (property.valueType as? any _OptionalBuilding.Type).map { (slot, $0._nilSlot) }
             }
             relationshipSlots = properties.indices.filter { properties[$0] is Relationship }
             let attributes = properties.compactMap { $0 as? Attribute }
