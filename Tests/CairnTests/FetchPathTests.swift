@@ -266,7 +266,8 @@ struct FetchPathTests {
 
     @Test("a slot is 24 bytes: values of other types are boxed, so the common ones stay small")
     func slotSize() {
-        // A 14-property model's storage is 448 bytes of slots, not 672 with an inline `Any`.
+        // A 14-property model's storage is 448 bytes (its 112-byte header, then the slots), not
+        // 672 with an inline `Any`.
         #expect(MemoryLayout<ModelStorage.Slot>.stride == 24)
     }
 
