@@ -583,4 +583,18 @@ struct ForgetfulModelTests {
         #expect(error?.kind == .invalidSchema)
         #expect(error?.description.contains("ForgetfulModel.init(backingData:) did not keep the backing data") == true)
     }
+
+    @Test("a fetch of some properties of such a model throws the same error")
+    func partialFetchThrows() throws {
+        let container = try memoryContainer(for: ForgetfulModel.self)
+        let writer = ModelContext(container)
+        writer.insert(ForgetfulModel())
+        try writer.save()
+        var descriptor = FetchDescriptor<ForgetfulModel>()
+        descriptor.propertiesToFetch = [\ForgetfulModel.persistentModelID]
+        let context = ModelContext(container)
+        let error = #expect(throws: ModelError.self) { try context.fetch(descriptor) }
+        #expect(error?.kind == .invalidSchema)
+        #expect(error?.description.contains("ForgetfulModel.init(backingData:) did not keep the backing data") == true)
+    }
 }

@@ -173,15 +173,20 @@ extension ModelContext {
         // `_FetchedStorage.model` then keeps the storage alive and marks it. Reading the mark
         // is one load; comparing the model's storage with this one cost about 80 instructions
         // a row (callgrind W2), for models `@Model` makes, which always keep it.
-        if unmanaged._withUnsafeGuaranteedRef({ $0.droppedByModel }) {
-            throw ModelError(
-                .invalidSchema, entityName: layout.tableName,
-                message: "\(T.self).init(backingData:) did not keep the backing data it was given: a model must "
-                    + "store it in `persistentBackingData`, as SwiftData requires")
-        }
+        if unmanaged._withUnsafeGuaranteedRef({ $0.droppedByModel }) { throw droppedBackingData(T.self, layout: layout) }
         assert(model._storage === unmanaged.takeUnretainedValue(),
                "\(T.self)._$makeFetched did not keep the storage it was given")
         return (model, unmanaged)
+    }
+
+    /// The error for a model whose `init(backingData:)` did not keep the backing data it was
+    /// given (``_FetchedStorage/model(_:)`` marks its storage).
+    @inline(never)
+    func droppedBackingData<T: PersistentModel>(_ type: T.Type, layout: TableLayout) -> ModelError {
+        ModelError(
+            .invalidSchema, entityName: layout.tableName,
+            message: "\(T.self).init(backingData:) did not keep the backing data it was given: a model must "
+                + "store it in `persistentBackingData`, as SwiftData requires")
     }
 
     /// The error for a row whose first column is not an integer primary key.

@@ -127,6 +127,7 @@ extension ModelContext {
             }
             storage.context = self
             let model = T._$makeFetched(_FetchedStorage(storage: storage))
+            if storage.droppedByModel { throw droppedBackingData(T.self, layout: layout) }
             register(model, storage)
             return model
         }

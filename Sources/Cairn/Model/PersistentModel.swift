@@ -122,9 +122,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     /// looks up `DefaultBackingData<Self>`'s type metadata and conformance on every row.
     /// The model must keep `storage` (through its backing data): the fetch holds no other
     /// reference to it until the model is registered. An implementation that calls a
-    /// hand-written `init(backingData:)` goes through ``_FetchedStorage/model(_:)``, which
+    /// hand-written `init(backingData:)` must go through ``_FetchedStorage/model(_:)``, which
     /// keeps a dropped storage alive and marks it, so that the fetch throws
-    /// `ModelError.invalidSchema` (the default and `@Model`'s do).
+    /// `ModelError.invalidSchema` (the default and `@Model`'s do); one that drops the storage
+    /// otherwise leaves the fetch reading freed memory.
     static func _$makeFetched(_ storage: consuming _FetchedStorage) -> Self
     /// Cairn: the model's storage when its backing data is Cairn's own and has made one, or
     /// `nil` to look through ``persistentBackingData``. `@Model` writes this, compiled for the
