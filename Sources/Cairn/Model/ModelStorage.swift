@@ -6,10 +6,10 @@ import Foundation
 /// Values are Swift values: `Int64`, `Int`, `Double`, `String`, `Bool`, `Date` and their
 /// Optionals unboxed (`.primitive`, see ``Primitive``), anything else as `Any` (`.value`), in a
 /// box of its own (`indirect`): an inline `Any` made every slot 40 bytes, the box makes it 24,
-/// and most slots hold primitives. `Slot.loaded`
-/// gives either as `Any`. A to-one relationship read from a row starts as the
-/// related row's primary key (`.raw`) and becomes a model on first access; a property whose
-/// column was not fetched is `.unloaded` and is faulted in by the context on first access.
+/// and most slots hold primitives. `Slot.loaded` gives either as `Any`. A to-one relationship
+/// read from a row starts as the related row's primary key (`.raw`) and becomes a model on
+/// first access; a property whose column was not fetched is `.unloaded` and is faulted in by
+/// the context on first access.
 ///
 /// The slots are tail-allocated in the storage object (a `ManagedBuffer`), and the other
 /// fields live in its header: a fetch makes one storage per row, and a separate `[Slot]` was

@@ -50,9 +50,9 @@ extension Schema {
         public let problems: [ModelError]
 
         let slotsByKeyPath: [AnyKeyPath: Int]
-        /// The slot and `nil` value of every Optional property: where a new model's storage
-        /// starts, as Swift initializes those properties (the generated init accessors do not
-        /// pass that nil on; see `_PersistedPropertyMacro`). Made once: a copy of a boxed
+        /// Every Optional property's slot index and the `nil` slot it starts with in a new
+        /// model's storage, as Swift initializes those properties (the generated init accessors
+        /// do not pass that nil on; see `_PersistedPropertyMacro`). Made once: a copy of a boxed
         /// `nil` shares its box.
         let implicitNils: [(slot: Int, value: ModelStorage.Slot)]
         /// The slots of the relationships, in declaration order.
