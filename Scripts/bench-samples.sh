@@ -22,8 +22,10 @@ swift build -c release --product cairn-bench >&2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 CAIRN_BENCH_SECTIONS=1 perf record -q -k CLOCK_MONOTONIC -F 1999 -e cpu-clock -o "$out/perf.data" \
-  .build/release/cairn-bench --only "$surface" --workloads "$workload" --dir "$out/db" >"$out/bench.txt" 2>"$out/sections.txt"
-grep "^$surface " "$out/bench.txt" >&2 || true
+  .build/release/cairn-bench --only "$surface" --workloads "$workload" --dir "$out/db" >"$out/bench.txt" 2>"$out/stderr.txt" \
+  || { cat "$out/stderr.txt" >&2; exit 1; }
+grep "^section " "$out/stderr.txt" >"$out/sections.txt" || true
+grep -v "^section " "$out/stderr.txt" >&2 || true
 perf script -i "$out/perf.data" -F time,ip,sym 2>/dev/null >"$out/samples.txt"
 python3 - "$out/sections.txt" "$out/samples.txt" "$surface" "$workload" "${TOP:-0}" <<'PY'
 import collections, re, subprocess, sys
@@ -42,7 +44,7 @@ def kind(symbol):
     if re.search(r'malloc|_int_free|cfree|^free$|unlink_chunk|consolidate|tcache', s): return 'malloc/free'
     if 'pthread_mutex' in s: return 'pthread mutexes (SQLite serialized mode)'
     if re.search(r'^swift_(retain|release|bridgeObject|unknownObject)|RefCount|_swift_release_dealloc', s): return 'Swift retain/release'
-    if re.search(r'^swift_(allocObject|slowAlloc|slowDealloc|deallocClassInstance|deallocObject|deallocUninitialized)|__deallocating_deinit', s): return 'Swift object allocation'
+    if re.search(r'^swift_(allocObject|slowAlloc|slowDealloc|deallocClassInstance|deallocObject|deallocUninitialized)|__deallocating_deinit', s): return 'Swift object allocation and deinit'
     if re.search(r'\$s.*(String|UTF8|_allASCII)|\$ss\d+_', s): return 'Swift standard library (String, Array)'
     if re.search(r'memmove|memcpy|strlen|strdup|memset', s): return 'libc memory/string copy'
     if s.startswith('$s'): return 'Swift: Cairn and the benchmark'

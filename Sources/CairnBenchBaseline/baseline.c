@@ -79,16 +79,16 @@ static int selected(int k) { return (selected_workloads >> (k - 1)) & 1; }
 // makes each timed section print its bounds on that clock to stderr ("section c W6 <begin>
 // <end>", seconds), so that the samples of each side's workload can be told apart: the clock's
 // view of where the time goes, beside callgrind's instructions.
-static int sections_printed = -1;
+static int print_sections = -1; // -1: CAIRN_BENCH_SECTIONS not read yet
 static struct timespec section_start;
 void cairn_bench_section_begin(void) {
     CAIRN_ZERO_STATS();
-    if (sections_printed < 0) sections_printed = getenv("CAIRN_BENCH_SECTIONS") != NULL;
-    if (sections_printed) clock_gettime(CLOCK_MONOTONIC, &section_start);
+    if (print_sections < 0) print_sections = getenv("CAIRN_BENCH_SECTIONS") != NULL;
+    if (print_sections) clock_gettime(CLOCK_MONOTONIC, &section_start);
 }
 void cairn_bench_section_end(const char *label) {
     CAIRN_DUMP_STATS(label);
-    if (sections_printed > 0) {
+    if (print_sections > 0) {
         struct timespec end;
         clock_gettime(CLOCK_MONOTONIC, &end);
         fprintf(stderr, "section %s %lld.%09ld %lld.%09ld\n", label, (long long)section_start.tv_sec,
