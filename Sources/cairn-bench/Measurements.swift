@@ -1,20 +1,20 @@
 import CairnBenchBaseline
 import Foundation
 
-/// One surface's run of the workloads: milliseconds and checksums, indexed W1...W7 (W7 is
-/// W6 with a new array per fetch; see `workloadCount`).
+/// One surface's run of the workloads: milliseconds and checksums, indexed W1...W9 (W7 to W9
+/// are Cairn's additions; see `workloadCount`).
 /// A workload a surface does not run stays `nil`.
 struct Measurements {
     var name: String
     /// The surface's name in callgrind section labels: "engine", "typedsql", ...
     var surfaceLabel: String
     var milliseconds: [Double?] = Array(repeating: nil, count: workloadCount)
-    /// W1 has no checksum; W2...W7 must equal the C baseline's.
+    /// W1 has no checksum; the others must equal the C baseline's.
     var checksums: [Int64?] = Array(repeating: nil, count: workloadCount)
     /// Peak resident set size after the run, in KiB (Linux `VmHWM`).
     var peakRSSKiB: Int?
 
-    /// Times `body`, records its milliseconds for workload `number` (1...7) and its checksum.
+    /// Times `body`, records its milliseconds for workload `number` (1...9) and its checksum.
     /// A workload left out with `--workloads` is skipped, except W1, which fills the table
     /// the others read.
     mutating func measure(_ number: Int, _ body: () throws -> Int64?) rethrows {
@@ -63,8 +63,8 @@ extension Measurements {
         let sums = withUnsafeBytes(of: result.checksum) { Array($0.bindMemory(to: Int64.self)) }
         m.checksums = [nil] + sums.dropFirst().enumerated().map { i, sum in ms[i + 1] < 0 ? nil : sum }
         // W8 (a tuple select of W2's rows) is compared with C's W2.
-        m.milliseconds.append(m.milliseconds[1])
-        m.checksums.append(m.checksums[1])
+        m.milliseconds[7] = m.milliseconds[1]
+        m.checksums[7] = m.checksums[1]
         let version = withUnsafeBytes(of: result.sqliteVersion) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let journal = withUnsafeBytes(of: result.journalMode) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return (m, "sqlite=\(version) journal=\(journal) synchronous=\(result.synchronous)")

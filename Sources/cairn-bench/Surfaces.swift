@@ -12,12 +12,14 @@ let allSurfaces: [any BenchSurface] = [EngineSurface(), TypedSQLSurface(), Swift
 /// then consolidates every small block freed since (malloc_consolidate), a cost the C loop never
 /// pays. W7 is that loop on both sides, so each pattern is compared with its own C program.
 /// W8 (typed SQL only) is W2's rows through a seven-column tuple `select`, against C's W2: the
-/// same rows and checksum, decoded as a tuple instead of a `@Table` struct.
-let workloadCount = 8
+/// same rows and checksum, decoded as a tuple instead of a `@Table` struct. W9 (typed SQL only)
+/// is W7's fetches as a six-column tuple `select` across a join of `orders` to `shippers`,
+/// against the same join in C: a joined tuple select's decoding.
+let workloadCount = 9
 
 /// The C workloads `--workloads` needs: W8 is compared with C's W2.
 func cWorkloads(_ selected: Set<Int>) -> Set<Int> {
-    Set(selected.map { $0 == 8 ? 2 : $0 }.filter { (1...7).contains($0) })
+    Set(selected.map { $0 == 8 ? 2 : $0 }.filter { (1...workloadCount).contains($0) })
 }
 
 /// The workloads to time (`--workloads`); by default all of them. Unchecked

@@ -32,6 +32,14 @@ struct BenchOrder: Sendable {
     @Column("ShipCountry") var shipCountry: String?
 }
 
+/// A `shippers` row (Northwind's Shippers), the other side of W9's join.
+@Table("shippers")
+struct BenchShipper: Sendable {
+    @Column("ShipperID", primaryKey: true) var id: Int64
+    @Column("CompanyName") var companyName: String
+    @Column("Phone") var phone: String?
+}
+
 /// W1–W7 through the typed SQL builder: `@Table` values, statements built with `insert`,
 /// `where`, `order`, `limit`, `find`, `count`, run on a `DatabasePool`.
 struct TypedSQLSurface: BenchSurface {
@@ -157,6 +165,29 @@ struct TypedSQLSurface: BenchSurface {
                 for _ in 0..<Workload.orderRepeats {
                     let rows = try BenchOrder.all.fetchAll(db)
                     sum += rows.reduce(0) { $0 + Workload.orderChecksum(id: $1.id, shippedDate: $1.shippedDate) }
+                }
+                return sum
+            }
+        }
+
+        // W9: W7's fetches as a tuple select across a join, the shape of
+        // `Reminder.join(RemindersList.all) { … }.select { ($0.title, $1.title) }`.
+        try pool.write { db in
+            try db.execute(sql: Workload.createShippers)
+            try BenchShipper.insert {
+                for (id, name) in Workload.shippers { BenchShipper(id: id, companyName: name, phone: nil) }
+            }.execute(db)
+        }
+        let joined = BenchOrder.join(BenchShipper.all) { $0.shipVia.eq($1.id) }.select {
+            ($0.id, $0.customerID, $0.orderDate, $0.shippedDate, $0.freight, $1.companyName)
+        }
+        try m.measure(9) {
+            try pool.read { db in
+                var sum: Int64 = 0
+                for _ in 0..<Workload.orderRepeats {
+                    for (id, _, _, shippedDate, _, company) in try joined.fetchAll(db) {
+                        sum += Workload.orderChecksum(id: id, shippedDate: shippedDate) + Int64(company.utf8.count)
+                    }
                 }
                 return sum
             }

@@ -11,8 +11,9 @@ if arguments.contains("--help") || arguments.contains("-h") {
         usage: cairn-bench [--dir DIR] [--autocommit] [--runs N] [--only SURFACE] [--workloads 2,6]
           [--cpu-time] [--format-only] [--relationships]
           Runs W1-W6 (../shared/BENCHMARKS.md), W7 (W6 with a new array per fetch, as
-          fetchAll returns) and W8 (typed SQL: W2's rows as a seven-column tuple select,
-          against C's W2) in C and through each Cairn surface on fresh
+          fetchAll returns), W8 (typed SQL: W2's rows as a seven-column tuple select,
+          against C's W2) and W9 (typed SQL: W7's fetches as a tuple select across a
+          join) in C and through each Cairn surface on fresh
           SQLite files in DIR (default: a temporary folder), prints NAME_ms lines, checksums
           and the ratio of each surface to C. Build with -c release for meaningful numbers.
           --runs N repeats everything N times (C and each surface interleaved) and keeps

@@ -6,8 +6,8 @@
 /// checksums of W2..W7 (index 1..6; index 0 unused) that Cairn's run must reproduce.
 typedef struct {
     double setupMilliseconds;
-    double milliseconds[7];
-    int64_t checksum[7];
+    double milliseconds[9];
+    int64_t checksum[9];
     int transactions;
     int synchronous;
     char sqliteVersion[32];

@@ -62,18 +62,6 @@ extension Select where Columns == (), Joins == () {
             query: query, isSelected: true, decode: { try C.QueryValue.decode(from: &$0) })
     }
 
-    /// The statement selecting `expressions` (each selected column's, in order), its rows
-    /// decoded by `decode` (what the fixed-arity tuple `select`s, Select+TupleOverloads.swift,
-    /// share).
-    @usableFromInline
-    func selecting<Output>(
-        _ expressions: [[SQLExpression]], decode: @escaping @Sendable (inout QueryDecoder) throws -> Output
-    ) -> Select<Output, From, ()> {
-        var query = self.query
-        query.columns = expressions.joined().map { SQLSelectColumn($0) }
-        return Select<Output, From, ()>(query: query, isSelected: true, decode: decode)
-    }
-
     /// Several result columns, as a tuple: wider than the fixed-arity overloads of
     /// Select+TupleOverloads.swift, whose decoders are specialized (a pack expansion is not).
     public func select<each C: QueryExpression>(
@@ -91,3 +79,16 @@ extension Select where Columns == (), Joins == () {
     }
 }
 
+extension Select where Columns == () {
+    /// The statement selecting `expressions` (each selected column's, in order), its rows
+    /// decoded by `decode` (what the fixed-arity tuple `select`s, Select+TupleOverloads.swift,
+    /// and Select+JoinedTupleOverloads.swift, share).
+    @usableFromInline
+    func selecting<Output>(
+        _ expressions: [[SQLExpression]], decode: @escaping @Sendable (inout QueryDecoder) throws -> Output
+    ) -> Select<Output, From, Joins> {
+        var query = self.query
+        query.columns = expressions.joined().map { SQLSelectColumn($0) }
+        return Select<Output, From, Joins>(query: query, isSelected: true, decode: decode)
+    }
+}

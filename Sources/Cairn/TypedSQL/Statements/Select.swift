@@ -255,6 +255,11 @@ extension Select {
     /// Reminder.select { ($0.title, $0.isCompleted) }
     /// // SELECT "reminders"."title", "reminders"."isCompleted" FROM "reminders"
     /// ```
+    ///
+    /// Disfavored: with one join, the fixed-arity overloads of 2 to 8 columns
+    /// (Select+JoinedTupleOverloads.swift) decode faster, and neither form is more specific
+    /// than the other to the type checker.
+    @_disfavoredOverload
     public func select<each J: Table, each C: QueryExpression>(
         _ selection: ((From.TableColumns, repeat (each J).TableColumns)) -> (repeat each C)
     ) -> Select<(repeat (each C).QueryValue.QueryOutput), From, Joins>
