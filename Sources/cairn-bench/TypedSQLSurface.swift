@@ -41,7 +41,8 @@ struct BenchShipper: Sendable {
 }
 
 /// W1–W7 through the typed SQL builder: `@Table` values, statements built with `insert`,
-/// `where`, `order`, `limit`, `find`, `count`, run on a `DatabasePool`.
+/// `where`, `order`, `limit`, `find`, `count`, run on a `DatabasePool`; W8 and W9 as tuple
+/// `select`s, of one table and across a join.
 struct TypedSQLSurface: BenchSurface {
     /// Rows per INSERT statement in W1 (7 bound values each, under SQLite's 32766 limit).
     static let insertBatch = 500

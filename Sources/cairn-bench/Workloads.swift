@@ -12,15 +12,15 @@ enum Workload {
         CREATE TABLE workout (id INTEGER PRIMARY KEY, title TEXT NOT NULL, startedAt REAL NOT NULL, \
         finishedAt REAL, minutes INTEGER NOT NULL, calories REAL NOT NULL, isFavorite INTEGER NOT NULL)
         """
-    /// Northwind's Shippers, which W9 joins to `orders` on `ShipVia`.
-    static let createShippers = "CREATE TABLE shippers (ShipperID INTEGER PRIMARY KEY, CompanyName TEXT NOT NULL, Phone TEXT)"
-    static let shippers: [(Int64, String)] = [(1, "Speedy Express"), (2, "United Package"), (3, "Federal Shipping")]
     static let createWorkoutIndex = "CREATE INDEX workout_startedAt ON workout(startedAt)"
     static let createOrders = """
         CREATE TABLE orders (OrderID INTEGER PRIMARY KEY, CustomerID TEXT, EmployeeID INTEGER, \
         OrderDate TEXT, RequiredDate TEXT, ShippedDate TEXT, ShipVia INTEGER, Freight REAL, \
         ShipName TEXT, ShipAddress TEXT, ShipCity TEXT, ShipRegion TEXT, ShipPostalCode TEXT, ShipCountry TEXT)
         """
+    /// Northwind's Shippers, which W9 joins to `orders` on `ShipVia`.
+    static let createShippers = "CREATE TABLE shippers (ShipperID INTEGER PRIMARY KEY, CompanyName TEXT NOT NULL, Phone TEXT)"
+    static let shippers: [(Int64, String)] = [(1, "Speedy Express"), (2, "United Package"), (3, "Federal Shipping")]
 
     static let selectOrders = """
         SELECT OrderID, CustomerID, EmployeeID, OrderDate, RequiredDate, ShippedDate, ShipVia, \

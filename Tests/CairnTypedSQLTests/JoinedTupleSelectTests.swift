@@ -103,7 +103,7 @@ struct JoinedTupleSelectTests {
         #expect(right.map { "\($0.0 ?? "nil") \($0.1)" } == ["nil Personal", "Take a walk Family", "nil Business"])
     }
 
-    @Test func twoJoinsTakeTheVariadicSelect() throws {
+    @Test func aTupleSelectAcrossTwoJoinsReadsEveryTable() throws {
         let rows = try Reminder
             .join(RemindersList.all) { $0.remindersListID.eq($1.id) }
             .join(ReminderTag.all) { $0.id.eq($2.reminderID) }
