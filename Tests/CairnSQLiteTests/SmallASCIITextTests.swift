@@ -51,8 +51,8 @@ import Testing
         }
     }
 
-    /// Text with any byte of 0x80 or above (UTF-8 beyond ASCII, or invalid bytes) and text of
-    /// 16 bytes or more are left to the public initializers.
+    /// Text with any byte of 0x80 or above (UTF-8 beyond ASCII, or invalid bytes), text of 16
+    /// bytes or more and a negative count are left to the public initializers.
     @Test func declinesTextThatIsNotShortASCII() {
         let cases: [[UInt8]] = [
             Array("é".utf8), Array("abcdefgé".utf8), Array("abcdefghijklmé".utf8),
@@ -62,6 +62,8 @@ import Testing
             let made = bytes.withUnsafeBufferPointer { smallASCIIString($0.baseAddress!, count: bytes.count) }
             #expect(made == nil, "\(bytes)")
         }
+        let ascii: [UInt8] = Array("abc".utf8)
+        #expect(ascii.withUnsafeBufferPointer { smallASCIIString($0.baseAddress!, count: -1) } == nil)
     }
 
     /// Through a row: stored text of every length up to 20, ASCII, accented, invalid UTF-8

@@ -157,10 +157,10 @@ func readText(_ sqliteValue: SQLiteValue) -> String? {
     let count = Int(sqlite3_value_bytes(sqliteValue))
     if let text = smallASCIIString(pointer, count: count) { return text }
     if count <= 15 {
-        // Short text that is not ASCII. Text that fits Swift's inline small string (15 UTF-8 bytes on 64-bit platforms) is
-        // built in place, which costs about half of `String(decoding:as:)`'s generic path
-        // (111 against 218 instructions for 15 bytes). The initializer validates and repairs
-        // what it was given.
+        // Short text that is not ASCII. Text that fits Swift's inline small string (15 UTF-8
+        // bytes on 64-bit platforms) is built in place, which costs about half of
+        // `String(decoding:as:)`'s generic path (111 against 218 instructions for 15 bytes).
+        // The initializer validates and repairs what it was given.
         return String(unsafeUninitializedCapacity: count) { buffer in
             guard let base = buffer.baseAddress else { return 0 }
             base.initialize(from: pointer, count: count)

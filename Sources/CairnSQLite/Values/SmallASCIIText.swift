@@ -24,7 +24,8 @@
 @inline(__always)
 func smallASCIIString(_ pointer: UnsafePointer<UInt8>, count: Int) -> String? {
     #if _pointerBitWidth(_64) && _endian(little)
-    guard count <= 15 else { return nil }
+    // One compare for 0...15: a negative count, which SQLite never gives, is declined too.
+    guard UInt(bitPattern: count) <= 15 else { return nil }
     let raw = UnsafeRawPointer(pointer)
     var low: UInt64 = 0
     var high: UInt64 = 0
