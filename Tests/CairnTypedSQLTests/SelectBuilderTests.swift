@@ -184,6 +184,25 @@ struct SelectBuilderTests {
             rows: { try query.fetchAll(db).map(\.1) }, ["Groceries", "Doctor appointment", "Buy concert tickets"])
     }
 
+    /// The merge holds for a left join too, as in StructuredQueries: the joined statement's
+    /// WHERE filters the joined rows in the outer WHERE, so a list without a flagged reminder
+    /// drops out. The same condition in the ON closure keeps it, with no reminder.
+    @Test func aLeftJoinedStatementsWhereFiltersTheOuterRows() throws {
+        let merged = RemindersList
+            .leftJoin(Reminder.where(\.isFlagged)) { $0.id.eq($1.remindersListID) }
+            .select { ($0.title, $1.title) }
+        #expect(try merged.render().sql == #"SELECT "remindersLists"."title", "reminders"."title" FROM "remindersLists" LEFT JOIN "reminders" ON "remindersLists"."id" = "reminders"."remindersListID" WHERE "reminders"."isFlagged""#)
+        let mergedRows = try merged.fetchAll(db).map { "\($0.0) \($0.1 ?? "nil")" }.sorted()
+        #expect(mergedRows == ["Family Buy concert tickets", "Personal Doctor appointment", "Personal Groceries"])
+
+        let inOn = RemindersList
+            .leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) && $1.isFlagged }
+            .select { ($0.title, $1.title) }
+        #expect(try inOn.render().sql == #"SELECT "remindersLists"."title", "reminders"."title" FROM "remindersLists" LEFT JOIN "reminders" ON "remindersLists"."id" = "reminders"."remindersListID" AND "reminders"."isFlagged""#)
+        let inOnRows = try inOn.fetchAll(db).map { "\($0.0) \($0.1 ?? "nil")" }.sorted()
+        #expect(inOnRows == ["Business nil", "Family Buy concert tickets", "Personal Doctor appointment", "Personal Groceries"])
+    }
+
     @Test func rightAndFullJoinsMakeTheOtherSideOptional() throws {
         let right = Reminder
             .rightJoin(RemindersList.all) { $0.remindersListID.eq($1.id) }
