@@ -69,26 +69,8 @@ extension Select where Columns == (), Joins == () {
     ) -> Select<(repeat (each C).QueryValue.QueryOutput), From, ()>
     where repeat (each C).QueryValue: QueryRepresentable {
         let columns = selection(From.columns)
-        var expressions: [SQLExpression] = []
-        for column in repeat each columns { expressions += column.selectedExpressions }
-        var query = self.query
-        query.columns = expressions.map { SQLSelectColumn($0) }
-        return Select<(repeat (each C).QueryValue.QueryOutput), From, ()>(
-            query: query, isSelected: true,
-            decode: { decoder in (repeat try (each C).QueryValue.decode(from: &decoder)) })
-    }
-}
-
-extension Select where Columns == () {
-    /// The statement selecting `expressions` (each selected column's, in order), its rows
-    /// decoded by `decode` (what the fixed-arity tuple `select`s, Select+TupleOverloads.swift,
-    /// and Select+JoinedTupleOverloads.swift, share).
-    @usableFromInline
-    func selecting<Output>(
-        _ expressions: [[SQLExpression]], decode: @escaping @Sendable (inout QueryDecoder) throws -> Output
-    ) -> Select<Output, From, Joins> {
-        var query = self.query
-        query.columns = expressions.joined().map { SQLSelectColumn($0) }
-        return Select<Output, From, Joins>(query: query, isSelected: true, decode: decode)
+        var expressions: [[SQLExpression]] = []
+        for column in repeat each columns { expressions.append(column.selectedExpressions) }
+        return selecting(expressions) { decoder in (repeat try (each C).QueryValue.decode(from: &decoder)) }
     }
 }

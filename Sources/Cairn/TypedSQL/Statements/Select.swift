@@ -265,13 +265,22 @@ extension Select {
     ) -> Select<(repeat (each C).QueryValue.QueryOutput), From, Joins>
     where Columns == (), Joins == (repeat each J), repeat (each C).QueryValue: QueryRepresentable {
         let columns = selection((From.columns, repeat (each J).columns))
-        var expressions: [SQLExpression] = []
-        for column in repeat each columns { expressions += column.selectedExpressions }
+        var expressions: [[SQLExpression]] = []
+        for column in repeat each columns { expressions.append(column.selectedExpressions) }
+        return selecting(expressions) { decoder in (repeat try (each C).QueryValue.decode(from: &decoder)) }
+    }
+
+    /// The statement selecting `expressions` (each selected column's, in order), its rows
+    /// decoded by `decode`: what every tuple `select` shares, the variadic ones here and in
+    /// Select+SingleTable.swift and the fixed-arity ones of Select+TupleOverloads.swift and
+    /// Select+JoinedTupleOverloads.swift.
+    @usableFromInline
+    func selecting<Output>(
+        _ expressions: [[SQLExpression]], decode: @escaping @Sendable (inout QueryDecoder) throws -> Output
+    ) -> Select<Output, From, Joins> where Columns == () {
         var query = self.query
-        query.columns = expressions.map { SQLSelectColumn($0) }
-        return Select<(repeat (each C).QueryValue.QueryOutput), From, Joins>(
-            query: query, isSelected: true,
-            decode: { decoder in (repeat try (each C).QueryValue.decode(from: &decoder)) })
+        query.columns = expressions.joined().map { SQLSelectColumn($0) }
+        return Select<Output, From, Joins>(query: query, isSelected: true, decode: decode)
     }
 
     /// Selects `COUNT(*)` (of the filtered, joined rows).
