@@ -132,12 +132,12 @@ struct ModelMacroTests {
 
                 @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = Cairn._ModelObservationRegistrar()
 
-                internal nonisolated func access<_M>(keyPath: KeyPath<Workout, _M>) {
-                    _$observationRegistrar.access(self, keyPath: keyPath)
+                internal nonisolated func access<_M>(keyPath: @autoclosure () -> KeyPath<Workout, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath())
                 }
 
-                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Workout, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
-                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                internal nonisolated func withMutation<_M, _MR>(keyPath: @autoclosure () -> KeyPath<Workout, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath(), mutation)
                 }
 
                 struct _SwiftDataNoType {

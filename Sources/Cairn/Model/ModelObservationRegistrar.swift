@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Observation
+import Synchronization
 
 /// The observation registrar `@Model` gives a model: Observation's own `ObservationRegistrar`,
 /// made the first time the model is read inside observation tracking
@@ -38,26 +34,30 @@ public struct _ModelObservationRegistrar: Sendable {
     /// Whether the model has a registrar yet (for tests).
     public var isMade: Bool { box != nil }
 
-    /// `ObservationRegistrar.access`, through the registrar, which a tracked read makes.
+    /// `ObservationRegistrar.access`, through the registrar, which a tracked read makes. The
+    /// key path is made only when a registrar is told of the read.
     @inlinable
-    public mutating func access<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
+    public mutating func access<Subject: Observable, Member>(
+        _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
+    ) {
         if let box {
-            box.registrar.access(subject, keyPath: keyPath)
+            box.registrar.access(subject, keyPath: keyPath())
         } else if ObservationProbe.isTracking() {
             let made = RegistrarBox()
             box = made
-            made.registrar.access(subject, keyPath: keyPath)
+            made.registrar.access(subject, keyPath: keyPath())
         }
     }
 
     /// `ObservationRegistrar.withMutation`, or just the mutation when the model has no
-    /// registrar (no observer can have been registered with it).
+    /// registrar (no observer can have been registered with it); the key path is made only
+    /// in the first case.
     @inlinable
     public func withMutation<Subject: Observable, Member, T>(
-        of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> T
+        of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>, _ mutation: () throws -> T
     ) rethrows -> T {
         guard let box else { return try mutation() }
-        return try box.registrar.withMutation(of: subject, keyPath: keyPath, mutation)
+        return try box.registrar.withMutation(of: subject, keyPath: keyPath(), mutation)
     }
 }
 
@@ -81,43 +81,34 @@ enum ObservationProbe {
         subscript(probe index: Index) -> Int { 0 }
     }
 
-    /// A key-path subscript index that counts, per thread, how often it is hashed. All
-    /// indexes are equal, so the probe's key path is one entry in an access list however
-    /// often it is read.
+    /// A key-path subscript index that counts how often it is hashed. All indexes are equal,
+    /// so the probe's key path is one entry in an access list however often it is read.
     struct Index: Hashable, Sendable {
         static func == (lhs: Index, rhs: Index) -> Bool { true }
         func hash(into hasher: inout Hasher) {
-            ObservationProbe.countHit()
+            ObservationProbe.hashes.wrappingAdd(1, ordering: .relaxed)
             hasher.combine(0)
         }
     }
 
-    /// The per-thread count of the probe's hashes, kept as the value of a POSIX thread-specific
-    /// key (Swift has no thread-local storage of its own). One key for the process, so every
-    /// read of the count, wherever the code is compiled or inlined, sees the same counter.
-    /// Made before ``probe``, whose self-check hashes the index.
-    private static let hitsKey: pthread_key_t? = {
-        var key = pthread_key_t()
-        return pthread_key_create(&key, nil) == 0 ? key : nil
-    }()
-
-    static func hits(_ key: pthread_key_t) -> UInt {
-        UInt(bitPattern: pthread_getspecific(key))
-    }
-
-    static func countHit() {
-        guard let hitsKey else { return }
-        _ = pthread_setspecific(hitsKey, UnsafeRawPointer(bitPattern: hits(hitsKey) &+ 1))
-    }
+    /// How often any thread has hashed the probe's index: one count for the process, not one
+    /// per thread. A tracked read here always changes it (it only grows, and would have to
+    /// wrap around 2^64 to come back). A tracked read on another thread at the same moment
+    /// can make an untracked read here look tracked, which costs a registrar nobody needed,
+    /// never a missed observer. A per-thread count (a POSIX thread-specific key) cost two
+    /// `pthread_getspecific` calls a read; these loads are plain moves, and the constant
+    /// initializer needs no `swift_once`.
+    static let hashes = Atomic<UInt>(0)
 
     /// Everything a probe read uses, in one lazily made static (one `swift_once` a read).
-    final class Probe: Sendable {
+    ///
+    /// `@unchecked Sendable`: every field is a `let` set in `init`; the key path is an
+    /// immutable object, kept with its concrete type so that a read calls `access` without
+    /// opening an existential (`any KeyPath<Subject, Int> & Sendable` cost that on every read).
+    final class Probe: @unchecked Sendable {
         let subject: Subject
         let registrar: ObservationRegistrar
-        let keyPath: any KeyPath<Subject, Int> & Sendable
-        /// `hitsKey`, kept here: each read of the static is a `swift_once`, and a probe read
-        /// reads the count twice.
-        let hitsKey: pthread_key_t
+        let keyPath: KeyPath<Subject, Int>
         /// Whether a tracked read of the probe is seen, checked once. If not, every call of
         /// ``isTracking()`` answers true, and models make their registrars on first read.
         /// (Only a tracked read is checked: the first probe may itself run inside someone's
@@ -127,23 +118,21 @@ enum ObservationProbe {
 
         init() {
             let subject = Subject(), registrar = ObservationRegistrar(), keyPath = \Subject.[probe: Index()]
-            let key = ObservationProbe.hitsKey ?? pthread_key_t()
-            works = ObservationProbe.hitsKey != nil && withObservationTracking {
-                Self.read(subject, registrar, keyPath, key)
+            works = withObservationTracking {
+                Self.read(subject, registrar, keyPath)
             } onChange: {}
-            (self.subject, self.registrar, self.keyPath, hitsKey) = (subject, registrar, keyPath, key)
+            (self.subject, self.registrar, self.keyPath) = (subject, registrar, keyPath)
         }
 
         /// One read of the probe: whether it was tracked.
-        func read() -> Bool { Self.read(subject, registrar, keyPath, hitsKey) }
+        @inline(__always)
+        func read() -> Bool { Self.read(subject, registrar, keyPath) }
 
-        private static func read(
-            _ subject: Subject, _ registrar: ObservationRegistrar, _ keyPath: any KeyPath<Subject, Int> & Sendable,
-            _ key: pthread_key_t
-        ) -> Bool {
-            let before = hits(key)
+        @inline(__always)
+        private static func read(_ subject: Subject, _ registrar: ObservationRegistrar, _ keyPath: KeyPath<Subject, Int>) -> Bool {
+            let before = hashes.load(ordering: .relaxed)
             registrar.access(subject, keyPath: keyPath)
-            return hits(key) != before
+            return hashes.load(ordering: .relaxed) != before
         }
     }
 

@@ -113,14 +113,17 @@ extension ModelMacro: MemberMacro {
             // models are never observed. `nonisolated(unsafe)`: `access` and `withMutation` are
             // nonisolated, as Observation's are, and a model is confined to one context.
             "@exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = Cairn._ModelObservationRegistrar()",
+            // The key path is an autoclosure: a model without a registrar, read or written
+            // outside tracking, never needs it, and the cached key path is a lazy static (a
+            // `swift_once` call on every read, callgrind W6).
             """
-            internal nonisolated func access<_M>(keyPath: KeyPath<\(raw: typeName), _M>) {
-                _$observationRegistrar.access(self, keyPath: keyPath)
+            internal nonisolated func access<_M>(keyPath: @autoclosure () -> KeyPath<\(raw: typeName), _M>) {
+                _$observationRegistrar.access(self, keyPath: keyPath())
             }
             """,
             """
-            internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<\(raw: typeName), _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
-                try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+            internal nonisolated func withMutation<_M, _MR>(keyPath: @autoclosure () -> KeyPath<\(raw: typeName), _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                try _$observationRegistrar.withMutation(of: self, keyPath: keyPath(), mutation)
             }
             """,
             "struct _SwiftDataNoType {}",
