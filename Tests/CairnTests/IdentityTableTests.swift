@@ -107,4 +107,37 @@ struct IdentityTableTests {
         #expect(weakKey == nil, "a key's object is released with its table")
         #expect(removedValue == nil, "a removed value was released when it was removed")
     }
+
+    // A context empties its tables in its `deinit` with `removeAll`, specialized for their
+    // types; a copy sharing the buffer must keep its entries.
+    @Test("removeAll releases every key and value, leaves a usable table, and spares a copy")
+    func removeAllReleasesAndSparesCopies() {
+        weak var weakValue: Marker?
+        weak var weakKey: Marker?
+        var byObject = IdentityTable<ObjectIdentifier, Marker>()
+        var byBox = IdentityTable<BoxedKey, Int>()
+        do {
+            let value = Marker(), key = Marker()
+            weakValue = value
+            weakKey = key
+            byObject[ObjectIdentifier(value)] = value
+            byBox[BoxedKey(box: key)] = 1
+            for other in (0..<40).map({ _ in Marker() }) { byObject[ObjectIdentifier(other)] = other }
+        }
+        byObject.removeAll()
+        byBox.removeAll()
+        #expect(weakValue == nil && weakKey == nil, "removeAll released what the tables held")
+        #expect(byObject.isEmpty && byBox.isEmpty && byObject.keys.isEmpty)
+        let again = Marker()
+        byObject[ObjectIdentifier(again)] = again
+        #expect(byObject[ObjectIdentifier(again)] === again && byObject.count == 1)
+
+        let kept = Marker()
+        var original = IdentityTable<ObjectIdentifier, Marker>()
+        original[ObjectIdentifier(kept)] = kept
+        let copy = original
+        original.removeAll()
+        #expect(original.isEmpty)
+        #expect(copy.count == 1 && copy[ObjectIdentifier(kept)] === kept, "the copy keeps its entries")
+    }
 }

@@ -91,6 +91,11 @@ public final class ModelContext {
     }
 
     deinit {
+        // Emptied here, where the tables' types are known (`IdentityTable.removeAll`).
+        defer {
+            tracked.removeAll()
+            byIdentifier.removeAll()
+        }
         // Models that outlive the context must not keep each other alive through their
         // relationships (ModelStorage+Detach.swift), nor keep the stores open when they may.
         guard mayHoldRelatedModels else { return }
