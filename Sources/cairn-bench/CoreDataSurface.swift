@@ -1,15 +1,18 @@
 import CairnCoreData
 import Foundation
 
-/// W1–W3 as Core Data code writes them (on the same `@Model` as the SwiftData surface): objects inserted into a context and saved once, then
-/// `NSFetchRequest`s with a format predicate, sort descriptors and a fetch limit. Also prints
-/// how long parsing a typical format predicate and compiling it to SQL takes.
+/// W1–W7 as Core Data code writes them (on the same `@Model`s as the SwiftData surface):
+/// objects inserted into a context and saved once, then `NSFetchRequest`s with a format
+/// predicate, sort descriptors and a fetch limit, `count(for:)`, and a lookup whose predicate
+/// is parsed for each key, as `NSPredicate(format:)` code does. As in the SwiftData surface, a
+/// fetch returns new objects in a new array, so W6 and W7 run the same code. Also prints how
+/// long parsing a typical format predicate and compiling it to SQL takes.
 struct CoreDataSurface: BenchSurface {
     func run(directory: String) throws -> Measurements {
         let url = URL(fileURLWithPath: directory + "/coredata.store")
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         let container = try ModelContainer(
-            for: Schema([ModelWorkout.self]), configurations: [ModelConfiguration(url: url)])
+            for: Schema([ModelWorkout.self, ModelOrder.self]), configurations: [ModelConfiguration(url: url)])
         var m = Measurements(name: "Core Data (NSFetchRequest)", surfaceLabel: "coredata")
         let input = Workload.makeRows()
 
@@ -38,6 +41,44 @@ struct CoreDataSurface: BenchSurface {
                 sum += rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
             }
             return sum
+        }
+
+        try m.measure(4) {
+            let context = ModelContext(container)
+            var sum: Int64 = 0
+            for _ in 0..<Workload.repeats {
+                let request = NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout")
+                request.predicate = NSPredicate(format: "isFavorite == YES")
+                sum += Int64(try context.count(for: request))
+            }
+            return sum
+        }
+
+        try m.measure(5) {
+            let context = ModelContext(container)
+            var sum: Int64 = 0
+            for k in 0..<Workload.lookups {
+                let key = Int64((k * 7919) % Workload.rowCount + 1)
+                let request = NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout")
+                request.predicate = NSPredicate(format: "id == %lld", key)
+                request.fetchLimit = 1
+                if let w = try context.fetch(request).first { sum += w.id + w.minutes }
+            }
+            return sum
+        }
+
+        let orders = ModelContext(container)
+        for row in Workload.makeOrders() { orders.insert(ModelOrder(row)) }
+        try orders.save()
+        for workload in [6, 7] {
+            try m.measure(workload) {
+                var sum: Int64 = 0
+                for _ in 0..<Workload.orderRepeats {
+                    let fetched = try ModelContext(container).fetch(NSFetchRequest<ModelOrder>(entityName: "ModelOrder"))
+                    sum += fetched.reduce(0) { $0 + Workload.orderChecksum(id: $1.orderID, shippedDate: $1.shippedDate) }
+                }
+                return sum
+            }
         }
 
         print("format_parse_compile_us=" + String(format: "%.2f", try Self.parseAndCompileMicroseconds()))
