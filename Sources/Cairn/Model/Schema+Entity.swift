@@ -59,6 +59,8 @@ extension Schema {
         let relationshipSlots: [Int]
         /// The scope of the temporary identifiers of this entity's new models.
         let unsavedScope: IdentifierScope
+        /// What the format-predicate compiler knows of this entity (``FormatSQLEntity/init(_:)``).
+        let formatSQLEntity: FormatSQLEntity
 
         /// The properties, as stored, in declaration order.
         public var storedProperties: [any SchemaProperty] { properties.filter { !$0.isTransient } }
@@ -154,8 +156,12 @@ extension Schema {
             attributesByName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             relationshipsByName = Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             storedPropertiesByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-            storedAttributes = attributes.filter { !$0.isTransient }
-            primaryKeyColumn = properties.contains { $0.name == "id" } ? "rowid" : "id"
+            let stored = attributes.filter { !$0.isTransient }
+            storedAttributes = stored
+            let primaryKey = properties.contains { $0.name == "id" } ? "rowid" : "id"
+            primaryKeyColumn = primaryKey
+            formatSQLEntity = FormatSQLEntity(
+                name: name, primaryKey: primaryKey, storedAttributes: stored, relationships: relationships)
 
             func names(_ keyPaths: [AnyKeyPath], _ what: String) -> [String]? {
                 var names: [String] = []

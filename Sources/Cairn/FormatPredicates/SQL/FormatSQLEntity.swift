@@ -75,23 +75,36 @@ public struct FormatSQLRelationship: Sendable {
 extension FormatSQLEntity {
     /// The entity of a `@Model`'s schema: attributes by property name, to-one relationships by
     /// their foreign-key column (named as the property), to-many relationships through their
-    /// inverse's column.
+    /// inverse's column. Built once per entity (`Schema.Entity.formatSQLEntity`): every
+    /// `NSFetchRequest` asks for it, and building its dictionaries cost about 10,700
+    /// instructions a fetch (callgrind, the Core Data surface's W5).
     public init(_ entity: Schema.Entity) {
+        self = entity.formatSQLEntity
+    }
+
+    /// What ``init(_:)`` answers for an entity with these properties (called as the entity is
+    /// built). A relationship's destination is looked up when the compiler follows it: two
+    /// entities may point at each other, and neither is cached while it is being built.
+    init(name: String, primaryKey: String, storedAttributes: [Schema.Attribute], relationships: [Schema.Relationship]) {
         var attributes: [String: String] = [:]
-        for attribute in entity.storedAttributes { attributes[attribute.name] = attribute.columnName }
-        var relationships: [String: FormatSQLRelationship] = [:]
-        for relationship in entity.relationships {
+        for attribute in storedAttributes { attributes[attribute.name] = attribute.columnName }
+        var byName: [String: FormatSQLRelationship] = [:]
+        for relationship in relationships {
             guard let destinationType = relationship.destinationType else { continue }
-            let destinationEntity = Schema.Entity.cached(for: destinationType)
-            let destination: @Sendable () -> FormatSQLEntity = { FormatSQLEntity(destinationEntity) }
+            let model = ModelType(type: destinationType)
+            let destination: @Sendable () -> FormatSQLEntity = { FormatSQLEntity(Schema.Entity.cached(for: model.type)) }
             if relationship.isToOneRelationship {
-                relationships[relationship.name] = .toOne(foreignKey: relationship.name, destination)
+                byName[relationship.name] = .toOne(foreignKey: relationship.name, destination)
             } else if let inverse = relationship.inverseName {
-                relationships[relationship.name] = .toMany(foreignKey: inverse, destination)
+                byName[relationship.name] = .toMany(foreignKey: inverse, destination)
             }
         }
-        self.init(
-            name: entity.name, table: entity.tableName, primaryKey: entity.primaryKeyColumn,
-            attributes: attributes, relationships: relationships)
+        self.init(name: name, table: name, primaryKey: primaryKey, attributes: attributes, relationships: byName)
     }
+}
+
+/// A model type carried into a `@Sendable` closure. `@unchecked Sendable`: a metatype is a
+/// pointer to the type's metadata, which is immutable and lives as long as the process.
+private struct ModelType: @unchecked Sendable {
+    let type: any PersistentModel.Type
 }
