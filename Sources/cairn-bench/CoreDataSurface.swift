@@ -67,18 +67,8 @@ struct CoreDataSurface: BenchSurface {
             return sum
         }
 
-        let orders = ModelContext(container)
-        for row in Workload.makeOrders() { orders.insert(ModelOrder(row)) }
-        try orders.save()
-        for workload in [6, 7] {
-            try m.measure(workload) {
-                var sum: Int64 = 0
-                for _ in 0..<Workload.orderRepeats {
-                    let fetched = try ModelContext(container).fetch(NSFetchRequest<ModelOrder>(entityName: "ModelOrder"))
-                    sum += fetched.reduce(0) { $0 + Workload.orderChecksum(id: $1.orderID, shippedDate: $1.shippedDate) }
-                }
-                return sum
-            }
+        try SwiftDataSurface.measureOrders(&m, container: container) {
+            try $0.fetch(NSFetchRequest<ModelOrder>(entityName: "ModelOrder"))
         }
 
         print("format_parse_compile_us=" + String(format: "%.2f", try Self.parseAndCompileMicroseconds()))

@@ -126,22 +126,30 @@ struct SwiftDataSurface: BenchSurface {
             return sum
         }
 
+        try Self.measureOrders(&m, container: container) { try $0.fetch(FetchDescriptor<ModelOrder>()) }
+        return m
+    }
+
+    /// Saves the W6 orders, then times W6 and W7: 100 fetches of them, each by a new context
+    /// (`fetch` is the surface's: a `FetchDescriptor` or an `NSFetchRequest`). A fetch returns
+    /// new models in a new array, so W6 and W7 run the same code, and the table shows it
+    /// against both C loops (one reused array; a new array per fetch).
+    static func measureOrders(
+        _ m: inout Measurements, container: ModelContainer, fetch: (ModelContext) throws -> [ModelOrder]
+    ) throws {
         let orders = ModelContext(container)
         for row in Workload.makeOrders() { orders.insert(ModelOrder(row)) }
         try orders.save()
-        // A fetch returns new models in a new array: W6 and W7 run the same code, so the table
-        // shows it against both C loops (one reused array; a new array per fetch).
         for workload in [6, 7] {
             try m.measure(workload) {
                 var sum: Int64 = 0
                 for _ in 0..<Workload.orderRepeats {
-                    let fetched = try ModelContext(container).fetch(FetchDescriptor<ModelOrder>())
+                    let fetched = try fetch(ModelContext(container))
                     sum += fetched.reduce(0) { $0 + Workload.orderChecksum(id: $1.orderID, shippedDate: $1.shippedDate) }
                 }
                 return sum
             }
         }
-        return m
     }
 
     static func row(_ w: ModelWorkout) -> WorkoutRow {
