@@ -54,17 +54,11 @@ struct CoreDataSurface: BenchSurface {
             return sum
         }
 
-        try m.measure(5) {
-            let context = ModelContext(container)
-            var sum: Int64 = 0
-            for k in 0..<Workload.lookups {
-                let key = Int64((k * 7919) % Workload.rowCount + 1)
-                let request = NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout")
-                request.predicate = NSPredicate(format: "id == %lld", key)
-                request.fetchLimit = 1
-                if let w = try context.fetch(request).first { sum += w.id + w.minutes }
-            }
-            return sum
+        try SwiftDataSurface.measureLookups(&m, container: container) { context, key in
+            let request = NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout")
+            request.predicate = NSPredicate(format: "id == %lld", key)
+            request.fetchLimit = 1
+            return try context.fetch(request).first
         }
 
         try SwiftDataSurface.measureOrders(&m, container: container) {

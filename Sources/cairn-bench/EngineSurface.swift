@@ -64,7 +64,7 @@ struct EngineSurface: BenchSurface {
                 var sum: Int64 = 0
                 let lookup = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM workout WHERE id = ?")
                 for k in 0..<Workload.lookups {
-                    try lookup.bind(values: Int64((k * 7919) % Workload.rowCount + 1))
+                    try lookup.bind(values: Workload.lookupKey(k))
                     if let w = try lookup.fetchOne(Self.decodeWorkout) { sum += w.id + w.minutes }
                 }
                 return sum

@@ -114,20 +114,29 @@ struct SwiftDataSurface: BenchSurface {
             return sum
         }
 
-        try m.measure(5) {
-            let context = ModelContext(container)
-            var sum: Int64 = 0
-            for k in 0..<Workload.lookups {
-                let key = Int64((k * 7919) % Workload.rowCount + 1)
-                var descriptor = FetchDescriptor<ModelWorkout>(predicate: #Predicate { $0.id == key })
-                descriptor.fetchLimit = 1
-                if let w = try context.fetch(descriptor).first { sum += w.id + w.minutes }
-            }
-            return sum
+        try Self.measureLookups(&m, container: container) { context, key in
+            var descriptor = FetchDescriptor<ModelWorkout>(predicate: #Predicate { $0.id == key })
+            descriptor.fetchLimit = 1
+            return try context.fetch(descriptor).first
         }
 
         try Self.measureOrders(&m, container: container) { try $0.fetch(FetchDescriptor<ModelOrder>()) }
         return m
+    }
+
+    /// Times W5: 10,000 lookups by primary key in one context (`lookup` is the surface's: a
+    /// `FetchDescriptor` or an `NSFetchRequest`).
+    static func measureLookups(
+        _ m: inout Measurements, container: ModelContainer, lookup: (ModelContext, Int64) throws -> ModelWorkout?
+    ) throws {
+        try m.measure(5) {
+            let context = ModelContext(container)
+            var sum: Int64 = 0
+            for k in 0..<Workload.lookups {
+                if let w = try lookup(context, Workload.lookupKey(k)) { sum += w.id + w.minutes }
+            }
+            return sum
+        }
     }
 
     /// Saves the W6 orders, then times W6 and W7: 100 fetches of them, each by a new context

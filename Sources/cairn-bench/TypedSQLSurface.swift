@@ -124,8 +124,7 @@ struct TypedSQLSurface: BenchSurface {
             try pool.read { db in
                 var sum: Int64 = 0
                 for k in 0..<Workload.lookups {
-                    let id = Int64((k * 7919) % Workload.rowCount + 1)
-                    if let w = try BenchWorkout.find(id).fetchOne(db) { sum += w.id + w.minutes }
+                    if let w = try BenchWorkout.find(Workload.lookupKey(k)).fetchOne(db) { sum += w.id + w.minutes }
                 }
                 return sum
             }

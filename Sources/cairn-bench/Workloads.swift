@@ -8,6 +8,9 @@ enum Workload {
     static let orderCount = 16_000
     static let orderRepeats = 100
 
+    /// The primary key of W5's `k`th lookup, as baseline.c picks it.
+    static func lookupKey(_ k: Int) -> Int64 { Int64((k * 7919) % rowCount + 1) }
+
     static let createWorkout = """
         CREATE TABLE workout (id INTEGER PRIMARY KEY, title TEXT NOT NULL, startedAt REAL NOT NULL, \
         finishedAt REAL, minutes INTEGER NOT NULL, calories REAL NOT NULL, isFavorite INTEGER NOT NULL)

@@ -101,8 +101,9 @@ struct IdentityTable<Key: IdentityKey, Value> {
 
     /// Empties the table. Called where the key and value types are known, so that the loop
     /// is specialized for them: the buffer's `deinit` is generic, and destroyed each entry
-    /// through a runtime call (about 60 instructions an entry, twice per fetched model,
-    /// callgrind W6, when a context went away).
+    /// through a runtime call. In SwiftData W6, tearing down 100 contexts of 16,000 models
+    /// took 345.2M instructions through the `deinit` and takes 148.3M through this (callgrind):
+    /// about 215 → 93 a model, for its two entries.
     mutating func removeAll() {
         guard isKnownUniquelyReferenced(&buffer) else {
             buffer = Buffer(capacity: 0)

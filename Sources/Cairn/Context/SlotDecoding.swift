@@ -14,8 +14,8 @@ struct SlotPlan {
     /// What one fill does with its column: one of the common types read directly (plain or
     /// Optional), the attribute's codec, or a to-one relationship's key kept raw. One
     /// operation per fill, chosen when the plan is made: a row then takes one jump per
-    /// column, where a kind, a reader and an Optional flag took three tests (about 25
-    /// instructions a column, callgrind W6).
+    /// column, where a kind, a reader and an Optional flag took three tests (the fetch's row
+    /// loop, callgrind SwiftData W6: 1,786.0M → 1,611.0M instructions, about 8 a column).
     enum Op: UInt8 {
         case int64, optionalInt64, int, optionalInt, double, optionalDouble, string, optionalString
         case bool, optionalBool, date, optionalDate
