@@ -24,6 +24,34 @@ struct DetachedModelTests {
         try ModelContext(container).fetch(descriptor)
     }
 
+    /// A storage holds its entity unowned (`ModelStorage.Fields.entity`), which is safe only
+    /// while every storage names the one entity the process keeps for its type.
+    @Test("new, fetched and placeholder models name their type's one entity, after their container is gone too")
+    func storagesNameTheProcessEntity() throws {
+        let entity = Schema.Entity.of(Workout.self)
+        #expect(Workout(title: "New", startedAt: .now, minutes: 1, calories: 1)._storage?.entity === entity)
+        var fetched: [Workout] = []
+        var missing: (any PersistentModel)?
+        do {
+            let container = try memoryContainer(for: Workout.self)
+            let context = ModelContext(container)
+            let saved = Workout(title: "Saved", startedAt: .now, minutes: 1, calories: 1)
+            context.insert(saved)
+            try context.save()
+            let id = saved.persistentModelID
+            try context.delete(model: Workout.self)
+            try context.save()
+            missing = ModelContext(container).model(for: id)
+            context.insert(Workout(title: "Again", startedAt: .now, minutes: 1, calories: 1))
+            try context.save()
+            fetched = try ModelContext(container).fetch(FetchDescriptor<Workout>())
+        }
+        #expect(fetched.map(\.title) == ["Again"])
+        #expect(fetched.allSatisfy { $0._storage?.entity === entity })
+        #expect((missing as? Workout)?._storage?.entity === entity)
+        #expect((missing as? Workout)?.title == "")
+    }
+
     @Test("to-many and many-to-many relationships load from the store after the context is gone")
     func toManyAfterContextIsGone() throws {
         let container = try tripsContainer()
