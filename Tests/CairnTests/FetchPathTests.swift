@@ -266,9 +266,36 @@ struct FetchPathTests {
 
     @Test("a slot is 24 bytes: values of other types are boxed, so the common ones stay small")
     func slotSize() {
-        // A 14-property model's storage is 448 bytes (its 112-byte header, then the slots), not
-        // 672 with an inline `Any`.
+        // A 14-property model's storage is 432 bytes (the object's 16, its 80-byte header,
+        // then the slots), not 672 with an inline `Any`; the header was 96 bytes before its
+        // rarely set fields moved into a box (`ModelStorage.RareFields`).
         #expect(MemoryLayout<ModelStorage.Slot>.stride == 24)
+        #expect(MemoryLayout<ModelStorage.Fields>.size == 80)
+    }
+
+    @Test("the fields most storages never set are boxed only when set: not by a fetch, an insert or a save")
+    func rareFieldsAreMadeWhenSet() throws {
+        let container = try memoryContainer(for: Jotting.self)
+        let context = ModelContext(container)
+        let inserted = Jotting(title: "plain", color: nil)
+        context.insert(inserted)
+        try context.save()
+        let insertedStorage = try #require(inserted._storage)
+        #expect(!insertedStorage.hasRareFields)
+
+        let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Jotting>()).first)
+        let storage = try #require(fetched._storage)
+        #expect(!storage.hasRareFields)
+        #expect(storage.originals.isEmpty && storage.extra.isEmpty && !storage.hasOwnerBox)
+
+        // An edit keeps the committed value (in the box it makes), and a rollback puts it back.
+        let editing = try #require(context.registeredModel(for: inserted.persistentModelID) as Jotting?)
+        editing.title = "edited"
+        #expect(insertedStorage.hasRareFields)
+        #expect(insertedStorage.originals.count == 1)
+        context.rollback()
+        #expect(editing.title == "plain")
+        #expect(insertedStorage.originals.isEmpty)
     }
 
     @Test("a new model's values of the common types save, read back and roll back as before")

@@ -21,7 +21,7 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     enum Slot {
         case unloaded
         case raw(DatabaseValue)
-        /// Boxed: a slot is 24 bytes rather than 40 (a 14-property storage 448 bytes, not 672).
+        /// Boxed: a slot is 24 bytes rather than 40 (a 14-property storage 432 bytes, not 656).
         indirect case value(Any)
         /// A fetched value of a common attribute type, unboxed (see ``Primitive``).
         case primitive(Primitive)
@@ -51,7 +51,6 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         /// The number of slots: the entity's property count.
         @usableFromInline
         let slotCount: Int
-        var originals: [Int: Slot] = Dictionary()
         var changed = SlotSet()
         var identifier: PersistentIdentifier
         var state: State
@@ -64,18 +63,25 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         /// context reference cost a weak-reference update per fetched row (about 70
         /// instructions, callgrind W2).
         var link: ContextLink?
-        /// The model, once a relationship edit or an insert names it. In a box made then: a
-        /// `weak` field cost every fetched row a weak-reference initialization and
-        /// destruction, and made the header a type the runtime moves through value witnesses
-        /// (`swift_weakTakeInit`, about 55 instructions a row, callgrind W2).
-        var knownOwner: WeakOwner?
-        var extra: [AnyKeyPath: Any] = Dictionary()
+        /// What few storages use, made when first set (see ``RareFields``).
+        var rare: RareFields?
     }
 
-    /// A model held weakly: the storage's model holds the storage.
-    final class WeakOwner {
-        weak var model: (any PersistentModel)?
-        init(_ model: (any PersistentModel)?) { self.model = model }
+    /// The fields most storages never set, in a box made when one is: the committed values of
+    /// edited properties, a hand-written model's values outside its schema, and the model
+    /// once something names it. In the header they were two empty dictionaries and a box
+    /// reference: 16 bytes more in every fetched row's storage, and two more releases when it
+    /// is freed.
+    final class RareFields {
+        var originals: [Int: Slot] = [:]
+        var extra: [AnyKeyPath: Any] = [:]
+        /// The model, held weakly (the model holds the storage). A `weak` field in the header
+        /// cost every fetched row a weak-reference initialization and destruction, and made
+        /// the header a type the runtime moves through value witnesses (`swift_weakTakeInit`,
+        /// about 55 instructions a row, callgrind W2).
+        weak var owner: (any PersistentModel)?
+        /// Whether a model was ever named as the owner.
+        var ownerNamed = false
     }
 
     /// The storage of a new model: its Optional properties are `nil` and changed, as Swift's
@@ -181,17 +187,36 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
 
     var entity: Schema.Entity { fields.pointee.entity }
 
-    /// Whether something has named the storage's owner, so that it keeps a box for it (tests
-    /// check that a model without relationships never makes one).
-    var hasOwnerBox: Bool { fields.pointee.knownOwner != nil }
+    /// Whether something has named the storage's owner, so that it keeps it weakly (tests
+    /// check that a model without relationships never does).
+    var hasOwnerBox: Bool { fields.pointee.rare?.ownerNamed ?? false }
+
+    /// Whether the rare fields' box was made (for tests).
+    var hasRareFields: Bool { fields.pointee.rare != nil }
+
+    /// The rare fields' box, made on first use.
+    private var rare: RareFields {
+        if let rare = fields.pointee.rare { return rare }
+        let made = RareFields()
+        fields.pointee.rare = made
+        return made
+    }
 
     /// The slots, read and written in place.
     var slots: Slots { Slots(storage: self) }
 
     /// The committed slot of every property changed since the last save (for rollback).
+    /// Setting it empty makes no box where there is none (every save of every model does).
     var originals: [Int: Slot] {
-        get { fields.pointee.originals }
-        _modify { yield &fields.pointee.originals }
+        get { fields.pointee.rare?.originals ?? [:] }
+        set {
+            if newValue.isEmpty, fields.pointee.rare == nil { return }
+            rare.originals = newValue
+        }
+        _modify {
+            let box = self.rare
+            yield &box.originals
+        }
     }
 
     /// The properties changed since the last save (every property set on a new model).
@@ -241,20 +266,22 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     /// model a context made from a row is found through the context instead: a weak reference
     /// per fetched model would cost an allocation each.
     var owner: (any PersistentModel)? {
-        get { fields.pointee.knownOwner?.model ?? context?.tracked[ObjectIdentifier(self)] }
+        get { fields.pointee.rare?.owner ?? context?.tracked[ObjectIdentifier(self)] }
         set {
-            if let box = fields.pointee.knownOwner {
-                box.model = newValue
-            } else if let newValue {
-                fields.pointee.knownOwner = WeakOwner(newValue)
-            }
+            guard newValue != nil || fields.pointee.rare?.ownerNamed == true else { return }
+            let box = self.rare
+            box.owner = newValue
+            box.ownerNamed = true
         }
     }
 
     /// Values of key paths outside the schema metadata (hand-written models only).
     var extra: [AnyKeyPath: Any] {
-        get { fields.pointee.extra }
-        _modify { yield &fields.pointee.extra }
+        get { fields.pointee.rare?.extra ?? [:] }
+        _modify {
+            let box = self.rare
+            yield &box.extra
+        }
     }
 
     /// A view of the tail-allocated slots.
