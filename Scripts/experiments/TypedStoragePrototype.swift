@@ -6,7 +6,7 @@
 // loop call the prototype instead of `fetchAll`:
 //
 //     let orders = try protoFetch(db, ProtoContext())
-//     sum += orders.reduce(0) { $0 + Workload.orderChecksum(id: $1.orderID, shippedDate: $1.shippedDate) }
+//     sum += orders.reduce(0) { $0 + Workload.orderChecksum(id: $1.values.id, shippedDate: $1.values.shippedDate) }
 //
 // then `SWIFT_DETERMINISTIC_HASHING=1 Scripts/bench-instructions.sh engine 7`, and compare with
 // C's W6 (11,039.2M). The header fields stand for what a storage keeps beside the values (its
@@ -22,48 +22,22 @@ final class ProtoLink {}
 final class ProtoOrder {
     unowned(unsafe) let entity: ProtoEntity
     let scope: ProtoScope
-    let primaryKey: Int64
     var link: ProtoLink?
     var state: UInt8 = 2
     var changed: UInt64 = 0
-    var loaded: UInt64 = 0
+    var loaded: UInt64 = (1 << 14) - 1
     var registrar: AnyObject?
     var rare: AnyObject?
-    var orderID: Int64
-    var customerID: String?
-    var employeeID: Int64
-    var orderDate: String?
-    var requiredDate: String?
-    var shippedDate: String?
-    var shipVia: Int64
-    var freight: Double
-    var shipName: String?
-    var shipAddress: String?
-    var shipCity: String?
-    var shipRegion: String?
-    var shipPostalCode: String?
-    var shipCountry: String?
+    /// The 14 values, typed, stored inline in this object (the engine surface's row struct).
+    var values: OrderRow
+
+    var primaryKey: Int64 { values.id }
 
     init(_ row: Row, entity: ProtoEntity, scope: ProtoScope, link: ProtoLink) throws {
         self.entity = entity
         self.scope = scope
         self.link = link
-        primaryKey = try row.decode(at: 0)
-        orderID = try row.decode(at: 0)
-        customerID = try row.decode(at: 1)
-        employeeID = try row.decode(at: 2)
-        orderDate = try row.decode(at: 3)
-        requiredDate = try row.decode(at: 4)
-        shippedDate = try row.decode(at: 5)
-        shipVia = try row.decode(at: 6)
-        freight = try row.decode(at: 7)
-        shipName = try row.decode(at: 8)
-        shipAddress = try row.decode(at: 9)
-        shipCity = try row.decode(at: 10)
-        shipRegion = try row.decode(at: 11)
-        shipPostalCode = try row.decode(at: 12)
-        shipCountry = try row.decode(at: 13)
-        loaded = (1 << 14) - 1
+        values = try EngineSurface.decodeOrder(row)
     }
 }
 

@@ -151,7 +151,7 @@ struct FetchPathTests {
         #expect(kept[0].hasPrefix("long text"), "a string the storage shared stays intact")
     }
 
-    // A storage names its model weakly (its model holds it), through a box made only when a
+    // A storage names its model weakly (its model holds it), in its rare-fields box, once a
     // relationship edit or an insert names it: a model type without relationships never does.
     @Test("a storage's owner is held weakly, and an insert of a model without relationships names none")
     func ownerIsWeakAndOnlyNamedForRelationships() throws {
@@ -159,10 +159,10 @@ struct FetchPathTests {
         let item = Item(title: "tickets")
         let storage = try #require(item._storage)
         trip.items = [item]
-        #expect(storage.owner === item && storage.hasOwnerBox)
+        #expect(storage.owner === item && storage.ownerIsNamed)
         #expect(try #require(trip._storage).owner === trip)
 
-        // The owner box outlives the model it named: it reads nil, and keeps nothing alive.
+        // The storage outlives the model it named: it reads nil, and keeps nothing alive.
         weak var weakItem: Item?
         let orphan: ModelStorage = try {
             let temporary = Item(title: "maps")
@@ -173,7 +173,7 @@ struct FetchPathTests {
             trip.items.removeLast()
             return storage
         }()
-        #expect(weakItem == nil, "the owner box must not keep its model alive")
+        #expect(weakItem == nil, "the storage must not keep its named owner alive")
         #expect(orphan.owner == nil)
 
         let container = try memoryContainer(for: Jotting.self)
@@ -181,7 +181,7 @@ struct FetchPathTests {
         let jotting = Jotting(title: "plain", color: nil)
         context.insert(jotting)
         let jottingStorage = try #require(jotting._storage)
-        #expect(!jottingStorage.hasOwnerBox)
+        #expect(!jottingStorage.ownerIsNamed)
         #expect(jottingStorage.owner === jotting, "found through the context instead")
         try context.save()
         #expect(try context.fetch(FetchDescriptor<Jotting>()).first === jotting)
@@ -286,7 +286,7 @@ struct FetchPathTests {
         let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Jotting>()).first)
         let storage = try #require(fetched._storage)
         #expect(!storage.hasRareFields)
-        #expect(storage.originals.isEmpty && storage.extra.isEmpty && !storage.hasOwnerBox)
+        #expect(storage.originals.isEmpty && storage.extra.isEmpty && !storage.ownerIsNamed)
 
         // An edit keeps the committed value (in the box it makes), and a rollback puts it back.
         let editing = try #require(context.registeredModel(for: inserted.persistentModelID) as Jotting?)

@@ -189,7 +189,7 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
 
     /// Whether something has named the storage's owner, so that it keeps it weakly (tests
     /// check that a model without relationships never does).
-    var hasOwnerBox: Bool { fields.pointee.rare?.ownerNamed ?? false }
+    var ownerIsNamed: Bool { fields.pointee.rare?.ownerNamed ?? false }
 
     /// Whether the rare fields' box was made (for tests).
     var hasRareFields: Bool { fields.pointee.rare != nil }
