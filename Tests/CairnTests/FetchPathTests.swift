@@ -264,6 +264,50 @@ struct FetchPathTests {
         #expect(ModelStorage.Primitive.make(now).map { $0.boxed as? Date } == now)
     }
 
+    // A getter first reads the slot's case for its own type (`exactPrimitive`); a slot of
+    // another case answers nil there and goes through the cast, so the two must agree
+    // wherever the first answers.
+    @Test("a getter's exact-case read answers what the cast answers, for every primitive case and type")
+    func exactPrimitiveReadsAgreeWithTheCast() {
+        let slots: [ModelStorage.Slot] = [
+            .primitive(.int64(7)), .primitive(.int(-3)), .primitive(.double(2.5)),
+            .primitive(.string("ä long enough string to live on the heap")), .primitive(.bool(true)),
+            .primitive(.optionalInt64(7)), .primitive(.optionalInt64(nil)), .primitive(.optionalInt(4)),
+            .primitive(.optionalInt(nil)), .primitive(.optionalDouble(0.5)), .primitive(.optionalDouble(nil)),
+            .primitive(.optionalString("s")), .primitive(.optionalString(nil)), .primitive(.optionalBool(false)),
+            .primitive(.optionalBool(nil)), .primitive(.date(Date(timeIntervalSinceReferenceDate: 12.5))),
+            .primitive(.optionalDate(Date(timeIntervalSinceReferenceDate: -3))), .primitive(.optionalDate(nil)),
+            .value("boxed text"), .unloaded, .raw(.integer(1)),
+        ]
+        func check<Value: Equatable>(_ type: Value.Type) -> (answered: Int, disagreed: [String]) {
+            var answered = 0, disagreed: [String] = []
+            for slot in slots {
+                guard let exact = slot.exactPrimitive(Value.self) else { continue }
+                answered += 1
+                guard case .primitive(let primitive) = slot, primitive.cast(to: Value.self) == exact else {
+                    disagreed.append("\(slot)")
+                    continue
+                }
+            }
+            return (answered, disagreed)
+        }
+        // Each type answers for its plain or its Optional case only (two Optional cases, nil and not).
+        let expected: [(String, (answered: Int, disagreed: [String]))] = [
+            ("Int64", check(Int64.self)), ("Int64?", check(Int64?.self)), ("Int", check(Int.self)),
+            ("Int?", check(Int?.self)), ("Double", check(Double.self)), ("Double?", check(Double?.self)),
+            ("String", check(String.self)), ("String?", check(String?.self)), ("Bool", check(Bool.self)),
+            ("Bool?", check(Bool?.self)), ("Date", check(Date.self)), ("Date?", check(Date?.self)),
+        ]
+        for (name, result) in expected {
+            #expect(result.disagreed.isEmpty, "\(name): \(result.disagreed)")
+            #expect(result.answered == (name.hasSuffix("?") ? 2 : 1), "\(name)")
+        }
+        // Other types, and other cases, are left to the general path.
+        #expect(ModelStorage.Slot.primitive(.int64(1)).exactPrimitive(Int32.self) == nil)
+        #expect(ModelStorage.Slot.value("boxed text").exactPrimitive(String.self) == nil)
+        #expect(ModelStorage.Slot.primitive(.optionalString("s")).exactPrimitive(String.self) == nil)
+    }
+
     @Test("a slot is 24 bytes: values of other types are boxed, so the common ones stay small")
     func slotSize() {
         // A 14-property model's storage is 432 bytes (the object's 16, its 80-byte header,

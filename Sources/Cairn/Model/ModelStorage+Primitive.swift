@@ -95,6 +95,44 @@ extension ModelStorage {
 }
 
 extension ModelStorage.Slot {
+    /// The slot's value when `Value` is one of ``ModelStorage/Primitive``'s types and the slot
+    /// holds that very case; `nil` otherwise (the caller then takes the general path).
+    ///
+    /// What a fetched model's getter reads. Compiled for the property's type, one test of the
+    /// slot's case remains, and its payload is copied alone. Through ``Primitive/cast(to:)``
+    /// a read copied the whole `Primitive` (its case tested again), called the cast out of
+    /// line and then destroyed the copy: for text, a retain and a release more and about 70
+    /// instructions (callgrind SwiftData W6).
+    @inlinable
+    func exactPrimitive<Value>(_ type: Value.Type) -> Value? {
+        if Value.self == String.self {
+            if case .primitive(.string(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        } else if Value.self == String?.self {
+            if case .primitive(.optionalString(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        } else if Value.self == Int64.self {
+            if case .primitive(.int64(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        } else if Value.self == Int64?.self {
+            if case .primitive(.optionalInt64(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        } else if Value.self == Int.self {
+            if case .primitive(.int(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        } else if Value.self == Int?.self {
+            if case .primitive(.optionalInt(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        } else if Value.self == Double.self {
+            if case .primitive(.double(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        } else if Value.self == Double?.self {
+            if case .primitive(.optionalDouble(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        } else if Value.self == Bool.self {
+            if case .primitive(.bool(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        } else if Value.self == Bool?.self {
+            if case .primitive(.optionalBool(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        } else if Value.self == Date.self {
+            if case .primitive(.date(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        } else if Value.self == Date?.self {
+            if case .primitive(.optionalDate(let value)) = self { return unsafeBitCast(value, to: Value.self) }
+        }
+        return nil
+    }
+
     /// The Swift value of a loaded slot (boxed or primitive); `nil` for an unloaded slot or a
     /// to-one relationship's raw key.
     var loaded: Any? {

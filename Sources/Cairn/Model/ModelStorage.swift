@@ -370,6 +370,7 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     func loadedValue<Value>(_ type: Value.Type, at index: Int) -> Value? {
         withUnsafeMutablePointers { fields, slots in
             guard index >= 0, index < fields.pointee.slotCount else { return nil }
+            if let value = (slots + index).pointee.exactPrimitive(Value.self) { return value }
             switch slots[index] {
             case .primitive(let primitive): return primitive.cast(to: Value.self)
             case .value(let value): return exactCast(value, to: Value.self)
