@@ -182,6 +182,16 @@ extension _ModelBackingDataSlot {
         if let storage, let value = storage.storage.loadedValue(Value.self, at: slot) { return value }
         return model.getValue(forKey: key())
     }
+    /// An Optional attribute of a type a slot keeps unboxed (``_ModelSlotPrimitive``): the
+    /// slot's case is tested for `Wrapped`, which the compiler resolves where it cannot for
+    /// `Wrapped?` (see ``ModelStorage/Slot/exactOptionalPrimitive(_:)``).
+    @inlinable
+    public func value<Wrapped: _ModelSlotPrimitive>(
+        of model: Model, forKey key: @autoclosure () -> KeyPath<Model, Wrapped?>, slot: Int
+    ) -> Wrapped? {
+        if let storage, let value = storage.storage.loadedOptional(Wrapped.self, at: slot) { return value }
+        return model.getValue(forKey: key())
+    }
     /// A to-one relationship.
     @inlinable
     public func value<Value: PersistentModel>(of model: Model, forKey key: KeyPath<Model, Value>, slot: Int) -> Value {
@@ -216,7 +226,23 @@ extension _ModelBackingDataSlot {
     public mutating func setValue<Value: Encodable>(
         forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: Int
     ) {
-        if let storage, storage.setValue(newValue, at: slot) { return }
+        initialize(forKey: key, to: newValue) { $0.setValue(newValue, at: slot) }
+    }
+    /// An Optional attribute of a type a slot keeps unboxed, its case chosen by tests the
+    /// compiler resolves (``_FetchedStorage/setValue(optional:at:)``).
+    @inlinable
+    public mutating func setValue<Wrapped: _ModelSlotPrimitive>(
+        forKey key: @autoclosure () -> KeyPath<Model, Wrapped?>, to newValue: Wrapped?, slot: Int
+    ) {
+        initialize(forKey: key, to: newValue) { $0.setValue(optional: newValue, at: slot) }
+    }
+    /// Writes an attribute's initial value with `write` into the storage, made first if the
+    /// model has none yet, or through the backing data when it is not Cairn's own.
+    @inlinable @inline(__always)
+    mutating func initialize<Value: Encodable>(
+        forKey key: () -> KeyPath<Model, Value>, to newValue: Value, write: (_FetchedStorage) -> Bool
+    ) {
+        if let storage, write(storage) { return }
         let backingData = resolve()
         if let own = DefaultBackingData.exactly(backingData) {
             // The storage the first property made: the initializer's other properties, and the
@@ -225,7 +251,7 @@ extension _ModelBackingDataSlot {
             // a property, callgrind, W1).
             let made = own.madeStorage
             storage = made
-            if made.setValue(newValue, at: slot) { return }
+            if write(made) { return }
         }
         backingData.setValue(forKey: key(), to: newValue)
     }
@@ -263,6 +289,14 @@ extension _ModelBackingDataSlot {
         of model: Model, forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: Int
     ) {
         if let storage, storage.setValue(newValue, at: slot) { return }
+        model.setValue(forKey: key(), to: newValue)
+    }
+    /// An Optional attribute of a type a slot keeps unboxed (see the init accessors' overload).
+    @inlinable
+    public func setValue<Wrapped: _ModelSlotPrimitive>(
+        of model: Model, forKey key: @autoclosure () -> KeyPath<Model, Wrapped?>, to newValue: Wrapped?, slot: Int
+    ) {
+        if let storage, storage.setValue(optional: newValue, at: slot) { return }
         model.setValue(forKey: key(), to: newValue)
     }
     /// A to-one relationship.

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ModelStorage {
     /// A fetched column's value of one of the common attribute types, kept unboxed in its slot.
     ///
@@ -33,6 +35,22 @@ extension ModelStorage {
             if Value.self == Bool?.self { return .optionalBool(unsafeBitCast(value, to: Bool?.self)) }
             if Value.self == Date.self { return .date(unsafeBitCast(value, to: Date.self)) }
             if Value.self == Date?.self { return .optionalDate(unsafeBitCast(value, to: Date?.self)) }
+            return nil
+        }
+
+        /// `value` unboxed, for an Optional of one of the cases' types. ``make(_:)`` compiled
+        /// for an Optional compares its type with each case's at run time (the compiler
+        /// resolves such a test only for a type that is not Optional), up to twelve type
+        /// lookups a write; here `Wrapped` is compared, and every test is resolved when the
+        /// setter is compiled.
+        @inlinable
+        static func make<Wrapped: _ModelSlotPrimitive>(optional value: Wrapped?) -> Primitive? {
+            if Wrapped.self == Int64.self { return .optionalInt64(unsafeBitCast(value, to: Int64?.self)) }
+            if Wrapped.self == Int.self { return .optionalInt(unsafeBitCast(value, to: Int?.self)) }
+            if Wrapped.self == Double.self { return .optionalDouble(unsafeBitCast(value, to: Double?.self)) }
+            if Wrapped.self == String.self { return .optionalString(unsafeBitCast(value, to: String?.self)) }
+            if Wrapped.self == Bool.self { return .optionalBool(unsafeBitCast(value, to: Bool?.self)) }
+            if Wrapped.self == Date.self { return .optionalDate(unsafeBitCast(value, to: Date?.self)) }
             return nil
         }
 
@@ -133,6 +151,31 @@ extension ModelStorage.Slot {
         return nil
     }
 
+    /// ``exactPrimitive(_:)`` for an Optional property of one of ``ModelStorage/Primitive``'s
+    /// types: `.some` of the value (which may be `nil`) when the slot holds that Optional's
+    /// case, `nil` otherwise. Compiled for `Value?`, `exactPrimitive` could not resolve its
+    /// tests: Swift resolves `Value.self == String.self` when the compiler knows `Value` is
+    /// not Optional, but for an Optional `Value` it looks the type up and compares at run
+    /// time, once for every case before the matching one (callgrind SwiftData W6, a
+    /// `String?` read). Testing `Wrapped` instead leaves the one test of the slot's case.
+    @inlinable
+    func exactOptionalPrimitive<Wrapped: _ModelSlotPrimitive>(_ type: Wrapped.Type) -> Wrapped?? {
+        if Wrapped.self == String.self {
+            if case .primitive(.optionalString(let value)) = self { return .some(unsafeBitCast(value, to: Wrapped?.self)) }
+        } else if Wrapped.self == Int64.self {
+            if case .primitive(.optionalInt64(let value)) = self { return .some(unsafeBitCast(value, to: Wrapped?.self)) }
+        } else if Wrapped.self == Int.self {
+            if case .primitive(.optionalInt(let value)) = self { return .some(unsafeBitCast(value, to: Wrapped?.self)) }
+        } else if Wrapped.self == Double.self {
+            if case .primitive(.optionalDouble(let value)) = self { return .some(unsafeBitCast(value, to: Wrapped?.self)) }
+        } else if Wrapped.self == Bool.self {
+            if case .primitive(.optionalBool(let value)) = self { return .some(unsafeBitCast(value, to: Wrapped?.self)) }
+        } else if Wrapped.self == Date.self {
+            if case .primitive(.optionalDate(let value)) = self { return .some(unsafeBitCast(value, to: Wrapped?.self)) }
+        }
+        return nil
+    }
+
     /// The Swift value of a loaded slot (boxed or primitive); `nil` for an unloaded slot or a
     /// to-one relationship's raw key.
     var loaded: Any? {
@@ -143,3 +186,16 @@ extension ModelStorage.Slot {
         }
     }
 }
+
+/// The types a model's slot keeps unboxed (``ModelStorage/Primitive``): `Int64`, `Int`,
+/// `Double`, `String`, `Bool` and `Date`. Not for use outside Cairn: `@Model` accessors of an
+/// Optional property of one of these types pick, by this conformance, the overloads that read
+/// and write its slot with tests the compiler resolves (`exactOptionalPrimitive`).
+public protocol _ModelSlotPrimitive: Codable {}
+
+extension Int64: _ModelSlotPrimitive {}
+extension Int: _ModelSlotPrimitive {}
+extension Double: _ModelSlotPrimitive {}
+extension String: _ModelSlotPrimitive {}
+extension Bool: _ModelSlotPrimitive {}
+extension Date: _ModelSlotPrimitive {}

@@ -379,6 +379,18 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         }
     }
 
+    /// ``loadedValue(_:at:)`` for an Optional property of one of ``ModelStorage/Primitive``'s
+    /// types: its exact case read with resolved tests (``Slot/exactOptionalPrimitive(_:)``),
+    /// anything else through the general path.
+    @inlinable
+    func loadedOptional<Wrapped: _ModelSlotPrimitive>(_ type: Wrapped.Type, at index: Int) -> Wrapped?? {
+        let exact = withUnsafeMutablePointers { fields, slots -> Wrapped?? in
+            guard index >= 0, index < fields.pointee.slotCount else { return nil }
+            return (slots + index).pointee.exactOptionalPrimitive(Wrapped.self)
+        }
+        return exact ?? loadedValue(Wrapped?.self, at: index)
+    }
+
     // MARK: - Writing
 
     func setValue(_ value: Any, forKey key: AnyKeyPath) {

@@ -165,8 +165,21 @@ public struct _FetchedStorage {
 
     @inlinable
     func setValue<Value>(_ value: Value, at slot: Int) -> Bool {
+        setValue(value, as: ModelStorage.Primitive.make(value), at: slot)
+    }
+
+    /// ``setValue(_:at:)`` for an Optional of one of ``ModelStorage/Primitive``'s types, its
+    /// case chosen by tests the compiler resolves (``ModelStorage/Primitive/make(optional:)``).
+    @inlinable
+    func setValue<Wrapped: _ModelSlotPrimitive>(optional value: Wrapped?, at slot: Int) -> Bool {
+        setValue(value, as: ModelStorage.Primitive.make(optional: value), at: slot)
+    }
+
+    /// Sets slot `slot` to `primitive`, or to `value` boxed when it has no primitive case.
+    @inlinable @inline(__always)
+    func setValue<Value>(_ value: Value, as primitive: ModelStorage.Primitive?, at slot: Int) -> Bool {
         guard slot >= 0, slot < storage.slotCount else { return false }
-        if let primitive = ModelStorage.Primitive.make(value) {
+        if let primitive {
             storage.setSlot(.primitive(primitive), at: slot)
         } else {
             storage.setSlot(.value(value), at: slot)
