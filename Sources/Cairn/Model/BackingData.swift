@@ -117,7 +117,22 @@ public struct _ModelBackingDataSlot<Model: PersistentModel> {
     /// made (a fetched row's, or a new model's once its initializer set a property): getters
     /// read loaded values from it by slot, and init accessors write to it.
     @usableFromInline
-    var storage: _FetchedStorage?
+    var storage: _FetchedStorage? {
+        get { retained }
+        set {
+            retained = newValue
+            unretained = newValue.map { .passUnretained($0.storage) }
+        }
+    }
+    @usableFromInline
+    var retained: _FetchedStorage?
+    /// `retained`'s storage, unretained: what getters read through. A getter that read
+    /// `storage` copied it out of the model, a retain and a release a read (callgrind
+    /// SwiftData W6, 18,396.7M -> 18,252.6M, two reads a row). Safe: the model holds
+    /// `retained` for as long as a getter runs, and both change together, in `storage`'s
+    /// setter, or when the model's whole slot is replaced.
+    @usableFromInline
+    var unretained: Unmanaged<ModelStorage>?
 
     /// The backing data, once there is one.
     @inlinable
@@ -179,7 +194,9 @@ extension _ModelBackingDataSlot {
     public func value<Value: Decodable>(of model: Model, forKey key: @autoclosure () -> KeyPath<Model, Value>, slot: Int)
         -> Value
     {
-        if let storage, let value = storage.storage.loadedValue(Value.self, at: slot) { return value }
+        if let unretained, let value = unretained._withUnsafeGuaranteedRef({ $0.loadedValue(Value.self, at: slot) }) {
+            return value
+        }
         return model.getValue(forKey: key())
     }
     /// An Optional attribute of a type a slot keeps unboxed (``_ModelSlotPrimitive``): the
@@ -189,7 +206,9 @@ extension _ModelBackingDataSlot {
     public func value<Wrapped: _ModelSlotPrimitive>(
         of model: Model, forKey key: @autoclosure () -> KeyPath<Model, Wrapped?>, slot: Int
     ) -> Wrapped? {
-        if let storage, let value = storage.storage.loadedOptional(Wrapped.self, at: slot) { return value }
+        if let unretained, let value = unretained._withUnsafeGuaranteedRef({ $0.loadedOptional(Wrapped.self, at: slot) }) {
+            return value
+        }
         return model.getValue(forKey: key())
     }
     /// A to-one relationship.

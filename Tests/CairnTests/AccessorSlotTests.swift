@@ -35,8 +35,8 @@ final class Gauge {
     }
 }
 
-@Suite("Optional attributes read and written by their exact slot case")
-struct OptionalSlotTests {
+@Suite("A model's accessors reach their slots directly")
+struct AccessorSlotTests {
     private struct Values: Equatable {
         var count: Int64?, level: Int?, ratio: Double?, label: String?, isOn: Bool?, readAt: Date?, serial: UUID?
         var small: Int32?
@@ -163,5 +163,29 @@ struct OptionalSlotTests {
         #expect(check(String.self, "four") == 2)
         #expect(check(Bool.self, true) == 2)
         #expect(check(Date.self, Date(timeIntervalSinceReferenceDate: 5)) == 2)
+    }
+
+    // A getter reads through the slot's unretained reference (no retain and release a read);
+    // it must name the storage the slot holds strongly, however the slot came by it.
+    @Test("a backing-data slot's unretained reference names the storage it holds")
+    func unretainedReferenceFollowsTheStorage() throws {
+        func check(_ slot: _ModelBackingDataSlot<Gauge>, _ how: String) {
+            #expect(slot.storage != nil, "\(how)")
+            #expect(slot.unretained?.takeUnretainedValue() === slot.storage?.storage, "\(how)")
+        }
+        var empty = _ModelBackingDataSlot<Gauge>()
+        #expect(empty.storage == nil && empty.unretained == nil)
+        // An init accessor's first write makes the storage.
+        let nameSlot = try #require(Schema.Entity.of(Gauge.self).properties.firstIndex { $0.name == "name" })
+        empty.setValue(forKey: \.name, to: "made", slot: nameSlot)
+        check(empty, "made by an init accessor")
+        let storage = ModelStorage.stored(
+            entity: Schema.Entity.of(Gauge.self), identifier: .permanent(entityName: "Gauge", storeIdentifier: nil, primaryKey: 1))
+        check(_ModelBackingDataSlot<Gauge>(fetched: _FetchedStorage(storage: storage)), "a fetched row's")
+        check(_ModelBackingDataSlot<Gauge>(DefaultBackingData<Gauge>(fetched: _FetchedStorage(storage: storage))),
+              "assigned backing data")
+        // A model's getters read what the slot holds, with no context around it.
+        let gauge = Gauge(count: 3, level: nil, ratio: nil, label: "l", isOn: nil, readAt: nil, serial: nil, small: nil)
+        #expect(gauge.name == "gauge" && gauge.count == 3 && gauge.label == "l" && gauge.unit == "mm")
     }
 }
