@@ -211,18 +211,19 @@ extension ModelContext {
         models.withUnsafeMutableBufferPointer { models in
             for entry in fresh {
                 let index = entry.index
-                let storage = entry.storage.takeUnretainedValue()
-                let key = key(storage)
-                if let firstKey = byIdentifier.insertIfAbsent(key, for: storage.identifier) {
+                // Read through the unretained reference (the model at `index` holds the
+                // storage): taking it as a strong reference cost a retain and a release a row.
+                let (key, identifier) = entry.storage._withUnsafeGuaranteedRef { (self.key($0), $0.identifier) }
+                if let firstKey = byIdentifier.insertIfAbsent(key, for: identifier) {
                     if let first = tracked[firstKey] as? T {
                         // The storage's last use: the assignment below releases its model.
-                        storage.context = nil
+                        entry.storage._withUnsafeGuaranteedRef { $0.context = nil }
                         models[index] = first
                         continue
                     }
                     // Not a model of this type (never expected): the new model takes the
                     // identifier, as `register` gives it.
-                    byIdentifier[storage.identifier] = key
+                    byIdentifier[identifier] = key
                 }
                 tracked[key] = models[index]
                 // Those not replaced by an instance registered before (for `enumerate`). Here,

@@ -219,7 +219,9 @@ struct StoreConnection {
         var made: [AnyObject] = []
         made.reserveCapacity(expectedCount)
         try database.cachedStatement(sql: rendered.sql).forEachRow(arguments: StatementArguments(rendered.arguments)) { row in
-            if let model = try make(row) { made.append(model) }
+            // Consumed: the model `make` returns goes into the array as it is; appended as a
+            // copy, it cost a retain and a release a row.
+            if let model = try make(row) { made.append(consume model) }
         }
         // Every element is a `T` (`make` returned it), and `T` is a class, so `[AnyObject]`
         // and `[T]` have the same representation: the stdlib's own array casts of class
