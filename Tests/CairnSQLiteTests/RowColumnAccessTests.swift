@@ -45,4 +45,26 @@ import Testing
             }
         }
     }
+
+    // `Row.Columns` (a model's slot plan and the typed SQL decoder read through it) checks the
+    // statement once for the row and leaves each index to its caller: inside the row it must
+    // answer what `Row` answers, and just past it SQLite's NULL.
+    @Test func columnsCheckedOnceReadWhatTheRowReads() throws {
+        let db = try Database.inMemory()
+        _ = try db.fetchAll(sql: Self.sql) { (row: Row) throws -> Void in
+            let columns = try #require(row.columns)
+            #expect(columns.count == row.count)
+            for index in 0..<row.count {
+                #expect(columns.value(Int64.self, at: index) == row[index] as Int64?, "\(index)")
+                #expect(columns.value(String.self, at: index) == row[index] as String?, "\(index)")
+                #expect(columns.value(Double?.self, at: index) == row[index] as Double??, "\(index)")
+                #expect(columns.nullOrValue(Double.self, at: index) == row.nullOrValue(Double.self, at: index), "\(index)")
+                #expect(columns.nullOrValue(String.self, at: index) == row.nullOrValue(String.self, at: index), "\(index)")
+            }
+            // Past the row, SQLite's NULL: nothing for a plain type, nil for an Optional one.
+            #expect(columns.value(Int64.self, at: row.count) == nil)
+            #expect(columns.value(Double?.self, at: row.count) == .some(nil))
+            #expect(columns.nullOrValue(Int64.self, at: row.count) == (true, nil))
+        }
+    }
 }

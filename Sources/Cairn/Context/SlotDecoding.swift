@@ -221,6 +221,30 @@ extension Row: RowValues {
     func nullOrNatural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> (isNull: Bool, value: P?) {
         nullOrValue(P.self, at: index)
     }
+    /// Through ``StatementRow``: the plan checks each column against the row's count, so the
+    /// statement is checked once for the row rather than once a column.
+    func fill(_ plan: SlotPlan, into slots: UnsafeMutablePointer<ModelStorage.Slot>, tableName: String) throws {
+        guard let columns else { return try plan.fill(slots, from: self, tableName: tableName) }
+        try plan.fill(slots, from: StatementRow(row: self, columns: columns), tableName: tableName)
+    }
+}
+
+/// A statement's current row whose common values are read through ``Row/Columns`` (the
+/// statement checked once for the row); the rarer reads go through the row itself.
+struct StatementRow: RowValues {
+    let row: Row
+    let columns: Row.Columns
+
+    var count: Int { columns.count }
+    func value(at index: Int) -> DatabaseValue { row.databaseValue(at: index) }
+    func integer(at index: Int) -> Int64? { row.integer(at: index) }
+    func isNull(at index: Int) -> Bool { row.isNull(at: index) }
+    @inline(__always)
+    func natural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> P? { columns.value(P.self, at: index) }
+    @inline(__always)
+    func nullOrNatural<P: DatabaseValueConvertible>(_ type: P.Type, at index: Int) -> (isNull: Bool, value: P?) {
+        columns.nullOrValue(P.self, at: index)
+    }
     func fill(_ plan: SlotPlan, into slots: UnsafeMutablePointer<ModelStorage.Slot>, tableName: String) throws {
         try plan.fill(slots, from: self, tableName: tableName)
     }
