@@ -77,7 +77,10 @@ struct IdentityTable<Key: IdentityKey, Value> {
     }
 
     /// Stores `value` for `key` unless the key has a value already, which is returned and kept.
-    mutating func insertIfAbsent(_ value: Value, for key: Key) -> Value? {
+    ///
+    /// The key is consumed: a caller's last use moves it into the table, where a borrowed key
+    /// was copied in and the caller's released (a fetch registers one a row).
+    mutating func insertIfAbsent(_ value: Value, for key: consuming Key) -> Value? {
         let tag = tag(of: key)
         makeUnique()
         if let index = buffer.find(key, tag: tag) { return buffer.values[index] }
@@ -187,7 +190,7 @@ struct IdentityTable<Key: IdentityKey, Value> {
 
         /// Puts a new entry in the first free slot of its run (there is one: the table is at
         /// most half full).
-        func place(tag: UInt64, key: Key, value: Value) {
+        func place(tag: UInt64, key: consuming Key, value: Value) {
             let mask = capacity - 1
             var index = Int(truncatingIfNeeded: tag) & mask
             while tags[index] != 0 { index = (index + 1) & mask }

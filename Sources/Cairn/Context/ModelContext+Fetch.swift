@@ -214,7 +214,7 @@ extension ModelContext {
                 // Read through the unretained reference (the model at `index` holds the
                 // storage): taking it as a strong reference cost a retain and a release a row.
                 let (key, identifier) = entry.storage._withUnsafeGuaranteedRef { (self.key($0), $0.identifier) }
-                if let firstKey = byIdentifier.insertIfAbsent(key, for: identifier) {
+                if let firstKey = byIdentifier.insertIfAbsent(key, for: consume identifier) {
                     if let first = tracked[firstKey] as? T {
                         // The storage's last use: the assignment below releases its model.
                         entry.storage._withUnsafeGuaranteedRef { $0.context = nil }
@@ -222,8 +222,9 @@ extension ModelContext {
                         continue
                     }
                     // Not a model of this type (never expected): the new model takes the
-                    // identifier, as `register` gives it.
-                    byIdentifier[identifier] = key
+                    // identifier, as `register` gives it. (Read again: the call above took
+                    // `identifier`.)
+                    entry.storage._withUnsafeGuaranteedRef { byIdentifier[$0.identifier] = key }
                 }
                 tracked[key] = models[index]
                 // Those not replaced by an instance registered before (for `enumerate`). Here,
