@@ -4,10 +4,12 @@ extension Row {
     /// The current row's columns for a reader that reads many of them and checks each index
     /// against ``count`` itself: the statement is looked up and checked once for the row,
     /// where ``Row/subscript(_:)-(Int)`` checks the statement and the index again for every
-    /// column (about six instructions a column, callgrind SwiftData W6).
+    /// column (SwiftData's slot plan: about 12 instructions a column, callgrind W6).
     ///
-    /// An index out of range is still safe: SQLite answers a `NULL` value for it (and records
-    /// `SQLITE_RANGE` as the connection's last error), where ``Row`` answers nil.
+    /// The caller keeps each index in `0..<count`. Past the row SQLite answers a `NULL` value
+    /// (and records `SQLITE_RANGE` as the connection's last error) where ``Row`` answers nil;
+    /// an index beyond `Int32` would be truncated onto another column. A `Columns` is valid
+    /// while the statement stays on the row and no code that could close the connection runs.
     @usableFromInline
     package struct Columns {
         @usableFromInline
