@@ -188,4 +188,23 @@ struct AccessorSlotTests {
         let gauge = Gauge(count: 3, level: nil, ratio: nil, label: "l", isOn: nil, readAt: nil, serial: nil, small: nil)
         #expect(gauge.name == "gauge" && gauge.count == 3 && gauge.label == "l" && gauge.unit == "mm")
     }
+
+    // A model whose initializer sets no property makes its backing data on the first write,
+    // which goes through the model. Its later reads and writes must reach the storage by slot
+    // too: before, the slot never learned of the storage, and every access of such a model
+    // took the general path (a key-path lookup, about 2,500 instructions a read).
+    @Test("a model whose initializer sets nothing reaches its slots directly after its first write")
+    func modelWithoutInitialValuesReachesItsSlots() throws {
+        let sticker = Sticker()
+        sticker.label = "first"
+        sticker.label = "second"
+        sticker.size = 3
+        let storage = try #require(sticker._storage)
+        func slot(_ name: String) throws -> String {
+            "\(storage.slots[try #require(storage.entity.properties.firstIndex { $0.name == name })])"
+        }
+        #expect(try slot("label") == "\(ModelStorage.Slot.primitive(.optionalString("second")))")
+        #expect(try slot("size") == "\(ModelStorage.Slot.primitive(.optionalInt(3)))")
+        #expect(sticker.label == "second" && sticker.size == 3)
+    }
 }
