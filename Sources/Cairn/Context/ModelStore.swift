@@ -208,26 +208,21 @@ struct StoreConnection {
 
     /// The models of rendered SQL's rows, each made while the statement is on its row.
     ///
-    /// They are collected as plain references and cast once at the end: appending to a `[T]`
-    /// in code that is generic over the model type looks up `Array<T>`'s type metadata on every
-    /// row, which costs more than decoding a column.
+    /// They are collected as plain references (``ObjectCollector``) and cast once at the end:
+    /// appending to a `[T]` in code that is generic over the model type looks up `Array<T>`'s
+    /// type metadata on every row, which costs more than decoding a column.
     /// A row for which `make` returns `nil` is read but makes no model.
     func models<T: AnyObject>(
         _ rendered: RenderedSQL, expectedCount: Int = 0, _ make: (Row) throws -> T?
     ) throws -> [T] {
         store.record(rendered.sql)
-        var made: [AnyObject] = []
-        made.reserveCapacity(expectedCount)
+        var made = ObjectCollector(capacity: expectedCount)
         try database.cachedStatement(sql: rendered.sql).forEachRow(arguments: StatementArguments(rendered.arguments)) { row in
-            // Consumed: the model `make` returns goes into the array as it is; appended as a
+            // Consumed: the model `make` returns goes into the buffer as it is; appended as a
             // copy, it cost a retain and a release a row.
             if let model = try make(row) { made.append(consume model) }
         }
-        // Every element is a `T` (`make` returned it), and `T` is a class, so `[AnyObject]`
-        // and `[T]` have the same representation: the stdlib's own array casts of class
-        // elements end in this bit cast after checking each element. Checking here too
-        // (`map { $0 as? T }`) cost more per row than the generic append it replaces.
-        return unsafeBitCast(made, to: [T].self)
+        return made.array(of: T.self)
     }
 
     /// Runs `body` in one transaction: all of it is on disk, or none of it.
