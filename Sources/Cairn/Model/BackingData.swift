@@ -124,15 +124,16 @@ public struct _ModelBackingDataSlot<Model: PersistentModel> {
             unretained = newValue.map { .passUnretained($0.storage) }
         }
     }
+    /// What `storage` holds; set only through `storage`, which keeps `unretained` with it.
     @usableFromInline
-    var retained: _FetchedStorage?
+    private(set) var retained: _FetchedStorage?
     /// `retained`'s storage, unretained: what getters read through. A getter that read
     /// `storage` copied it out of the model, a retain and a release a read (callgrind
     /// SwiftData W6, 18,396.7M -> 18,252.6M, two reads a row). Safe: the model holds
     /// `retained` for as long as a getter runs, and both change together, in `storage`'s
     /// setter, or when the model's whole slot is replaced.
     @usableFromInline
-    var unretained: Unmanaged<ModelStorage>?
+    private(set) var unretained: Unmanaged<ModelStorage>?
 
     /// The backing data, once there is one.
     @inlinable
