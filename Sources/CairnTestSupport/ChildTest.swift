@@ -28,3 +28,12 @@ public func runChildTest(_ filter: String, environment: [String: String]) throws
     process.waitUntilExit()
     return (process.terminationStatus, text)
 }
+
+/// This process's resident memory in KiB, from /proc/self/statm (in pages); -1 where that
+/// file cannot be read. For child tests that check the heap stays flat.
+public func residentKiB() -> Int {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return -1 }
+    let fields = statm.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return -1 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+}

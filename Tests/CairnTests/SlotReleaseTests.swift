@@ -15,14 +15,6 @@ import Testing
         #expect(SlotLayout.textAtStart)
     }
 
-    /// Resident memory in KiB, from /proc/self/statm (in pages).
-    static func residentKiB() -> Int {
-        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return -1 }
-        let fields = statm.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return -1 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
-    }
-
     /// Makes and frees `count` storages, each holding three 32 KiB texts of its own in the
     /// three text cases (a fetched `String`, a fetched `String?`, a to-one key's raw text) and
     /// one boxed in `.value`.
@@ -53,10 +45,10 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
     func childChurnsStorages() {
         Self.churn(100)
-        let before = Self.residentKiB()
+        let before = residentKiB()
         // A leak of the in-place release would keep 4,000 × 4 × 32 KiB: 500 MiB.
         Self.churn(4_000)
-        let grown = Self.residentKiB() - before
+        let grown = residentKiB() - before
         #expect(before > 0)
         #expect(grown < 64 * 1024, "resident memory grew by \(grown) KiB")
     }

@@ -150,12 +150,16 @@ extension DatabaseValue {
 
 /// The text of a value as a Swift `String` (one allocation, as C's `strdup`), or nil for NULL.
 ///
-/// Invalid UTF-8 is repaired (U+FFFD), as `String(decoding:as:)` does, never trusted.
+/// ASCII text of up to 15 bytes is built inline (SmallASCIIText.swift), ASCII text of 16 to 63
+/// bytes in the standard library's native storage (NativeASCIIText.swift); the rest goes
+/// through the public initializers. Invalid UTF-8 is repaired (U+FFFD), as
+/// `String(decoding:as:)` does, never trusted.
 @inlinable @inline(__always)
 func readText(_ sqliteValue: SQLiteValue) -> String? {
     guard let pointer = sqlite3_value_text(sqliteValue) else { return nil }
     let count = Int(sqlite3_value_bytes(sqliteValue))
     if let text = smallASCIIString(pointer, count: count) { return text }
+    if let text = nativeASCIIString(pointer, count: count) { return text }
     if count <= 15 {
         // Short text that is not ASCII. Text that fits Swift's inline small string (15 UTF-8
         // bytes on 64-bit platforms) is built in place, which costs about half of
