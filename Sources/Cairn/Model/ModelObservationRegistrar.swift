@@ -42,7 +42,7 @@ public struct _ModelObservationRegistrar: Sendable {
     ) {
         if let box {
             box.registrar.access(subject, keyPath: keyPath())
-        } else if ObservationProbe.isTracking() {
+        } else if observationIsTracking() {
             let made = RegistrarBox()
             box = made
             made.registrar.access(subject, keyPath: keyPath())
@@ -73,7 +73,8 @@ final class RegistrarBox: Sendable {
 
 /// Tells whether the current thread is inside observation tracking (see
 /// ``_ModelObservationRegistrar``).
-/// Internal: `_ModelObservationRegistrar.access`, inlined into models, calls ``isTracking()``.
+/// Internal: `_ModelObservationRegistrar.access`, inlined into models, calls
+/// ``observationIsTracking()``.
 @usableFromInline
 enum ObservationProbe {
     /// The subject of the probe's reads; it has no state.
@@ -107,7 +108,6 @@ enum ObservationProbe {
     /// opening an existential (`any KeyPath<Subject, Int> & Sendable` cost that on every read).
     final class Probe: @unchecked Sendable {
         let subject: Subject
-        let registrar: ObservationRegistrar
         let keyPath: KeyPath<Subject, Int>
         /// Whether a tracked read of the probe is seen, checked once. If not, every call of
         /// ``isTracking()`` answers true, and models make their registrars on first read.
@@ -115,6 +115,9 @@ enum ObservationProbe {
         /// tracking, where no read is untracked, and a probe that saw untracked reads as
         /// tracked would only make registrars that are not needed.)
         let works: Bool
+        /// Last: `ObservationRegistrar` is a resilient type whose size is known only at run
+        /// time, so the fields after it are found through offsets loaded on every read.
+        let registrar: ObservationRegistrar
 
         init() {
             let subject = Subject(), registrar = ObservationRegistrar(), keyPath = \Subject.[probe: Index()]
@@ -138,15 +141,28 @@ enum ObservationProbe {
 
     static let probe = Probe()
 
+    /// ``probe``, published for reads without a `swift_once` (a `static let` made by a
+    /// function is reached through one on every read, and every model read outside tracking
+    /// asks): nil until first asked, then the probe, which ``probe`` keeps alive.
+    static let publishedProbe = Atomic<Unmanaged<Probe>?>(nil)
+
     /// Whether the probe works with this toolchain's Observation.
     static var works: Bool { probe.works }
 
     /// Whether a read on this thread now is tracked (true, to be safe, when the probe does
     /// not work on this Observation).
-    @usableFromInline
-    static func isTracking() -> Bool {
-        let probe = probe
-        guard probe.works else { return true }
-        return probe.read()
+    static func isTracking() -> Bool { observationIsTracking() }
+}
+
+/// ``ObservationProbe/isTracking()``, as a free function for the models' inlined getters: a
+/// static method's unused metatype argument made the optimizer compile it as a thunk that
+/// jumps to a specialized copy, a few instructions more on every read.
+@usableFromInline
+func observationIsTracking() -> Bool {
+    guard let published = ObservationProbe.publishedProbe.load(ordering: .acquiring) else {
+        let probe = ObservationProbe.probe
+        ObservationProbe.publishedProbe.store(Unmanaged.passUnretained(probe), ordering: .releasing)
+        return probe.works ? probe.read() : true
     }
+    return published._withUnsafeGuaranteedRef { probe in probe.works ? probe.read() : true }
 }

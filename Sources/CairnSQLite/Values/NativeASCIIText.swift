@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Building a `String` of 16 to 63 ASCII bytes straight from SQLite's text, in the standard
 /// library's own native storage.
@@ -42,6 +43,11 @@ struct NativeStringMaker: @unchecked Sendable {
     @usableFromInline let metadata: UnsafeRawPointer
     @usableFromInline let allocateObject: AllocateObject
 
+    @usableFromInline
+    init(metadata: UnsafeRawPointer, allocateObject: AllocateObject) {
+        (self.metadata, self.allocateObject) = (metadata, allocateObject)
+    }
+
     /// The lengths made here: above the 15 bytes of an inline string, below the 64 from which
     /// the storage carries breadcrumbs.
     @usableFromInline static let lengths = 16...63
@@ -59,6 +65,39 @@ struct NativeStringMaker: @unchecked Sendable {
 
     /// The maker, or nil where this standard library lays strings out otherwise.
     @usableFromInline static let shared: NativeStringMaker? = verified()
+
+    /// ``shared``'s two pointers, published for reads without a `swift_once`: a `static let`
+    /// made by a function is reached through `swift_once` on every read, about 10
+    /// instructions, once per string here (7.9 million times in W6). Atomics with a constant
+    /// initial value are laid out initialized and read with a load. `publishedMetadata` is 0
+    /// until the check has run and 1 if it failed; it is stored after `publishedAllocator`,
+    /// with release ordering, so a reader that sees it sees the allocator too.
+    @usableFromInline static let publishedMetadata = Atomic<UInt>(0)
+    @usableFromInline static let publishedAllocator = Atomic<UInt>(0)
+
+    /// ``shared``, read through the published pointers.
+    @inlinable @inline(__always)
+    static var current: NativeStringMaker? {
+        let metadataBits = publishedMetadata.load(ordering: .acquiring)
+        guard metadataBits > 1 else { return metadataBits == 0 ? publish() : nil }
+        guard let metadata = UnsafeRawPointer(bitPattern: metadataBits),
+              let allocator = UnsafeRawPointer(bitPattern: publishedAllocator.load(ordering: .relaxed))
+        else { return nil }
+        return NativeStringMaker(metadata: metadata, allocateObject: unsafeBitCast(allocator, to: AllocateObject.self))
+    }
+
+    /// Runs the check (once, through ``shared``) and publishes its answer.
+    @usableFromInline
+    static func publish() -> NativeStringMaker? {
+        guard let maker = shared else {
+            publishedMetadata.store(1, ordering: .releasing)
+            return nil
+        }
+        publishedAllocator.store(UInt(bitPattern: unsafeBitCast(maker.allocateObject, to: UnsafeRawPointer.self)),
+                                 ordering: .relaxed)
+        publishedMetadata.store(UInt(bitPattern: maker.metadata), ordering: .releasing)
+        return maker
+    }
 
     /// A `String` of the `count` ASCII bytes at `bytes`, `count` within ``lengths``.
     @inlinable @inline(__always)
@@ -176,7 +215,7 @@ func nativeASCIIString(_ pointer: UnsafePointer<UInt8>, count: Int) -> String? {
         bits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
         offset &+= 8
     } while offset &+ 8 <= count
-    guard bits & 0x8080_8080_8080_8080 == 0, let maker = NativeStringMaker.shared else { return nil }
+    guard bits & 0x8080_8080_8080_8080 == 0, let maker = NativeStringMaker.current else { return nil }
     return maker.make(raw, count: count)
     #else
     return nil
