@@ -226,7 +226,8 @@ extension ModelContext {
                     // `identifier`.)
                     entry.storage._withUnsafeGuaranteedRef { byIdentifier[$0.identifier] = key }
                 }
-                tracked[key] = models[index]
+                // A new storage's identifier: no live storage, so no entry, can have it.
+                tracked.insertNew(models[index], for: key)
                 // Those not replaced by an instance registered before (for `enumerate`). Here,
                 // not in a loop after this one: a replaced model's storage is gone by then.
                 if logsRegistrations { registrationLog?.append(key) }
