@@ -80,7 +80,6 @@ import Testing
             let expected = String(decoding: bytes, as: UTF8.self)
             var made = try #require(Self.made(bytes))
             let original = made
-            let storage = NativeStringMaker.stringWords(made).1
             made.append("x")
             #expect(made == expected + "x")
             #expect(original == expected)
@@ -94,7 +93,6 @@ import Testing
             #expect(grown == expected + String(repeating: "y", count: room) + "z")
             grown.removeLast(room + 1)
             #expect(grown == expected)
-            withExtendedLifetime(storage) {}
         }
     }
 

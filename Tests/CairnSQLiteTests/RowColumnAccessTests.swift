@@ -46,7 +46,7 @@ import Testing
         }
     }
 
-    // `Row.Columns` (a model's slot plan and the typed SQL decoder read through it) checks the
+    // `Row.Columns` (a model's slot plan reads through it; typed SQL's decoder does not) checks the
     // statement once for the row and leaves each index to its caller: inside the row it must
     // answer what `Row` answers, and just past it SQLite's NULL.
     @Test func columnsCheckedOnceReadWhatTheRowReads() throws {
