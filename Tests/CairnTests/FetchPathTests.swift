@@ -1,5 +1,6 @@
 @testable import Cairn
 import Foundation
+import Synchronization
 import Testing
 
 /// A model whose Optionals have no initializer (Swift sets them to `nil` through the backing
@@ -106,7 +107,11 @@ struct FetchPathTests {
         let (first, firstStorage) = made()
         let (second, secondStorage) = made()
         var models = [first, second]
-        context.registerFetched(&models, [FreshModel(index: 0, storage: firstStorage), FreshModel(index: 1, storage: secondStorage)])
+        context.registerFetched(
+            &models,
+            [FreshModel(index: 0, storage: .passUnretained(firstStorage), primaryKey: 1, model: first),
+             FreshModel(index: 1, storage: .passUnretained(secondStorage), primaryKey: 1, model: second)],
+            layout: layout)
         #expect(models[0] === first && models[1] === first)
         #expect(second.modelContext == nil)
         let registered: Jotting? = context.registeredModel(for: identifier)
@@ -538,6 +543,49 @@ struct FetchPathTests {
             for: PersistentIdentifier.permanent(scope: layout.identifierScope, primaryKey: 1))
         #expect(readable == nil)
     }
+
+    // A fetch holds an extra reference to each model it makes until it registers them after
+    // the last row; a fetch that throws before then must give those references back.
+    @Test("a fetch that fails on a later row frees the models it made before it")
+    func failedFetchFreesItsModels() throws {
+        let container = try memoryContainer(for: Tally.self)
+        let writer = ModelContext(container)
+        for amount in 1...3 { writer.insert(Tally(amount: amount)) }
+        try writer.save()
+        try container.write(for: Tally.self) { db in
+            try db.execute(sql: #"UPDATE "Tally" SET "amount" = x'00ff' WHERE "amount" = 3"#)
+        }
+        try withExtendedLifetime(writer) {
+            let before = Tally.freed.load(ordering: .relaxed)
+            #expect(throws: ModelError.self) {
+                _ = try ModelContext(container).fetch(FetchDescriptor<Tally>(sortBy: [SortDescriptor(\.amount)]))
+            }
+            // Rows 1 and 2 became models before row 3 failed.
+            #expect(Tally.freed.load(ordering: .relaxed) - before == 2)
+            // The same fetch, once it succeeds, keeps its models alive in the context.
+            try container.write(for: Tally.self) { db in
+                try db.execute(sql: #"UPDATE "Tally" SET "amount" = 3 WHERE "id" = 3"#)
+            }
+            let context = ModelContext(container)
+            let again = before + 2
+            _ = try context.fetch(FetchDescriptor<Tally>()).count
+            #expect(Tally.freed.load(ordering: .relaxed) == again)
+            #expect(context.tracked.count == 3)
+        }
+    }
+}
+
+/// A model that counts its freed instances (only `failedFetchFreesItsModels` makes them).
+@Model
+final class Tally {
+    static let freed = Atomic<Int>(0)
+    var amount: Int
+
+    init(amount: Int) {
+        self.amount = amount
+    }
+
+    deinit { Self.freed.add(1, ordering: .relaxed) }
 }
 
 /// `Location` has no empty JSON form but an empty value field by field; `Shape` (an enum with

@@ -90,8 +90,10 @@ struct IdentityTable<Key: IdentityKey, Value> {
     }
 
     /// Stores `value` for a key the caller knows is absent (a new object's identifier),
-    /// without looking for it first: a fetch registers one a row.
-    mutating func insertNew(_ value: Value, for key: Key) {
+    /// without looking for it first: a fetch registers one a row. The value is consumed: a
+    /// fetch hands over a reference it took earlier, and a borrowed one was retained again
+    /// here.
+    mutating func insertNew(_ value: consuming Value, for key: Key) {
         assert(buffer.find(key, tag: tag(of: key)) == nil, "insertNew: the key is present")
         let tag = tag(of: key)
         makeUnique()
@@ -203,7 +205,7 @@ struct IdentityTable<Key: IdentityKey, Value> {
 
         /// Puts a new entry in the first free slot of its run (there is one: the table is at
         /// most half full).
-        func place(tag: UInt64, key: consuming Key, value: Value) {
+        func place(tag: UInt64, key: consuming Key, value: consuming Value) {
             let mask = capacity - 1
             var index = Int(truncatingIfNeeded: tag) & mask
             while tags[index] != 0 { index = (index + 1) & mask }

@@ -100,21 +100,32 @@ extension ModelContext {
     ///
     /// Models are made while the statement steps: no row is copied out first. Nothing in
     /// `materializeUnregistered` reaches the store again, so holding its lock meanwhile is safe.
-    /// They are registered after the last row, when their number is known (`registerFetched`).
+    /// They are registered after the last row, when their number is known (`registerFetched`),
+    /// from what each row left in `fresh` while its model was in the cache: by then, 16,000
+    /// rows later, a model and its storage no longer are, and reading them there again cost
+    /// two cache misses a row (`Scripts/bench-samples.sh swiftdata 6`).
     func fetchStored<T: PersistentModel>(_ type: T.Type, _ rendered: RenderedSQL, layout: TableLayout, store: ModelStore)
         throws -> [T]
     {
         try store.access { connection in
             var fresh: [FreshModel] = []
-            var index = 0
-            var models = try connection.models(rendered) { row in
-                let (model, storage) = try materializeUnregistered(T.self, row: row, layout: layout, store: store)
-                if let storage { fresh.append(FreshModel(index: index, unmanaged: storage)) }
-                index += 1
-                return model
+            do {
+                var index = 0
+                var models = try connection.models(rendered) { row in
+                    let (model, storage, primaryKey) = try materializeUnregistered(
+                        T.self, row: row, layout: layout, store: store)
+                    if let storage {
+                        fresh.append(FreshModel(index: index, storage: storage, primaryKey: primaryKey, model: model))
+                    }
+                    index += 1
+                    return model
+                }
+                registerFetched(&models, fresh, layout: layout)
+                return models
+            } catch {
+                for entry in fresh { entry.model.release() }
+                throw error
             }
-            registerFetched(&models, fresh)
-            return models
         }
     }
 
@@ -134,19 +145,19 @@ extension ModelContext {
     /// The registered model of a row (the primary key, then the layout's columns), made and
     /// registered if the context does not hold it yet.
     func materialize<T: PersistentModel>(_ type: T.Type, row: some RowValues, layout: TableLayout, store: ModelStore) throws -> T {
-        let (model, storage) = try materializeUnregistered(type, row: row, layout: layout, store: store)
+        let (model, storage, _) = try materializeUnregistered(type, row: row, layout: layout, store: store)
         if let storage { register(model, storage.takeUnretainedValue()) }
         return model
     }
 
     /// The registered model of a row, or a new one with its storage, which the caller
-    /// registers (`register` or `registerFetched`). The storage is unretained: the new model
-    /// holds it, and the model is the only reference a new storage needs (a retained storage
-    /// beside it cost a retain and a release a row, callgrind W2).
+    /// registers (`register` or `registerFetched`), and the row's primary key. The storage is
+    /// unretained: the new model holds it, and the model is the only reference a new storage
+    /// needs (a retained storage beside it cost a retain and a release a row, callgrind W2).
     @inline(__always)
     func materializeUnregistered<T: PersistentModel>(
         _ type: T.Type, row: some RowValues, layout: TableLayout, store: ModelStore
-    ) throws -> (T, Unmanaged<ModelStorage>?) {
+    ) throws -> (T, Unmanaged<ModelStorage>?, Int64) {
         // Read as an INTEGER straight from the statement; only a row without one builds a
         // `DatabaseValue` (for the error). Through `value(at:)`, every row paid for it (about
         // 60 instructions, callgrind W2).
@@ -158,7 +169,7 @@ extension ModelContext {
             let key = byIdentifier[PersistentIdentifier.permanent(scope: layout.identifierScope, primaryKey: primaryKey)],
             let existing = tracked[key] as? T
         {
-            return (existing, nil)
+            return (existing, nil, primaryKey)
         }
         let storage = try ModelStorage.fetched(
             entity: layout.entity, scope: layout.identifierScope, primaryKey: primaryKey, link: link
@@ -176,7 +187,7 @@ extension ModelContext {
         if unmanaged._withUnsafeGuaranteedRef({ $0.droppedByModel }) { throw droppedBackingData(T.self, layout: layout) }
         assert(model._storage === unmanaged.takeUnretainedValue(),
                "\(T.self)._$makeFetched did not keep the storage it was given")
-        return (model, unmanaged)
+        return (model, unmanaged, primaryKey)
     }
 
     /// The error for a model whose `init(backingData:)` did not keep the backing data it was
@@ -197,37 +208,54 @@ extension ModelContext {
                    value: row.count > 0 ? row.value(at: 0).description : nil, message: "A row has no integer primary key")
     }
 
-    /// Registers the models one fetch made (`fresh`: their places in `models` and their
-    /// storages), growing the identity tables once. A row that came twice in the result keeps
-    /// the model made for it first, in both places.
-    func registerFetched<T: PersistentModel>(_ models: inout [T], _ fresh: [FreshModel]) {
+    /// Registers the models one fetch made (`fresh`: their places in `models`, their storages
+    /// and primary keys, and a reference to each model), growing the identity tables once. A
+    /// row that came twice in the result keeps the model made for it first, in both places.
+    ///
+    /// Neither a model nor its storage is read here: each entry already holds the storage's
+    /// key (its address), its identifier's parts (the layout's scope and the primary key) and
+    /// the retain `tracked` needs, taken while the row was being made.
+    func registerFetched<T: PersistentModel>(_ models: inout [T], _ fresh: [FreshModel], layout: TableLayout) {
         guard !fresh.isEmpty else { return }
-        if !fresh[0].storage.takeUnretainedValue().entity.relationshipSlots.isEmpty { mayHoldRelatedModels = true }
+        if !layout.entity.relationshipSlots.isEmpty { mayHoldRelatedModels = true }
         tracked.reserveCapacity(tracked.count + fresh.count)
         byIdentifier.reserveCapacity(byIdentifier.count + fresh.count)
+        let scope = layout.identifierScope
+        // Each entry's identifier holds the scope: its references are all taken here, before
+        // the loop, and each identifier below takes one over without an atomic increment. In
+        // the loop, an increment waited for the identity tables' cache misses before it (a
+        // locked instruction orders every memory access around it), and took 4% of W6's
+        // samples.
+        let scopeReference = Unmanaged.passUnretained(scope)
+        for _ in fresh { _ = scopeReference.retain() }
         // Through a buffer: this code is not specialized for `T`, and `Array`'s own subscript
         // is then a call with `T`'s metadata (about 57 instructions a model).
         let logsRegistrations = registrationLog != nil
         models.withUnsafeMutableBufferPointer { models in
             for entry in fresh {
                 let index = entry.index
-                // Read through the unretained reference (the model at `index` holds the
-                // storage): taking it as a strong reference cost a retain and a release a row.
-                let (key, identifier) = entry.storage._withUnsafeGuaranteedRef { (self.key($0), $0.identifier) }
+                // The address alone: nothing of the storage is read.
+                let key = entry.storage._withUnsafeGuaranteedRef { self.key($0) }
+                let identifier = PersistentIdentifier.permanent(
+                    scope: scopeReference.takeRetainedValue(), primaryKey: entry.primaryKey)
                 if let firstKey = byIdentifier.insertIfAbsent(key, for: consume identifier) {
                     if let first = tracked[firstKey] as? T {
-                        // The storage's last use: the assignment below releases its model.
+                        // The entry's reference goes first; the model at `index` still holds
+                        // the storage, whose last use this is: the assignment below releases
+                        // that model.
+                        entry.model.release()
                         entry.storage._withUnsafeGuaranteedRef { $0.context = nil }
                         models[index] = first
                         continue
                     }
                     // Not a model of this type (never expected): the new model takes the
-                    // identifier, as `register` gives it. (Read again: the call above took
+                    // identifier, as `register` gives it. (Made again: the call above took
                     // `identifier`.)
-                    entry.storage._withUnsafeGuaranteedRef { byIdentifier[$0.identifier] = key }
+                    byIdentifier[.permanent(scope: scope, primaryKey: entry.primaryKey)] = key
                 }
-                // A new storage's identifier: no live storage, so no entry, can have it.
-                tracked.insertNew(models[index], for: key)
+                // A new storage's identifier: no live storage, so no entry, can have it. The
+                // entry's reference moves into the table.
+                tracked.insertNew(unsafeDowncast(entry.model.takeRetainedValue(), to: T.self), for: key)
                 // Those not replaced by an instance registered before (for `enumerate`). Here,
                 // not in a loop after this one: a replaced model's storage is gone by then.
                 if logsRegistrations { registrationLog?.append(key) }
@@ -290,26 +318,33 @@ final class UnknownEntityModel: PersistentModel {
     }
 }
 
-/// A model one fetch made: its place in the result and its storage, to register after the last
-/// row. A struct, not a tuple: an array of tuples is destroyed through the runtime's generic
-/// tuple destroy, element by element (about 35 instructions a W2 row).
+/// A model one fetch made: its place in the result, its storage, its row's primary key and a
+/// reference to it, to register after the last row. A struct, not a tuple: an array of tuples
+/// is destroyed through the runtime's generic tuple destroy, element by element (about 35
+/// instructions a W2 row).
 ///
 /// The storage is held unretained: the model in the result holds it for as long as
 /// `registerFetched` reads it (a model replaced there by one registered before is replaced
 /// after its storage's last use), and a retain and release per row cost about 40
 /// instructions (callgrind, W2). `Unmanaged`, as `materializeUnregistered` hands it over: the
 /// hand-off itself retains nothing, where returning the storage strongly beside its model did.
+///
+/// `model` is retained (+1) when the entry is made, while the new model is in the cache: it
+/// is the reference `tracked` keeps, moved there by `registerFetched` (or released there, or
+/// by the fetch that throws). Retained in `registerFetched` instead, every model was read
+/// again after the last row, a cache miss a row. Not generic over the model's type: the fetch
+/// is not specialized for it, and appending to an array of a generic struct cost the fetch a
+/// metadata lookup a row (W2 went from 1.7× C to 1.9× on the clock).
 struct FreshModel {
     let index: Int
     let storage: Unmanaged<ModelStorage>
+    let primaryKey: Int64
+    let model: Unmanaged<AnyObject>
 
-    init(index: Int, unmanaged storage: Unmanaged<ModelStorage>) {
+    init(index: Int, storage: Unmanaged<ModelStorage>, primaryKey: Int64, model: some PersistentModel) {
         self.index = index
         self.storage = storage
-    }
-
-    /// `storage` must stay alive, held by the model at `index`, until it is registered.
-    init(index: Int, storage: ModelStorage) {
-        self.init(index: index, unmanaged: .passUnretained(storage))
+        self.primaryKey = primaryKey
+        self.model = .passRetained(model)
     }
 }
