@@ -17,17 +17,36 @@ extension Row {
         /// The number of columns.
         @usableFromInline
         package let count: Int
+        /// The row's first value and the distance between values, when the statement located
+        /// them (Statement+RowValues.swift).
+        @usableFromInline
+        let rowValues: UnsafeRawPointer?
+        @usableFromInline
+        let rowValueStride: Int
 
         @inlinable
-        package init(handle: SQLiteStatement, count: Int) {
+        package init(handle: SQLiteStatement, count: Int, rowValues: UnsafeRawPointer? = nil, rowValueStride: Int = 0) {
             self.handle = handle
             self.count = count
+            self.rowValues = rowValues
+            self.rowValueStride = rowValueStride
+        }
+
+        /// Column `index`'s `sqlite3_value`: by address when the row's values were located and
+        /// `index` is in the row, through `sqlite3_column_value` otherwise (past the row, its
+        /// `NULL`; an address there would be another register, or beyond them all).
+        @inlinable @inline(__always)
+        func sqliteValue(at index: Int) -> SQLiteValue? {
+            if let rowValues, UInt(bitPattern: index) < UInt(bitPattern: count) {
+                return OpaquePointer(rowValues + index &* rowValueStride)
+            }
+            return sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
         }
 
         /// Column `index` as `Value`, as ``Row/subscript(_:)-(Int)`` reads it.
         @inlinable @inline(__always)
         package func value<Value: DatabaseValueConvertible>(_ type: Value.Type, at index: Int) -> Value? {
-            guard let sqliteValue = sqlite3_column_value(handle, Int32(truncatingIfNeeded: index)) else { return nil }
+            guard let sqliteValue = sqliteValue(at: index) else { return nil }
             return Value.decode(from: sqliteValue, storageClass: sqlite3_value_type(sqliteValue))
         }
 
@@ -36,7 +55,7 @@ extension Row {
         package func nullOrValue<Value: DatabaseValueConvertible>(_ type: Value.Type, at index: Int)
             -> (isNull: Bool, value: Value?)
         {
-            guard let sqliteValue = sqlite3_column_value(handle, Int32(truncatingIfNeeded: index)) else {
+            guard let sqliteValue = sqliteValue(at: index) else {
                 return (true, nil)
             }
             let storageClass = sqlite3_value_type(sqliteValue)
@@ -49,6 +68,7 @@ extension Row {
     @inlinable
     package var columns: Columns? {
         guard let handle = statement.sqliteStatement else { return nil }
-        return Columns(handle: handle, count: statement.columnCount)
+        return Columns(handle: handle, count: statement.columnCount, rowValues: statement.rowValues,
+                       rowValueStride: statement.rowValueStride)
     }
 }

@@ -15,9 +15,11 @@ import CSQLite
 /// // SELECT id, title, finishedAt FROM workout
 /// ```
 ///
-/// Decoding reads `sqlite3_column_value` and `sqlite3_value_*` directly (no ``DatabaseValue`` in between for the
-/// standard types) and looks names up in a per-statement map, so no column costs an allocation
-/// beyond the value itself (a `String`'s or `Data`'s storage).
+/// Decoding reads each column's `sqlite3_value` with the `sqlite3_value_*` functions (no
+/// ``DatabaseValue`` in between for the standard types; the value found by address where the
+/// statement located the row, Statement+RowValues.swift) and looks names up in a per-statement
+/// map, so no column costs an allocation beyond the value itself (a `String`'s or `Data`'s
+/// storage).
 public struct Row {
     /// The statement whose current row this is.
     public let statement: Statement
@@ -41,6 +43,9 @@ public struct Row {
     func columnValue(at index: Int) -> SQLiteValue? {
         guard let handle = statement.sqliteStatement,
               UInt(bitPattern: index) < UInt(bitPattern: statement.columnCount) else { return nil }
+        // Found by address while the statement is on a row whose values it located
+        // (Statement+RowValues.swift); through SQLite otherwise.
+        if let rowValues = statement.rowValues { return statement.rowValue(rowValues, at: index) }
         return sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
     }
 

@@ -1,0 +1,102 @@
+import CSQLite
+@testable import CairnSQLite
+import Foundation
+import Testing
+
+/// A statement finds its row's column values by address (Statement+RowValues.swift) once it has
+/// measured that SQLite keeps them one distance apart. Every value found that way must be the
+/// one `sqlite3_column_value` answers; a `Row` kept past its row must not read by address.
+@Suite struct RowValuesTests {
+    /// Each value as `sqlite3_column_value` gives it, read through the public accessors.
+    static func throughSQLite(_ statement: Statement) throws -> [DatabaseValue] {
+        let handle = try #require(statement.sqliteStatement)
+        return (0..<statement.columnCount).map { index in
+            DatabaseValue(sqliteValue: sqlite3_column_value(handle, Int32(index))!)
+        }
+    }
+
+    static func text(_ value: DatabaseValue) -> String? {
+        if case .text(let text) = value { return text }
+        return nil
+    }
+
+    @Test("every column of every row read by address is the value SQLite answers for it")
+    func valuesByAddressAreSQLitesValues() throws {
+        let db = try Database.inMemory()
+        try db.execute(sql: "CREATE TABLE t (a INTEGER, b TEXT, c REAL, d BLOB, e TEXT)")
+        let insert = try db.makeStatement(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)")
+        for index in 0..<200 {
+            let long = String(repeating: "é", count: index)
+            try insert.execute(arguments: [
+                index % 7 == 0 ? nil : index, index % 5 == 0 ? nil : "text \(index) \(long)",
+                Double(index) / 3, Data([UInt8(index % 256), 0, 1]), index % 2 == 0 ? "" : "x",
+            ])
+        }
+        let statement = try db.makeStatement(sql: "SELECT a, b, c, d, e, a + 1, upper(b) FROM t ORDER BY a DESC")
+        var rows = 0
+        try statement.forEachRow { row in
+            rows += 1
+            #expect(statement.rowValues != nil, "row \(rows) was not located")
+            let expected = try Self.throughSQLite(statement)
+            #expect((0..<row.count).map { row.databaseValue(at: $0) } == expected)
+            #expect(try row.decode(String?.self, at: 1) == Self.text(expected[1]))
+            let columns = try #require(row.columns)
+            #expect((0..<row.count).map { columns.value(String.self, at: $0) } == expected.map(Self.text))
+        }
+        #expect(rows == 200)
+        #expect(statement.rowValueStride > 0)
+    }
+
+    // A compound SELECT produces its arms' rows from different registers: each row is located
+    // anew, and reads its own values.
+    @Test("each arm of a compound SELECT reads its own values")
+    func compoundSelectArmsReadTheirOwnValues() throws {
+        let db = try Database.inMemory()
+        let sql = """
+            SELECT 1, 'one', 1.5, NULL UNION ALL SELECT 2, 'two', 2.5, x'ff' \
+            UNION ALL SELECT count(*), 'three', 3.5, 'z' FROM (SELECT 1 UNION ALL SELECT 2)
+            """
+        let rows = try db.fetchAll(sql: sql) { row in
+            [try row.decode(Int64.self, at: 0).description, try row.decode(String.self, at: 1),
+             try row.decode(Double.self, at: 2).description, row.databaseValue(at: 3).description]
+        }
+        #expect(rows.map { $0[0] } == ["1", "2", "2"])
+        #expect(rows.map { $0[1] } == ["one", "two", "three"])
+        #expect(rows.map { $0[2] } == ["1.5", "2.5", "3.5"])
+        #expect(rows[0][3] == DatabaseValue.null.description)
+    }
+
+    @Test("a row kept after its statement finished, reset or closed with its connection reads through SQLite")
+    func aRowKeptPastItsRowDoesNotReadByAddress() throws {
+        let db = try Database.inMemory()
+        let statement = try db.makeStatement(sql: "SELECT 'a text long enough to be allocated', 2, 3.5")
+        #expect(try statement.step())
+        #expect(statement.rowValues != nil)
+        let row = Row(statement: statement)
+        #expect(try row.decode(String.self, at: 0) == "a text long enough to be allocated")
+        // Finished: SQLite resets the statement and answers NULL for every column.
+        #expect(try !statement.step())
+        #expect(statement.rowValues == nil)
+        #expect(row.databaseValue(at: 0) == .null)
+        #expect(throws: RowDecodingError.self) { try row.decode(String.self, at: 0) }
+
+        #expect(try statement.step())
+        statement.reset()
+        #expect(statement.rowValues == nil)
+        #expect(row.databaseValue(at: 2) == .null)
+
+        #expect(try statement.step())
+        try db.close()
+        #expect(statement.rowValues == nil)
+        #expect(row.databaseValue(at: 1) == .null)
+    }
+
+    @Test("statements with fewer than three columns ask SQLite for each value")
+    func narrowRowsAreNotLocated() throws {
+        let db = try Database.inMemory()
+        let statement = try db.makeStatement(sql: "SELECT 1, 'two'")
+        #expect(try statement.step())
+        #expect(statement.rowValues == nil)
+        #expect(try Row(statement: statement).decode(String.self, at: 1) == "two")
+    }
+}
