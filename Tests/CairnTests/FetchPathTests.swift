@@ -105,15 +105,23 @@ struct FetchPathTests {
             return (Jotting._$makeFetched(_FetchedStorage(storage: storage)), storage)
         }
         let (first, firstStorage) = made()
-        let (second, secondStorage) = made()
-        var models = [first, second]
-        context.registerFetched(
-            &models,
-            [FreshModel(index: 0, storage: .passUnretained(firstStorage), primaryKey: 1, model: first),
-             FreshModel(index: 1, storage: .passUnretained(secondStorage), primaryKey: 1, model: second)],
-            layout: layout)
+        // The second model is dropped in favour of the first: the reference its entry took
+        // must be given back, or it would never be freed.
+        weak var dropped: Jotting?
+        var models: [Jotting] = []
+        do {
+            let (second, secondStorage) = made()
+            dropped = second
+            models = [first, second]
+            context.registerFetched(
+                &models,
+                [FreshModel(index: 0, storage: .passUnretained(firstStorage), primaryKey: 1, model: first),
+                 FreshModel(index: 1, storage: .passUnretained(secondStorage), primaryKey: 1, model: second)],
+                layout: layout)
+            #expect(second.modelContext == nil)
+        }
         #expect(models[0] === first && models[1] === first)
-        #expect(second.modelContext == nil)
+        #expect(dropped == nil, "the model dropped for the row's first one is freed")
         let registered: Jotting? = context.registeredModel(for: identifier)
         #expect(registered === first)
         #expect(try context.fetch(FetchDescriptor<Jotting>()).first === first)
