@@ -100,3 +100,35 @@ import Testing
         #expect(try Row(statement: statement).decode(String.self, at: 1) == "two")
     }
 }
+
+extension RowValuesTests {
+    // SQLite prepares a statement again after a schema change, which may change its columns:
+    // a row must then be read as SQLite answers it, never past the new row's values.
+    @Test("a statement SQLite prepared again after a schema change reads the new rows as SQLite does")
+    func aStatementPreparedAgainReadsWhatSQLiteAnswers() throws {
+        let db = try Database.inMemory()
+        try db.execute(sql: "CREATE TABLE t (a INTEGER, b TEXT, c REAL, d TEXT)")
+        try db.execute(sql: "INSERT INTO t VALUES (1, 'one', 1.5, 'first'), (2, 'two', 2.5, 'second')")
+        let statement = try db.makeStatement(sql: "SELECT * FROM t ORDER BY a")
+        let before = try statement.fetchAll { row in (0..<row.count).map { row.databaseValue(at: $0) } }
+        #expect(before == [[.integer(1), .text("one"), .real(1.5), .text("first")],
+                           [.integer(2), .text("two"), .real(2.5), .text("second")]])
+        try db.execute(sql: "ALTER TABLE t DROP COLUMN d")
+        try db.execute(sql: "ALTER TABLE t ADD COLUMN e TEXT DEFAULT 'new'")
+        try db.execute(sql: "ALTER TABLE t DROP COLUMN c")
+        var rows: [[DatabaseValue]] = []
+        try statement.forEachRow { row in
+            let expected = try Self.throughSQLite(statement)
+            rows.append((0..<row.count).map { row.databaseValue(at: $0) })
+            #expect(rows.last == expected)
+            let columns = try #require(row.columns)
+            #expect((0..<columns.count).map { columns.value(String.self, at: $0) } == expected.map(Self.text))
+        }
+        // Three columns now (a, b, e); the statement still counts the four it was first
+        // prepared with, and SQLite answers NULL for the fourth.
+        let handle = try #require(statement.sqliteStatement)
+        #expect(sqlite3_column_count(handle) == 3)
+        #expect(rows == [[.integer(1), .text("one"), .text("new"), .null],
+                         [.integer(2), .text("two"), .text("new"), .null]])
+    }
+}
