@@ -48,9 +48,6 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         /// life of the process (no other code makes one), so it outlives every storage. A
         /// strong reference cost each fetched row an atomic retain and release (callgrind W6).
         unowned(unsafe) let entity: Schema.Entity
-        /// The number of slots: the entity's property count.
-        @usableFromInline
-        let slotCount: Int
         var changed = SlotSet()
         var identifier: PersistentIdentifier
         var state: State
@@ -65,6 +62,11 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
         var link: ContextLink?
         /// What few storages use, made when first set (see ``RareFields``).
         var rare: RareFields?
+        /// The number of slots: the entity's property count. Last, next to the first slots: a
+        /// getter checks its slot against it, and a model read where nothing of it is in the
+        /// cache then loads one line for the count and the first slots, not two.
+        @usableFromInline
+        let slotCount: Int
     }
 
     /// The fields most storages never set, in a box made when one is: the committed values of
@@ -135,7 +137,7 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     ) -> ModelStorage {
         let count = entity.properties.count
         let buffer = create(minimumCapacity: count) { _ in
-            Fields(entity: entity, slotCount: count, identifier: identifier(), state: state, link: link)
+            Fields(entity: entity, identifier: identifier(), state: state, link: link, slotCount: count)
         }
         // `create` makes an instance of the class it is called on.
         let storage = unsafeDowncast(buffer, to: ModelStorage.self)
