@@ -21,7 +21,13 @@ import Glibc
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS ledger (batch INTEGER NOT NULL, item INTEGER NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (batch, item))")
         }
         var batch = try pool.read { db in try db.fetchValue(Int.self, sql: "SELECT max(batch) FROM ledger") } ?? 0
-        while true {
+        // The parent kills this loop within seconds. If the parent itself dies first (a
+        // crashed or interrupted test run), nobody would: the loop stops when it is handed to
+        // another parent, and after two minutes in any case. (An orphaned writer once filled
+        // the disk with a 31 GB database.)
+        let parent = getppid()
+        let giveUp = Date().addingTimeInterval(120)
+        while getppid() == parent, Date() < giveUp {
             batch += 1
             let current = batch
             try pool.write { db in
