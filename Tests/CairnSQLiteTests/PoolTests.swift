@@ -74,7 +74,9 @@ func runCounterIncrements(on writer: any DatabaseWriter) async throws {
     #expect(try await writer.read { db in try db.fetchValue(Int.self, sql: "SELECT value FROM counter") } == 500)
 }
 
-@Suite struct DatabasePoolTests {
+/// A class: each test gets its own instance, whose `deinit` removes that test's database
+/// folder (as a struct, the suite left one folder behind per test).
+@Suite final class DatabasePoolTests {
     let temp: TemporaryDatabasePath
     let pool: DatabasePool
 
@@ -83,6 +85,8 @@ func runCounterIncrements(on writer: any DatabaseWriter) async throws {
         pool = try DatabasePool(path: temp.path)
         try pool.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, x INTEGER)") }
     }
+
+    deinit { temp.cleanup() }
 
     @Test func inMemoryPoolIsRejected() {
         #expect(throws: DatabaseError.self) { try DatabasePool(path: ":memory:") }
@@ -176,6 +180,7 @@ func runCounterIncrements(on writer: any DatabaseWriter) async throws {
 
     @Test func manyConcurrentAsyncReadsShareTheReaders() async throws {
         try await pool.write { db in try db.execute(sql: "INSERT INTO t (x) VALUES (1), (2), (3)") }
+        let pool = self.pool
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<40 {
                 group.addTask { try await pool.read { db in try db.fetchCount(sql: "SELECT * FROM t") } }
