@@ -3,9 +3,12 @@ import Foundation
 import Testing
 import CairnTestSupport
 
-@Suite struct CommitObservationTests {
+/// A class, as `DatabasePoolTests`: each test's instance removes its database folder.
+@Suite final class CommitObservationTests {
     let temp: TemporaryDatabasePath
     let pool: DatabasePool
+
+    deinit { temp.cleanup() }
 
     init() throws {
         temp = try TemporaryDatabasePath()
