@@ -47,8 +47,8 @@ import Testing
         #expect(statement.rowValueStride > 0)
     }
 
-    // A compound SELECT produces its arms' rows from different registers: each row is located
-    // anew, and reads its own values.
+    // Each arm of a compound SELECT ends in its own result row, which need not use the first
+    // arm's registers: every row is located anew, and must read its own values.
     @Test("each arm of a compound SELECT reads its own values")
     func compoundSelectArmsReadTheirOwnValues() throws {
         let db = try Database.inMemory()

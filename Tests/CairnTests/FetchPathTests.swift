@@ -575,9 +575,9 @@ struct FetchPathTests {
                 try db.execute(sql: #"UPDATE "Tally" SET "amount" = 3 WHERE "id" = 3"#)
             }
             let context = ModelContext(container)
-            let again = before + 2
+            let freedAfterTheFailure = before + 2
             _ = try context.fetch(FetchDescriptor<Tally>()).count
-            #expect(Tally.freed.load(ordering: .relaxed) == again)
+            #expect(Tally.freed.load(ordering: .relaxed) == freedAfterTheFailure)
             #expect(context.tracked.count == 3)
         }
     }

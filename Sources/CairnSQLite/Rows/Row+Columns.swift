@@ -38,7 +38,7 @@ extension Row {
         @inlinable @inline(__always)
         func sqliteValue(at index: Int) -> SQLiteValue? {
             if let rowValues, UInt(bitPattern: index) < UInt(bitPattern: count) {
-                return OpaquePointer(rowValues + index &* rowValueStride)
+                return Statement.rowValue(rowValues, stride: rowValueStride, at: index)
             }
             return sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
         }

@@ -14,8 +14,9 @@ import CSQLite
 /// - The first row of a statement asks SQLite for every column and keeps the distance between
 ///   consecutive values only if every column is exactly where that distance puts it.
 /// - Every later row asks for its first and last column and uses the addresses only if the
-///   last one is where the distance puts it (SQLite may move the row between registers, as
-///   a compound `SELECT` does from one arm to the next).
+///   last one is where the distance puts it. Each `OP_ResultRow` of a program names its own
+///   first register, so nothing promises one place for every row; the compound `SELECT`s
+///   tried (`RowValuesTests`) did keep one.
 /// - The address is forgotten when the statement finishes, resets or is finalized, so a
 ///   ``Row`` kept past its row never reads a released register: it falls back to
 ///   `sqlite3_column_value`, which then answers `NULL`.
@@ -70,6 +71,12 @@ extension Statement {
     /// that `rowValues` is set and that `index` is in `0..<columnCount`.
     @inlinable @inline(__always)
     func rowValue(_ rowValues: UnsafeRawPointer, at index: Int) -> SQLiteValue {
-        OpaquePointer(rowValues + index &* rowValueStride)
+        Self.rowValue(rowValues, stride: rowValueStride, at: index)
+    }
+
+    /// The same, from a first value and a distance read out before (``Row/Columns``).
+    @inlinable @inline(__always)
+    static func rowValue(_ rowValues: UnsafeRawPointer, stride: Int, at index: Int) -> SQLiteValue {
+        OpaquePointer(rowValues + index &* stride)
     }
 }
