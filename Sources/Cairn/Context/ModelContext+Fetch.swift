@@ -217,6 +217,11 @@ extension ModelContext {
     /// the retain `tracked` needs, taken while the row was being made.
     func registerFetched<T: PersistentModel>(_ models: inout [T], _ fresh: [FreshModel], layout: TableLayout) {
         guard !fresh.isEmpty else { return }
+        if deferredRegistration != nil { registerDeferred() }
+        if let deferred = DeferredRegistration(T.self, fresh, layout: layout, in: self) {
+            deferredRegistration = deferred
+            return
+        }
         if !layout.entity.relationshipSlots.isEmpty { mayHoldRelatedModels = true }
         tracked.reserveCapacity(tracked.count + fresh.count)
         byIdentifier.reserveCapacity(byIdentifier.count + fresh.count)

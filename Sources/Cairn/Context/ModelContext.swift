@@ -40,9 +40,38 @@ public final class ModelContext {
     // about 80 instructions per access.
 
     /// Every model the context knows (inserted, fetched, deleted), by its storage's identity.
-    @exclusivity(unchecked) var tracked = IdentityTable<ObjectIdentifier, any PersistentModel>()
-    /// Tracked models by identifier (permanent ids of saved models, temporary ids of inserted ones).
-    @exclusivity(unchecked) var byIdentifier = IdentityTable<PersistentIdentifier, ObjectIdentifier>()
+    /// Read through ``tracked``, which first registers a fetch's deferred models.
+    @exclusivity(unchecked) var trackedTable = IdentityTable<ObjectIdentifier, any PersistentModel>()
+    /// Tracked models by identifier (permanent ids of saved models, temporary ids of inserted
+    /// ones). Read through ``byIdentifier``, as above.
+    @exclusivity(unchecked) var byIdentifierTable = IdentityTable<PersistentIdentifier, ObjectIdentifier>()
+    /// The models of the latest fetch, when it left them out of the tables until something
+    /// reads them (ModelContext+DeferredRegistration.swift).
+    var deferredRegistration: DeferredRegistration?
+
+    /// Every model the context knows; the deferred ones are registered first.
+    var tracked: IdentityTable<ObjectIdentifier, any PersistentModel> {
+        _read {
+            if deferredRegistration != nil { registerDeferred() }
+            yield trackedTable
+        }
+        _modify {
+            if deferredRegistration != nil { registerDeferred() }
+            yield &trackedTable
+        }
+    }
+
+    /// Tracked models by identifier; the deferred ones are registered first.
+    var byIdentifier: IdentityTable<PersistentIdentifier, ObjectIdentifier> {
+        _read {
+            if deferredRegistration != nil { registerDeferred() }
+            yield byIdentifierTable
+        }
+        _modify {
+            if deferredRegistration != nil { registerDeferred() }
+            yield &byIdentifierTable
+        }
+    }
     /// Inserted models, in insertion order.
     var insertionOrder: [ObjectIdentifier] = []
     /// Deleted models, in deletion order.
@@ -93,8 +122,9 @@ public final class ModelContext {
     deinit {
         // Emptied here, where the tables' types are known (`IdentityTable.removeAll`).
         defer {
-            tracked.removeAll()
-            byIdentifier.removeAll()
+            deferredRegistration?.release()
+            trackedTable.removeAll()
+            byIdentifierTable.removeAll()
         }
         // Models that outlive the context must not keep each other alive through their
         // relationships (ModelStorage+Detach.swift), nor keep the stores open when they may.

@@ -1,0 +1,90 @@
+import Foundation
+
+// A fetch's models go into the context's identity tables when something first reads the
+// tables, not when the fetch returns.
+//
+// Registering 16,000 fetched rows is two hash-table inserts each, at addresses all over two
+// tables of about a megabyte, and emptying those tables when the context goes is a walk over
+// them again. A context made for one fetch and dropped after it (a request handler, a
+// command-line tool, the benchmark's W6) never reads the tables, and paid for both. Deferred,
+// such a context holds the fetch's `FreshModel` entries (the models' references, in one
+// array) and lets them go in order.
+//
+// Every read and write of the tables goes through `tracked` and `byIdentifier`, whose
+// accessors register the deferred models first, so nothing can see the tables without them:
+// the next fetch (its first row looks for a registered model), `model(for:)`, `insert`,
+// `delete`, `save`, merges, `registeredModel(for:)`, and a model's `modelContext` chain. The
+// registration is the one `registerFetched` does, from the same entries; it only runs later.
+
+/// The models of one fetch, not yet in the context's tables.
+///
+/// Only a fetch whose models cannot need anything of registration before the tables are read
+/// defers it:
+/// - its primary keys come in ascending order, so no row came twice (a row that did would
+///   have to be replaced by the first one's model in the returned array, which only
+///   registration finds out);
+/// - its entity has no relationships (a context that may hold related models walks its
+///   models when it goes, `ModelContext.deinit`);
+/// - no `enumerate` batch is logging what it registers.
+struct DeferredRegistration {
+    /// The rows' entries, each holding a reference to its model (`FreshModel`).
+    let fresh: [FreshModel]
+    /// The scope of the rows' identifiers (the table's).
+    let scope: IdentifierScope
+    /// The fetched type, for the table's values (`any PersistentModel`).
+    let modelType: any PersistentModel.Type
+
+    /// The deferred registration of `fresh`, or nil when it must be registered now.
+    init?<T: PersistentModel>(_ type: T.Type, _ fresh: [FreshModel], layout: TableLayout, in context: ModelContext) {
+        guard context.registrationLog == nil, layout.entity.relationshipSlots.isEmpty,
+            Self.ascending(fresh)
+        else { return nil }
+        (self.fresh, scope, modelType) = (fresh, layout.identifierScope, type)
+    }
+
+    /// Whether the primary keys strictly increase: a scan in rowid order, or along any
+    /// ordering that happens to follow it.
+    private static func ascending(_ fresh: [FreshModel]) -> Bool {
+        fresh.withUnsafeBufferPointer { entries in
+            guard var previous = entries.first?.primaryKey else { return true }
+            for entry in entries.dropFirst() {
+                guard entry.primaryKey > previous else { return false }
+                previous = entry.primaryKey
+            }
+            return true
+        }
+    }
+
+    /// Gives back each entry's reference to its model: the context goes without having
+    /// registered them.
+    func release() {
+        for entry in fresh { entry.model.release() }
+    }
+}
+
+extension ModelContext {
+    /// Registers the deferred models, as `registerFetched` registers a fetch's models.
+    func registerDeferred() {
+        guard let deferred = deferredRegistration else { return }
+        deferredRegistration = nil
+        register(deferred, as: deferred.modelType)
+    }
+
+    private func register<T: PersistentModel>(_ deferred: DeferredRegistration, as type: T.Type) {
+        let fresh = deferred.fresh
+        trackedTable.reserveCapacity(trackedTable.count + fresh.count)
+        byIdentifierTable.reserveCapacity(byIdentifierTable.count + fresh.count)
+        // As in `registerFetched`: the identifiers' references to the scope, taken at once.
+        let scopeReference = Unmanaged.passUnretained(deferred.scope)
+        for _ in fresh { _ = scopeReference.retain() }
+        for entry in fresh {
+            let key = entry.storage._withUnsafeGuaranteedRef { self.key($0) }
+            // Absent: the fetch found none of these rows registered (it looked each up), no
+            // row came twice, and nothing registered anything since (every way to the
+            // tables registers these first).
+            byIdentifierTable.insertNew(
+                key, for: .permanent(scope: scopeReference.takeRetainedValue(), primaryKey: entry.primaryKey))
+            trackedTable.insertNew(unsafeDowncast(entry.model.takeRetainedValue(), to: T.self), for: key)
+        }
+    }
+}

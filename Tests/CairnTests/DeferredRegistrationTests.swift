@@ -1,0 +1,128 @@
+@testable import Cairn
+import Foundation
+import Testing
+
+/// A fetch in primary-key order of an entity without relationships leaves its models out of
+/// the context's identity tables until something reads them
+/// (ModelContext+DeferredRegistration.swift). Whatever reads them must find every model, as if
+/// the fetch had registered them itself.
+@Suite("A fetch's models registered when the context's tables are first read")
+struct DeferredRegistrationTests {
+    /// A container with jottings titled "0" … "count - 1", saved in that order.
+    private func jottings(_ count: Int) throws -> ModelContainer {
+        let container = try memoryContainer(for: Jotting.self, Trip.self, Item.self, Tag.self)
+        let writer = ModelContext(container)
+        for number in 0..<count { writer.insert(Jotting(title: "\(number)", color: nil, priority: number)) }
+        try writer.save()
+        return container
+    }
+
+    @Test("a fetch in key order defers, and model(for:) then finds each of its models")
+    func modelForFindsDeferredModels() throws {
+        let context = ModelContext(try jottings(3))
+        let notes = try context.fetch(FetchDescriptor<Jotting>())
+        #expect(notes.map(\.title) == ["0", "1", "2"])
+        #expect(context.deferredRegistration?.fresh.count == 3)
+        for note in notes {
+            #expect(context.model(for: note.persistentModelID) as? Jotting === note)
+        }
+        #expect(context.deferredRegistration == nil)
+        #expect(context.tracked.count == 3)
+        #expect(context.byIdentifier.count == 3)
+        let registered: Jotting? = context.registeredModel(for: notes[1].persistentModelID)
+        #expect(registered === notes[1])
+    }
+
+    @Test("the next fetch returns the instances the deferred fetch made, in its own order")
+    func nextFetchReturnsTheSameInstances() throws {
+        let context = ModelContext(try jottings(4))
+        let first = try context.fetch(FetchDescriptor<Jotting>())
+        let reversed = try context.fetch(FetchDescriptor<Jotting>(sortBy: [SortDescriptor(\.title, order: .reverse)]))
+        #expect(reversed.map(\.title) == ["3", "2", "1", "0"])
+        #expect(zip(first.reversed(), reversed).allSatisfy { $0 === $1 })
+        let filtered = try context.fetch(FetchDescriptor<Jotting>(predicate: #Predicate { $0.title == "2" }))
+        #expect(filtered.count == 1 && filtered.first === first[2])
+    }
+
+    @Test("edits and deletes of deferred models are changes, and save writes them")
+    func editsAndDeletesAreSaved() throws {
+        let container = try jottings(3)
+        let context = ModelContext(container)
+        let notes = try context.fetch(FetchDescriptor<Jotting>())
+        #expect(context.deferredRegistration != nil)
+        notes[0].title = "edited"
+        context.delete(notes[1])
+        #expect(context.hasChanges)
+        #expect(context.changedModelsArray.count == 1 && context.changedModelsArray.first as? Jotting === notes[0])
+        #expect(context.deletedModelsArray.count == 1 && context.deletedModelsArray.first as? Jotting === notes[1])
+        try context.save()
+        #expect(!context.hasChanges)
+
+        let saved = try ModelContext(container).fetch(FetchDescriptor<Jotting>())
+        #expect(saved.map(\.title) == ["edited", "2"])
+    }
+
+    @Test("an insert after a deferred fetch is fetched beside the deferred models")
+    func insertAfterDeferredFetch() throws {
+        let context = ModelContext(try jottings(2))
+        let notes = try context.fetch(FetchDescriptor<Jotting>())
+        let added = Jotting(title: "new", color: nil)
+        context.insert(added)
+        let all = try context.fetch(FetchDescriptor<Jotting>(sortBy: [SortDescriptor(\.title)]))
+        #expect(all.map(\.title) == ["0", "1", "new"])
+        #expect(all[0] === notes[0] && all[1] === notes[1] && all[2] === added)
+    }
+
+    @Test("a fetch out of key order, and a fetch of an entity with relationships, register at once")
+    func registersAtOnceWhenItMust() throws {
+        let container = try jottings(3)
+        let sorted = ModelContext(container)
+        let notes = try sorted.fetch(FetchDescriptor<Jotting>(sortBy: [SortDescriptor(\.title, order: .reverse)]))
+        #expect(notes.count == 3)
+        #expect(sorted.deferredRegistration == nil)
+        #expect(sorted.trackedTable.count == 3)
+
+        let writer = ModelContext(container)
+        writer.insert(Trip(name: "Lisbon"))
+        writer.insert(Trip(name: "Porto"))
+        try writer.save()
+        let trips = ModelContext(container)
+        #expect(try trips.fetch(FetchDescriptor<Trip>()).count == 2)
+        #expect(trips.deferredRegistration == nil)
+        #expect(trips.trackedTable.count == 2)
+    }
+
+    @Test("a context dropped with deferred models lets go of them; a model kept outlives it")
+    func droppedContextFreesDeferredModels() throws {
+        let container = try jottings(3)
+        weak var dropped: Jotting?
+        var kept: Jotting?
+        do {
+            let context = ModelContext(container)
+            let notes = try context.fetch(FetchDescriptor<Jotting>())
+            #expect(context.deferredRegistration != nil)
+            dropped = notes[0]
+            kept = notes[2]
+        }
+        #expect(dropped == nil)
+        #expect(kept?.title == "2")
+        #expect(kept?.priority == 2)
+        #expect(kept?.modelContext == nil)
+    }
+
+    @Test("a second deferring fetch registers the first fetch's models before its own rows")
+    func secondFetchRegistersTheFirst() throws {
+        let container = try jottings(2)
+        let context = ModelContext(container)
+        let firstNotes = try context.fetch(FetchDescriptor<Jotting>())
+        let writer = ModelContext(container)
+        writer.insert(Jotting(title: "later", color: nil))
+        try writer.save()
+        let secondNotes = try context.fetch(FetchDescriptor<Jotting>())
+        #expect(secondNotes.map(\.title) == ["0", "1", "later"])
+        #expect(secondNotes[0] === firstNotes[0] && secondNotes[1] === firstNotes[1])
+        // The second fetch made one model (the new row) and deferred it.
+        #expect(context.deferredRegistration?.fresh.count == 1)
+        #expect(context.tracked.count == 3)
+    }
+}
