@@ -215,6 +215,10 @@ extension ModelContext {
     /// Neither a model nor its storage is read here: each entry already holds the storage's
     /// key (its address), its identifier's parts (the layout's scope and the primary key) and
     /// the retain `tracked` needs, taken while the row was being made.
+    ///
+    /// A fetch whose rows came in primary-key order, of an entity without relationships, is
+    /// not registered here but kept as the context's ``DeferredRegistration``, registered the
+    /// same way when something first reads the tables (ModelContext+DeferredRegistration.swift).
     func registerFetched<T: PersistentModel>(_ models: inout [T], _ fresh: [FreshModel], layout: TableLayout) {
         guard !fresh.isEmpty else { return }
         if deferredRegistration != nil { registerDeferred() }
@@ -335,8 +339,10 @@ final class UnknownEntityModel: PersistentModel {
 /// hand-off itself retains nothing, where returning the storage strongly beside its model did.
 ///
 /// `model` is retained (+1) when the entry is made, while the new model is in the cache: it
-/// is the reference `tracked` keeps, moved there by `registerFetched` (or released there, or
-/// by the fetch that throws). Retained in `registerFetched` instead, every model was read
+/// is the reference `tracked` keeps, moved there by `registerFetched` or, deferred, by
+/// `registerDeferred` (or released by either, by the fetch that throws, or by a context that
+/// goes with its registration still deferred). The storage is then only ever used for its
+/// address (the table's key), never read. Retained in `registerFetched` instead, every model was read
 /// again after the last row, a cache miss a row. Not generic over the model's type: the fetch
 /// is not specialized for it, and appending to an array of a generic struct cost the fetch a
 /// metadata lookup a row (W2 went from 1.7× C to 1.9× on the clock).
