@@ -155,7 +155,7 @@ public final class Statement {
     /// caller once per column; building and throwing the error there put about 140 bytes of
     /// cold code beside every column's few hot instructions, and a 14-column decoder spanned
     /// 4.7 KB. A row loop's code competes with SQLite's for the L1 instruction cache (see
-    /// Docs/Performance.md, session 12).
+    /// Docs/PerformanceHistory.md, session 12).
     @usableFromInline @inline(never)
     func throwDecodingError<T>(_ type: T.Type, at index: Int) throws -> Never {
         throw decodingError(type, at: index)

@@ -7,7 +7,7 @@
 /// needs no validation: every byte below 0x80 is a whole scalar. So this file loads the bytes
 /// into the two words with a few unaligned loads, checks the high bits, and sets the
 /// discriminator byte: about 31 instructions. On W6 that is 7.5M small strings of the
-/// 16,000 × 100 rows (see Docs/Performance.md, session 25).
+/// 16,000 × 100 rows (see Docs/PerformanceHistory.md, session 25).
 ///
 /// This relies on the inline representation of `String` on 64-bit little-endian platforms.
 /// That layout is part of the standard library's ABI, frozen on Apple's platforms and the
