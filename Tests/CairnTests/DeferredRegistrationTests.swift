@@ -126,3 +126,45 @@ struct DeferredRegistrationTests {
         #expect(context.tracked.count == 3)
     }
 }
+
+/// Two `@Model` classes of one entity name ("Memo"): a fetch of one finds rows registered as
+/// the other, which it cannot return, and makes its own models for them.
+enum MemosA {
+    @Model
+    final class Memo {
+        var text: String
+        init(text: String) { self.text = text }
+    }
+}
+
+enum MemosB {
+    @Model
+    final class Memo {
+        var text: String
+        init(text: String) { self.text = text }
+    }
+}
+
+extension DeferredRegistrationTests {
+    @Test("a deferred fetch of rows registered as another class of the entity's name takes their identifiers, as an immediate one does")
+    func otherClassOfTheEntityName() throws {
+        let container = try memoryContainer(for: MemosA.Memo.self)
+        let writer = ModelContext(container)
+        writer.insert(MemosA.Memo(text: "one"))
+        writer.insert(MemosA.Memo(text: "two"))
+        try writer.save()
+
+        let context = ModelContext(container)
+        let asA = try context.fetch(FetchDescriptor<MemosA.Memo>())
+        let asB = try context.fetch(FetchDescriptor<MemosB.Memo>())
+        #expect(asB.map(\.text) == ["one", "two"])
+        #expect(context.deferredRegistration?.fresh.count == 2)
+        // Registered, the B models hold the identifiers, and the next fetch of B returns them.
+        #expect(context.model(for: asB[0].persistentModelID) as? MemosB.Memo === asB[0])
+        let again = try context.fetch(FetchDescriptor<MemosB.Memo>())
+        #expect(zip(asB, again).allSatisfy { $0 === $1 })
+        #expect(context.tracked.count == 4)
+        #expect(context.byIdentifier.count == 2)
+        #expect(asA.count == 2)
+    }
+}

@@ -79,11 +79,14 @@ extension ModelContext {
         for _ in fresh { _ = scopeReference.retain() }
         for entry in fresh {
             let key = entry.storage._withUnsafeGuaranteedRef { self.key($0) }
-            // Absent: the fetch found none of these rows registered (it looked each up), no
-            // row came twice, and nothing registered anything since (every way to the
-            // tables registers these first).
-            byIdentifierTable.insertNew(
-                key, for: .permanent(scope: scopeReference.takeRetainedValue(), primaryKey: entry.primaryKey))
+            // Set, not inserted as new: the identifier may name a registered model of another
+            // type (two `@Model` classes of one entity name, `SchemaV1.Note` and
+            // `SchemaV2.Note`), which the fetch did not return; the new model takes the
+            // identifier, as in `registerFetched`. No row came twice (keys ascend), and
+            // nothing registered anything since the fetch (every way to the tables registers
+            // these first), so no entry names a model of this type.
+            byIdentifierTable[.permanent(scope: scopeReference.takeRetainedValue(), primaryKey: entry.primaryKey)] = key
+            // A new storage's address: no tracked model's storage (each alive) has it.
             trackedTable.insertNew(unsafeDowncast(entry.model.takeRetainedValue(), to: T.self), for: key)
         }
     }

@@ -46,8 +46,9 @@ public final class ModelContext {
     /// ones). Read through ``byIdentifier``, as above.
     @exclusivity(unchecked) var byIdentifierTable = IdentityTable<PersistentIdentifier, ObjectIdentifier>()
     /// The models of the latest fetch, when it left them out of the tables until something
-    /// reads them (ModelContext+DeferredRegistration.swift).
-    var deferredRegistration: DeferredRegistration?
+    /// reads them (ModelContext+DeferredRegistration.swift). Unchecked exclusivity, as the
+    /// tables': every access to them reads it first.
+    @exclusivity(unchecked) var deferredRegistration: DeferredRegistration?
 
     /// Every model the context knows; the deferred ones are registered first.
     var tracked: IdentityTable<ObjectIdentifier, any PersistentModel> {
