@@ -1,3 +1,5 @@
+import Foundation
+
 /// One writer connection and a pool of reader connections on a WAL database: reads run
 /// concurrently with each other and with the write, each on a consistent snapshot; writes
 /// are serialized.
@@ -23,12 +25,37 @@ public final class DatabasePool: DatabaseWriter {
     private let writer: SerializedDatabase
     private let readers: ReaderPool
     private let observers = CommitObservers()
+    /// A folder made for this pool alone (`defaultDatabase()` without a path), removed with it.
+    private let ownFolder: URL?
 
     /// Opens (creating when missing) the database at `path` in WAL mode.
     ///
     /// - Throws: ``DatabaseError`` when the file cannot be opened, is in-memory (readers need a
     ///   shared file), or cannot be switched to WAL.
-    public init(path: String, configuration: Configuration = Configuration()) throws {
+    public convenience init(path: String, configuration: Configuration = Configuration()) throws {
+        try self.init(path: path, configuration: configuration, ownFolder: nil)
+    }
+
+    /// A pool on `cairn.sqlite` in a new folder in the temporary directory, which the pool
+    /// removes when it goes: when the last reference to it goes, its connections are closed,
+    /// then the folder is removed. Nothing can be using the pool then (every call holds it
+    /// for its duration). Made for `defaultDatabase()` without a path, used by tests and
+    /// previews: each left its folder (database, WAL and shared-memory files) behind for good.
+    package convenience init(inOwnTemporaryFolderWith configuration: Configuration) throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("cairn-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            try self.init(path: folder.appendingPathComponent("cairn.sqlite").path, configuration: configuration,
+                          ownFolder: folder)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    private init(path: String, configuration: Configuration, ownFolder: URL?) throws {
+        self.ownFolder = ownFolder
         guard path != ":memory:", !path.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE,
                                 message: "a DatabasePool needs a database file (use DatabaseQueue for in-memory databases)")
@@ -87,5 +114,14 @@ public final class DatabasePool: DatabaseWriter {
         observers.stopCheckingOthersCommits()
         try readers.close()
         try writer.close()
+    }
+
+    deinit {
+        guard let ownFolder else { return }
+        // Closed first, so that no connection writes to files that are gone. A failure here
+        // has no one to report to: the files go anyway, and an open connection keeps its own
+        // until it closes.
+        try? close()
+        try? FileManager.default.removeItem(at: ownFolder)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Creates the database an app's live queries use by default: a ``DatabasePool`` (one
 /// writer, concurrent readers, WAL) at `path`, or, without a path, at `cairn.sqlite` in a
-/// fresh temporary folder (for previews and tests).
+/// fresh temporary folder (for previews and tests), removed when the database is released.
 ///
 /// ```swift
 /// try prepareDependencies {
@@ -16,10 +16,7 @@ public func defaultDatabase(
     path: String? = nil, configuration: Configuration = Configuration()
 ) throws -> any DatabaseWriter {
     if let path { return try DatabasePool(path: path, configuration: configuration) }
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("cairn-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return try DatabasePool(path: folder.appendingPathComponent("cairn.sqlite").path, configuration: configuration)
+    return try DatabasePool(inOwnTemporaryFolderWith: configuration)
 }
 
 /// The values live queries read when they are not given a database, set once at launch with
