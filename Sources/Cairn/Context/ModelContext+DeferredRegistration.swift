@@ -13,7 +13,7 @@ import Foundation
 // Every read and write of the tables goes through `tracked` and `byIdentifier`, whose
 // accessors register the deferred models first, so nothing can see the tables without them:
 // the next fetch (its first row looks for a registered model), `model(for:)`, `insert`,
-// `delete`, `save`, merges, `registeredModel(for:)`, and a model's `modelContext` chain. The
+// `delete`, `save`, merges, `registeredModel(for:)`, and a storage looking up its model. The
 // registration is the one `registerFetched` does, from the same entries; it only runs later.
 
 /// The models of one fetch, not yet in the context's tables.
