@@ -71,23 +71,10 @@ extension ModelContext {
     }
 
     private func register<T: PersistentModel>(_ deferred: DeferredRegistration, as type: T.Type) {
-        let fresh = deferred.fresh
-        trackedTable.reserveCapacity(trackedTable.count + fresh.count)
-        byIdentifierTable.reserveCapacity(byIdentifierTable.count + fresh.count)
-        // As in `registerFetched`: the identifiers' references to the scope, taken at once.
-        let scopeReference = Unmanaged.passUnretained(deferred.scope)
-        for _ in fresh { _ = scopeReference.retain() }
-        for entry in fresh {
-            let key = entry.storage._withUnsafeGuaranteedRef { self.key($0) }
-            // Set, not inserted as new: the identifier may name a registered model of another
-            // type (two `@Model` classes of one entity name, `SchemaV1.Note` and
-            // `SchemaV2.Note`), which the fetch did not return; the new model takes the
-            // identifier, as in `registerFetched`. No row came twice (keys ascend), and
-            // nothing registered anything since the fetch (every way to the tables registers
-            // these first), so no entry names a model of this type.
-            byIdentifierTable[.permanent(scope: scopeReference.takeRetainedValue(), primaryKey: entry.primaryKey)] = key
-            // A new storage's address: no tracked model's storage (each alive) has it.
-            trackedTable.insertNew(unsafeDowncast(entry.model.takeRetainedValue(), to: T.self), for: key)
-        }
+        // No row came twice (keys ascend), and nothing registered anything since the fetch
+        // (every way to the tables registers these first), so no row is replaced. These
+        // models were fetched before any `enumerate` batch now logging began: not logged.
+        insertFetched(deferred.fresh, scope: deferred.scope, replacingRowsMetTwiceIn: UnsafeMutableBufferPointer<T>?.none,
+                      logsRegistrations: false)
     }
 }

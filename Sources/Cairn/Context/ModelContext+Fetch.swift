@@ -209,12 +209,8 @@ extension ModelContext {
     }
 
     /// Registers the models one fetch made (`fresh`: their places in `models`, their storages
-    /// and primary keys, and a reference to each model), growing the identity tables once. A
-    /// row that came twice in the result keeps the model made for it first, in both places.
-    ///
-    /// Neither a model nor its storage is read here: each entry already holds the storage's
-    /// key (its address), its identifier's parts (the layout's scope and the primary key) and
-    /// the retain `tracked` needs, taken while the row was being made.
+    /// and primary keys, and a reference to each model; see `insertFetched`). A row that came
+    /// twice in the result keeps the model made for it first, in both places.
     ///
     /// A fetch whose rows came in primary-key order, of an entity without relationships, is
     /// not registered here but kept as the context's ``DeferredRegistration``, registered the
@@ -227,9 +223,30 @@ extension ModelContext {
             return
         }
         if !layout.entity.relationshipSlots.isEmpty { mayHoldRelatedModels = true }
-        tracked.reserveCapacity(tracked.count + fresh.count)
-        byIdentifier.reserveCapacity(byIdentifier.count + fresh.count)
-        let scope = layout.identifierScope
+        let logsRegistrations = registrationLog != nil
+        // Through a buffer: this code is not specialized for `T`, and `Array`'s own subscript
+        // is then a call with `T`'s metadata (about 57 instructions a model).
+        models.withUnsafeMutableBufferPointer { models in
+            insertFetched(fresh, scope: layout.identifierScope, replacingRowsMetTwiceIn: models,
+                          logsRegistrations: logsRegistrations)
+        }
+    }
+
+    /// Puts a fetch's models in the identity tables, growing them once: what `registerFetched`
+    /// does now, and `registerDeferred` later. `models` is the fetch's result, where a row
+    /// whose identifier names a registered model of its type (a row met twice) is replaced by
+    /// that model; nil where that cannot happen (a deferred registration).
+    ///
+    /// Neither a model nor its storage is read here: each entry already holds the storage's
+    /// key (its address), its identifier's parts (`scope` and the primary key) and the
+    /// reference the table keeps, taken while the row was being made. A deferred registration
+    /// has already been registered: the stored tables are used directly.
+    func insertFetched<T: PersistentModel>(
+        _ fresh: [FreshModel], scope: IdentifierScope, replacingRowsMetTwiceIn models: UnsafeMutableBufferPointer<T>?,
+        logsRegistrations: Bool
+    ) {
+        trackedTable.reserveCapacity(trackedTable.count + fresh.count)
+        byIdentifierTable.reserveCapacity(byIdentifierTable.count + fresh.count)
         // Each entry's identifier holds the scope: its references are all taken here, before
         // the loop, and each identifier below takes one over without an atomic increment. In
         // the loop, an increment waited for the identity tables' cache misses before it (a
@@ -237,38 +254,32 @@ extension ModelContext {
         // samples.
         let scopeReference = Unmanaged.passUnretained(scope)
         for _ in fresh { _ = scopeReference.retain() }
-        // Through a buffer: this code is not specialized for `T`, and `Array`'s own subscript
-        // is then a call with `T`'s metadata (about 57 instructions a model).
-        let logsRegistrations = registrationLog != nil
-        models.withUnsafeMutableBufferPointer { models in
-            for entry in fresh {
-                let index = entry.index
-                // The address alone: nothing of the storage is read.
-                let key = entry.storage._withUnsafeGuaranteedRef { self.key($0) }
-                let identifier = PersistentIdentifier.permanent(
-                    scope: scopeReference.takeRetainedValue(), primaryKey: entry.primaryKey)
-                if let firstKey = byIdentifier.insertIfAbsent(key, for: consume identifier) {
-                    if let first = tracked[firstKey] as? T {
-                        // The entry's reference goes first; the model at `index` still holds
-                        // the storage, whose last use this is: the assignment below releases
-                        // that model.
-                        entry.model.release()
-                        entry.storage._withUnsafeGuaranteedRef { $0.context = nil }
-                        models[index] = first
-                        continue
-                    }
-                    // Not a model of this type (never expected): the new model takes the
-                    // identifier, as `register` gives it. (Made again: the call above took
-                    // `identifier`.)
-                    byIdentifier[.permanent(scope: scope, primaryKey: entry.primaryKey)] = key
+        for entry in fresh {
+            // The address alone: nothing of the storage is read.
+            let key = entry.storage._withUnsafeGuaranteedRef { self.key($0) }
+            let identifier = PersistentIdentifier.permanent(
+                scope: scopeReference.takeRetainedValue(), primaryKey: entry.primaryKey)
+            if let firstKey = byIdentifierTable.insertIfAbsent(key, for: consume identifier) {
+                if let models, let first = trackedTable[firstKey] as? T {
+                    // The entry's reference goes first; the model at `index` still holds
+                    // the storage, whose last use this is: the assignment below releases
+                    // that model.
+                    entry.model.release()
+                    entry.storage._withUnsafeGuaranteedRef { $0.context = nil }
+                    models[entry.index] = first
+                    continue
                 }
-                // A new storage's identifier: no live storage, so no entry, can have it. The
-                // entry's reference moves into the table.
-                tracked.insertNew(unsafeDowncast(entry.model.takeRetainedValue(), to: T.self), for: key)
-                // Those not replaced by an instance registered before (for `enumerate`). Here,
-                // not in a loop after this one: a replaced model's storage is gone by then.
-                if logsRegistrations { registrationLog?.append(key) }
+                // A model of another type (two `@Model` classes of one entity name,
+                // `SchemaV1.Note` and `SchemaV2.Note`): the new model takes the identifier, as
+                // `register` gives it. (Made again: the call above took `identifier`.)
+                byIdentifierTable[.permanent(scope: scope, primaryKey: entry.primaryKey)] = key
             }
+            // A new storage's address: no tracked model's storage (each alive) has it. The
+            // entry's reference moves into the table.
+            trackedTable.insertNew(unsafeDowncast(entry.model.takeRetainedValue(), to: T.self), for: key)
+            // Those not replaced by an instance registered before (for `enumerate`). Here,
+            // not in a loop after this one: a replaced model's storage is gone by then.
+            if logsRegistrations { registrationLog?.append(key) }
         }
     }
 
