@@ -69,6 +69,15 @@ enum RelationshipTimings {
             let count = try reader.fetch(FetchDescriptor<BenchTrip>()).reduce(0) { $0 + $1.items.count }
             guard count == 9_000 else { throw BenchError("read \(count) items, expected 9,000") }
         }
+        // A fetch of an entity with a relationship by a context made for it, as a request
+        // handler makes one: the W6 shape for a model with relationships.
+        try report("fetch_9000_items_20_times_each_by_a_new_context") {
+            var titles = 0
+            for _ in 0..<20 {
+                titles += try ModelContext(container).fetch(FetchDescriptor<BenchItem>()).reduce(0) { $0 + $1.title.utf8.count }
+            }
+            guard titles == 20 * 19_890 else { throw BenchError("read \(titles) bytes of titles, expected \(20 * 19_890)") }
+        }
     }
 
     private static func report(_ name: String, _ body: () throws -> Void) rethrows {
