@@ -73,23 +73,61 @@ struct DeferredRegistrationTests {
         #expect(all[0] === notes[0] && all[1] === notes[1] && all[2] === added)
     }
 
-    @Test("a fetch out of key order, and a fetch of an entity with relationships, register at once")
-    func registersAtOnceWhenItMust() throws {
-        let container = try jottings(3)
-        let sorted = ModelContext(container)
+    @Test("a fetch out of key order registers at once")
+    func outOfKeyOrderRegistersAtOnce() throws {
+        let sorted = ModelContext(try jottings(3))
         let notes = try sorted.fetch(FetchDescriptor<Jotting>(sortBy: [SortDescriptor(\.title, order: .reverse)]))
         #expect(notes.count == 3)
         #expect(sorted.deferredRegistration == nil)
         #expect(sorted.trackedTable.count == 3)
+    }
 
+    /// Lisbon with items a and b, and Porto with none, saved.
+    private func trips() throws -> ModelContainer {
+        let container = try memoryContainer(for: Trip.self, Item.self, Tag.self)
         let writer = ModelContext(container)
-        writer.insert(Trip(name: "Lisbon"))
+        let lisbon = Trip(name: "Lisbon")
+        writer.insert(lisbon)
         writer.insert(Trip(name: "Porto"))
+        lisbon.items = [Item(title: "a"), Item(title: "b")]
         try writer.save()
-        let trips = ModelContext(container)
-        #expect(try trips.fetch(FetchDescriptor<Trip>()).count == 2)
-        #expect(trips.deferredRegistration == nil)
-        #expect(trips.trackedTable.count == 2)
+        return container
+    }
+
+    @Test("deferred models of entities with relationships resolve them to the registered instances")
+    func relationshipsResolveToDeferredModels() throws {
+        let context = ModelContext(try trips())
+        let items = try context.fetch(FetchDescriptor<Item>())
+        #expect(context.deferredRegistration?.fresh.count == 2)
+        let trips = try context.fetch(FetchDescriptor<Trip>())
+        #expect(context.deferredRegistration?.fresh.count == 2)
+        #expect(trips.map(\.name) == ["Lisbon", "Porto"])
+        #expect(items.allSatisfy { $0.trip === trips[0] })
+        #expect(Set(trips[0].items.map(ObjectIdentifier.init)) == Set(items.map(ObjectIdentifier.init)))
+        #expect(trips[1].items.isEmpty)
+        items[1].trip = trips[1]
+        try context.save()
+        let saved = try ModelContext(context.container).fetch(FetchDescriptor<Item>(sortBy: [SortDescriptor(\.title)]))
+        #expect(saved.map { $0.trip?.name } == ["Lisbon", "Porto"])
+    }
+
+    @Test("a context dropped with deferred models of an entity with relationships lets go of them")
+    func droppedContextFreesDeferredRelatedModels() throws {
+        let container = try trips()
+        weak var trip: Trip?
+        weak var item: Item?
+        do {
+            let context = ModelContext(container)
+            let trips = try context.fetch(FetchDescriptor<Trip>())
+            let items = try context.fetch(FetchDescriptor<Item>())
+            #expect(items[0].trip === trips[0])  // registers both fetches, and holds a relationship
+            let more = ModelContext(container)
+            let deferred = try more.fetch(FetchDescriptor<Trip>())
+            #expect(more.deferredRegistration?.fresh.count == 2)
+            (trip, item) = (deferred[0], items[0])
+        }
+        #expect(trip == nil)
+        #expect(item == nil)
     }
 
     @Test("a context dropped with deferred models lets go of them; a model kept outlives it")

@@ -23,9 +23,10 @@ import Foundation
 /// - its primary keys come in ascending order, so no row came twice (a row that did would
 ///   have to be replaced by the first one's model in the returned array, which only
 ///   registration finds out);
-/// - its entity has no relationships (a context that may hold related models walks its
-///   models when it goes, `ModelContext.deinit`);
 /// - no `enumerate` batch is logging what it registers.
+///
+/// A context that goes with models of an entity with relationships walks them, deferred or
+/// not, to break the cycles they may hold (`ModelContext.deinit`, ``storages``).
 struct DeferredRegistration {
     /// The rows' entries, each holding a reference to its model (`FreshModel`).
     let fresh: [FreshModel]
@@ -36,9 +37,7 @@ struct DeferredRegistration {
 
     /// The deferred registration of `fresh`, or nil when it must be registered now.
     init?<T: PersistentModel>(_ type: T.Type, _ fresh: [FreshModel], layout: TableLayout, in context: ModelContext) {
-        guard context.registrationLog == nil, layout.entity.relationshipSlots.isEmpty,
-            Self.ascending(fresh)
-        else { return nil }
+        guard context.registrationLog == nil, Self.ascending(fresh) else { return nil }
         (self.fresh, scope, modelType) = (fresh, layout.identifierScope, type)
     }
 
@@ -53,6 +52,12 @@ struct DeferredRegistration {
             }
             return true
         }
+    }
+
+    /// The models' storages. Each entry's model holds its storage, and the entry holds the
+    /// model until ``release()``.
+    var storages: [ModelStorage] {
+        fresh.map { $0.storage.takeUnretainedValue() }
     }
 
     /// Gives back each entry's reference to its model: the context goes without having

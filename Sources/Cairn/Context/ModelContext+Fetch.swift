@@ -212,17 +212,17 @@ extension ModelContext {
     /// and primary keys, and a reference to each model; see `insertFetched`). A row that came
     /// twice in the result keeps the model made for it first, in both places.
     ///
-    /// A fetch whose rows came in primary-key order, of an entity without relationships, is
-    /// not registered here but kept as the context's ``DeferredRegistration``, registered the
-    /// same way when something first reads the tables (ModelContext+DeferredRegistration.swift).
+    /// A fetch whose rows came in primary-key order is not registered here but kept as the
+    /// context's ``DeferredRegistration``, registered the same way when something first reads
+    /// the tables (ModelContext+DeferredRegistration.swift).
     func registerFetched<T: PersistentModel>(_ models: inout [T], _ fresh: [FreshModel], layout: TableLayout) {
         guard !fresh.isEmpty else { return }
+        if !layout.entity.relationshipSlots.isEmpty { mayHoldRelatedModels = true }
         if deferredRegistration != nil { registerDeferred() }
         if let deferred = DeferredRegistration(T.self, fresh, layout: layout, in: self) {
             deferredRegistration = deferred
             return
         }
-        if !layout.entity.relationshipSlots.isEmpty { mayHoldRelatedModels = true }
         let logsRegistrations = registrationLog != nil
         // Through a buffer: this code is not specialized for `T`, and `Array`'s own subscript
         // is then a call with `T`'s metadata (about 57 instructions a model).

@@ -130,7 +130,8 @@ public final class ModelContext {
         // Models that outlive the context must not keep each other alive through their
         // relationships (ModelStorage+Detach.swift), nor keep the stores open when they may.
         guard mayHoldRelatedModels else { return }
-        let storages = tracked.values.compactMap(\._storage)
+        // The deferred models too, without registering them: the context is going.
+        let storages = trackedTable.values.compactMap(\._storage) + (deferredRegistration?.storages ?? [])
         for storage in storages { storage.detachSavedRelatedModels() }
         // A model still holding another may be in a cycle, and whatever such a cycle reaches
         // stays in memory with it: then none of the models keeps the stores open.
