@@ -206,3 +206,51 @@ extension DeferredRegistrationTests {
         #expect(asA.count == 2)
     }
 }
+
+extension DeferredRegistrationTests {
+    @Test("a context dropped after a deferred model took new backing data walks the model's current storage")
+    func deferredModelWithNewBackingData() throws {
+        let container = try trips()
+        weak var dropped: Trip?
+        var kept: Trip?
+        do {
+            let context = ModelContext(container)
+            let fetched = try context.fetch(FetchDescriptor<Trip>())
+            #expect(context.deferredRegistration?.fresh.count == 2)
+            // The model lets go of its fetched storage: the context must walk the model's new
+            // one when it goes. (The old one is kept alive through the check, so that the new
+            // one cannot take its address.)
+            let original = fetched[1].persistentBackingData
+            fetched[1].persistentBackingData = Trip.createBackingData()
+            fetched[1].name = "Faro"
+            let current = try #require(fetched[1]._storage)
+            withExtendedLifetime(original) {
+                #expect(context.deferredRegistration?.storages.contains { $0 === current } == true)
+            }
+            (dropped, kept) = (fetched[0], fetched[1])
+        }
+        #expect(dropped == nil)
+        #expect(kept?.name == "Faro")
+    }
+
+    @Test("a deferred model given a relationship keeps it, read the same, after the context goes")
+    func deferredModelGivenARelationship() throws {
+        let container = try memoryContainer(for: Trip.self, Item.self, Tag.self)
+        let writer = ModelContext(container)
+        writer.insert(Item(title: "loose"))
+        try writer.save()
+        var item: Item?
+        var trip: Trip?
+        do {
+            let context = ModelContext(container)
+            let items = try context.fetch(FetchDescriptor<Item>())
+            #expect(context.deferredRegistration?.fresh.count == 1)
+            let newTrip = Trip(name: "New")
+            items[0].trip = newTrip
+            (item, trip) = (items[0], newTrip)
+        }
+        #expect(item?.modelContext == nil)
+        #expect(item?.trip === trip)
+        #expect(trip?.items.map(\.title) == ["loose"])
+    }
+}

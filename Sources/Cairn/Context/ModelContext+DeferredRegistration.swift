@@ -54,10 +54,15 @@ struct DeferredRegistration {
         }
     }
 
-    /// The models' storages. Each entry's model holds its storage, and the entry holds the
-    /// model until ``release()``.
+    /// The models' storages, as each model holds it now: not the entries' own, which a model
+    /// given new backing data (`persistentBackingData = …`) has let go of. The entries hold the
+    /// models until ``release()``.
     var storages: [ModelStorage] {
-        fresh.map { $0.storage.takeUnretainedValue() }
+        storages(of: modelType)
+    }
+
+    private func storages<T: PersistentModel>(of type: T.Type) -> [ModelStorage] {
+        fresh.compactMap { unsafeDowncast($0.model.takeUnretainedValue(), to: T.self)._storage }
     }
 
     /// Gives back each entry's reference to its model: the context goes without having
