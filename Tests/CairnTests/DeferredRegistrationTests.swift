@@ -2,15 +2,14 @@
 import Foundation
 import Testing
 
-/// A fetch in primary-key order of an entity without relationships leaves its models out of
-/// the context's identity tables until something reads them
-/// (ModelContext+DeferredRegistration.swift). Whatever reads them must find every model, as if
-/// the fetch had registered them itself.
+/// A fetch whose rows come in primary-key order leaves its models out of the context's
+/// identity tables until something reads them (ModelContext+DeferredRegistration.swift).
+/// Whatever reads them must find every model, as if the fetch had registered them itself.
 @Suite("A fetch's models registered when the context's tables are first read")
 struct DeferredRegistrationTests {
     /// A container with jottings titled "0" … "count - 1", saved in that order.
     private func jottings(_ count: Int) throws -> ModelContainer {
-        let container = try memoryContainer(for: Jotting.self, Trip.self, Item.self, Tag.self)
+        let container = try memoryContainer(for: Jotting.self)
         let writer = ModelContext(container)
         for number in 0..<count { writer.insert(Jotting(title: "\(number)", color: nil, priority: number)) }
         try writer.save()

@@ -354,9 +354,9 @@ final class UnknownEntityModel: PersistentModel {
 /// `registerDeferred` (or released by either, by the fetch that throws, or by a context that
 /// goes with its registration still deferred). The storage is then only ever used for its
 /// address (the table's key), never read. Retained in `registerFetched` instead, every model
-/// was read again after the last row, a cache miss a row. Not generic over the model's type: the fetch
-/// is not specialized for it, and appending to an array of a generic struct cost the fetch a
-/// metadata lookup a row (W2 went from 1.7× C to 1.9× on the clock).
+/// was read again after the last row, a cache miss a row. Not generic over the model's type:
+/// the fetch is not specialized for it, and appending to an array of a generic struct cost
+/// the fetch a metadata lookup a row (W2 went from 1.7× C to 1.9× on the clock).
 struct FreshModel {
     let index: Int
     let storage: Unmanaged<ModelStorage>
