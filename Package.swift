@@ -1,6 +1,6 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // Cairn: SwiftData, Core Data's predicate language and SQLiteData's typed SQL, on one SQLite
-// engine, for Swift on Linux. See ../ARCHITECTURE.md (Docs/Architecture.md) for the layers.
+// engine, for Swift on Linux. The README lists the products; Docs/ holds the guides.
 import CompilerPluginSupport
 import Foundation
 import PackageDescription
