@@ -31,13 +31,19 @@ extension ModelContext {
             // sum in Swift throws the same error it throws for unsaved models.
             return try memorySum(descriptor, keyPath)
         }
-        if value.isNull { return .zero }
+        if value.isNull {
+            // TOTAL answers 0.0 when no row matches, so NULL is its answer for NaN (SQLite has
+            // no NaN: +inf and -inf together sum to NULL); Swift's `reduce(+)` gives NaN.
+            if kind == .real, let floatingType = Value.self as? any FloatingPoint.Type,
+               let nan = floatingType.nan as? Value { return nan }
+            return .zero
+        }
         if case .integer(let total) = value, let integerType = Value.self as? any FixedWidthInteger.Type,
            !Self.fits(total, integerType)
         {
             throw Self.sumOverflow(of: attribute.name, Value.self)
         }
-        return try decode(value, as: Value.self, attribute: attribute)
+        return try decode(value, as: Value.self, attribute: attribute, of: T.self, aggregate: "sum")
     }
 
     private func memorySum<T: PersistentModel, Value: Numeric>(_ descriptor: FetchDescriptor<T>, _ keyPath: KeyPath<T, Value>)
@@ -100,7 +106,12 @@ extension ModelContext {
         switch try aggregateValue(descriptor, .aggregate(function: "AVG", column: attribute.columnName, collation: nil)) {
         case .real(let value): return value
         case .integer(let value): return Double(value)
-        default: return nil
+        case .null:
+            // AVG is NULL when no row matches, and also when the average is NaN (+inf and -inf
+            // among the values), which SQLite cannot represent.
+            return try fetchCount(descriptor) > 0 ? .nan : nil
+        case let other:
+            throw undecodable(other, as: Double.self, attribute: attribute, of: T.self, aggregate: "average")
         }
     }
 
@@ -165,7 +176,7 @@ extension ModelContext {
             guard row.count == 2, case .integer(let count) = row[1] else {
                 throw ModelError(.valueDecodingFailed, message: "A grouped count returned no count")
             }
-            return (try decode(row[0], as: Key.self, attribute: attribute), Int(count))
+            return (try decode(row[0], as: Key.self, attribute: attribute, of: T.self, aggregate: "group key"), Int(count))
         }
     }
 
@@ -211,7 +222,8 @@ extension ModelContext {
         let attribute = try aggregateAttribute(T.self, keyPath)
         let value = try aggregateValue(descriptor, .aggregate(function: function, column: attribute.columnName, collation: kind.collation))
         if value.isNull { return nil }
-        return try decode(value, as: Value.self, attribute: attribute)
+        return try decode(value, as: Value.self, attribute: attribute, of: T.self,
+                          aggregate: function == "MIN" ? "minimum" : "maximum")
     }
 
     private func aggregateAttribute<T: PersistentModel>(_ type: T.Type, _ keyPath: AnyKeyPath) throws -> Schema.Attribute {
@@ -234,12 +246,52 @@ extension ModelContext {
         return rows.first?.first ?? .null
     }
 
-    private func decode<Value>(_ value: DatabaseValue, as type: Value.Type, attribute: Schema.Attribute) throws -> Value {
-        guard let decoded = try attribute.value(from: value) as? Value else {
-            throw ModelError(.valueDecodingFailed, propertyName: attribute.name, value: value.description,
-                             message: "The aggregate of '\(attribute.name)' cannot be read as \(Value.self)")
+    private func decode<Value, T: PersistentModel>(
+        _ value: DatabaseValue, as type: Value.Type, attribute: Schema.Attribute, of model: T.Type, aggregate: String
+    ) throws -> Value {
+        guard let decoded = try? attribute.value(from: value) as? Value else {
+            throw undecodable(value, as: Value.self, attribute: attribute, of: T.self, aggregate: aggregate)
         }
         return decoded
+    }
+
+    /// The error for an aggregate SQL answered with a value the property's type cannot hold,
+    /// which only a row written outside Cairn can cause: it names the first such row, as a
+    /// fetch would, so the user can find and mend it.
+    private func undecodable<Value, T: PersistentModel>(
+        _ value: DatabaseValue, as type: Value.Type, attribute: Schema.Attribute, of model: T.Type, aggregate: String
+    ) -> ModelError {
+        let entity = Schema.Entity.of(T.self)
+        let column = "\"\(entity.tableName)\".\"\(attribute.columnName)\""
+        var message = "The \(aggregate) of '\(attribute.name)' over the matching \(entity.name) models is \(value), "
+            + "which cannot be read as \(Value.self)"
+        if let row = try? firstMistypedRow(of: entity, attribute: attribute, expected: SQLValueKind.of(unwrappedType(Value.self).base)) {
+            message += ": row \(row.id) stores \(row.value) in \(column). Correct that row's value, or declare the property "
+                + "with a type that holds it"
+        } else {
+            message += ": a row stores a value of another type in \(column)"
+        }
+        return ModelError(.valueDecodingFailed, entityName: entity.name, propertyName: attribute.name, column: column,
+                          value: value.description, message: message)
+    }
+
+    /// The first row whose stored value in `attribute`'s column is not of the SQL type its
+    /// property's values are stored as.
+    private func firstMistypedRow(of entity: Schema.Entity, attribute: Schema.Attribute, expected: SQLValueKind) throws
+        -> (id: Int64, value: DatabaseValue)?
+    {
+        let storedType: String
+        switch expected {
+        case .integer, .bool: storedType = "integer"
+        case .real: storedType = "real"
+        default: return nil
+        }
+        let store = try container.store(for: entity.name)
+        let sql = "SELECT \"id\", \"\(attribute.columnName)\" FROM \"\(entity.tableName)\" "
+            + "WHERE typeof(\"\(attribute.columnName)\") NOT IN ('\(storedType)', 'null') ORDER BY \"id\" LIMIT 1"
+        let rows = try store.access { try $0.rows(RenderedSQL(sql: sql, arguments: [])) }
+        guard let row = rows.first, row.count == 2, case .integer(let id) = row[0] else { return nil }
+        return (id, row[1])
     }
 
     private static func double(_ value: Any) throws -> Double {

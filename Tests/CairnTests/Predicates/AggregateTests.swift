@@ -94,6 +94,51 @@ struct AggregateTests {
         #expect(try total.saved.get() == UInt64(Int64.max) * 2)
     }
 
+    @Test("infinities sum and average as Swift adds them: +inf and -inf give NaN, saved or not")
+    func infiniteValues() throws {
+        func context(_ calories: [Double]) -> ModelContext? {
+            guard let container = try? memoryContainer(for: Workout.self) else { return nil }
+            let context = ModelContext(container)
+            for (index, value) in calories.enumerated() {
+                context.insert(Workout(title: "\(index)", startedAt: start, minutes: index, calories: value))
+            }
+            return context
+        }
+        let both = try #require(context([1, .infinity, -.infinity]))
+        let sum = try beforeAndAfterSave(both) { try $0.fetchSum(FetchDescriptor<Workout>(), of: \.calories) }
+        #expect(try sum.unsaved.get().isNaN)
+        #expect(try sum.saved.get().isNaN)
+        #expect(try lastStatement(both) == "SELECT TOTAL(\"t0\".\"calories\") FROM \"Workout\" AS \"t0\"")
+        #expect(try both.fetchAverage(FetchDescriptor<Workout>(), of: \.calories)?.isNaN == true)
+        let none = FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes > 10 })
+        #expect(try both.fetchAverage(none, of: \.calories) == nil)
+        #expect(try both.fetchSum(none, of: \.calories) == 0)
+
+        let positive = try #require(context([1, .infinity]))
+        let infinite = try beforeAndAfterSave(positive) { try $0.fetchSum(FetchDescriptor<Workout>(), of: \.calories) }
+        #expect(try infinite.unsaved.get() == .infinity)
+        #expect(try infinite.saved.get() == .infinity)
+    }
+
+    @Test("an aggregate whose SQL answer the property cannot hold names the entity, property and row")
+    func undecodableAggregate() throws {
+        let (context, _) = try context()
+        // Only a row written outside Cairn can hold a REAL in an Int property's column.
+        try context.container.store(for: "Workout").access { connection in
+            try connection.database.execute(sql: #"UPDATE "Workout" SET "minutes" = 1e300 WHERE "id" = 3"#)
+        }
+        let error = try #require(throws: ModelError.self) {
+            try context.fetchSum(FetchDescriptor<Workout>(), of: \.minutes)
+        }
+        #expect(error.entityName == "Workout")
+        #expect(error.propertyName == "minutes")
+        #expect(error.column == #""Workout"."minutes""#)
+        #expect(error.description.hasPrefix(
+            "The sum of 'minutes' over the matching Workout models is 1e+300, which cannot be read as Int: "
+                + #"row 3 stores 1e+300 in "Workout"."minutes""#))
+        #expect(throws: ModelError.self) { try context.fetchMaximum(FetchDescriptor<Workout>(), of: \.minutes) }
+    }
+
     @Test("Decimal sums and averages are exact, saved or not (SQL would add the stored text as doubles)")
     func decimalAggregates() throws {
         let context = ModelContext(try memoryContainer(for: Sample.self))
