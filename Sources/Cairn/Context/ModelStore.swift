@@ -56,13 +56,31 @@ final class ModelStore: @unchecked Sendable {
                     reason: "Cannot create the store's folder \(folder.path): \(error.localizedDescription)")
             }
         }
+        let failure = StoreOpenFailure(configuration: configuration)
         do {
             database = try Database(path: path, configuration: engineConfiguration)
         } catch {
-            throw SwiftDataError.loadIssueModelContainer.with(reason: "Cannot open the store at \(path): \(error)")
+            throw SwiftDataError.loadIssueModelContainer.with(reason: failure.reason(for: error, step: "open"))
         }
         if configuration.allowsSave || configuration.isStoredInMemoryOnly {
-            try StoreMigrator(database: database, layouts: Array(layouts.values), version: version).run()
+            do {
+                try StoreMigrator(database: database, layouts: Array(layouts.values), version: version).run()
+            } catch let error as DatabaseError where Self.concernsTheFile(error) {
+                try? database.close()
+                throw SwiftDataError.loadIssueModelContainer.with(reason: failure.reason(for: error, step: "set up"))
+            }
+        }
+    }
+
+    /// Whether a failure setting up the store's tables comes from the file (a lock, its
+    /// permissions, damage) rather than from the schema, which the migrator explains itself.
+    private static func concernsTheFile(_ error: DatabaseError) -> Bool {
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_CORRUPT,
+             .SQLITE_NOTADB:
+            return true
+        default:
+            return false
         }
     }
 
