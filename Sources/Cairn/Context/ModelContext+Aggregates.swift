@@ -230,7 +230,7 @@ extension ModelContext {
         let entity = Schema.Entity.of(T.self)
         guard let attribute = entity.attribute(for: keyPath), !attribute.isTransient else {
             throw SwiftDataError.unsupportedKeyPath.with(
-                reason: "The key path \(keyPath) is not a stored attribute of \(entity.name), so it cannot be aggregated in SQL")
+                reason: "The key path \(keyPathName(keyPath)) is not a stored attribute of \(entity.name), so it cannot be aggregated in SQL")
         }
         return attribute
     }

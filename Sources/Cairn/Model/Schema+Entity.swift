@@ -168,7 +168,7 @@ extension Schema {
                 for keyPath in keyPaths {
                     guard let slot = slots[keyPath] else {
                         problems.append(ModelError(
-                            .invalidSchema, entityName: name, value: "\(keyPath)",
+                            .invalidSchema, entityName: name, value: keyPathName(keyPath),
                             message: "A key path in \(what) does not name a persisted property of \(name)"))
                         return nil
                     }

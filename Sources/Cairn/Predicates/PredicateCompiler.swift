@@ -292,3 +292,27 @@ func typeName(_ type: any Any.Type) -> String {
     if optional { return typeName(base) + "?" }
     return String(describing: base)
 }
+
+/// A key path as a message should show it. Swift prints a key path through a computed
+/// property as `\Item.<computed 0x000055808f277af0 (Int)>`: the address of its getter, which
+/// means nothing to a reader (the property's name is not kept at run time), so that part
+/// becomes `<a computed property of type Int>`. (A model's attributes are computed properties
+/// too: messages name those by the schema's property names, and reach this only for a key
+/// path the schema does not know.)
+func keyPathName(_ keyPath: AnyKeyPath) -> String {
+    var text = Substring("\(keyPath)")
+    var result = ""
+    while let start = text.range(of: "<computed 0x") {
+        result += text[..<start.lowerBound]
+        let rest = text[start.upperBound...]
+        guard let close = rest.firstIndex(of: ">") else { break }
+        let inside = rest[..<close]
+        if let open = inside.firstIndex(of: "("), inside.last == ")" {
+            result += "<a computed property of type \(inside[inside.index(after: open)..<inside.index(before: inside.endIndex)])>"
+        } else {
+            result += "<a computed property>"
+        }
+        text = rest[rest.index(after: close)...]
+    }
+    return result + text
+}

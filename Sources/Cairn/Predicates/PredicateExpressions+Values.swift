@@ -149,7 +149,7 @@ extension PredicateCompiler {
                 return .scalar(.notExists(toManySelect(reference, columns: [.true])), outputType)
             default:
                 throw PredicateSQLError.unsupportedKeyPath(
-                    "The key path \(keyPath) on the to-many relationship '\(reference.relationship.name)' "
+                    "The key path \(keyPathName(keyPath)) on the to-many relationship '\(reference.relationship.name)' "
                         + "cannot be translated to SQL: use count, isEmpty, contains, contains(where:), allSatisfy or filter")
             }
         case .scalar, .constant:
@@ -174,11 +174,11 @@ extension PredicateCompiler {
                 return .scalar(sql.plus(bind(.literal(.real(Date.timeIntervalBetween1970AndReferenceDate)))), outputType, mayRaise: base.mayRaise)
             }
             throw PredicateSQLError.unsupportedKeyPath(
-                "The key path \(keyPath) on a \(typeName(base.type)) value cannot be translated to SQL "
+                "The key path \(keyPathName(keyPath)) on a \(typeName(base.type)) value cannot be translated to SQL "
                     + "(supported: String.count, String.isEmpty, Array.count, Array.isEmpty, Date.timeIntervalSinceReferenceDate, "
                     + "Date.timeIntervalSince1970)")
         case .range:
-            throw PredicateSQLError.unsupportedKeyPath("The key path \(keyPath) on a range cannot be translated to SQL")
+            throw PredicateSQLError.unsupportedKeyPath("The key path \(keyPathName(keyPath)) on a range cannot be translated to SQL")
         }
     }
 
@@ -210,8 +210,9 @@ extension PredicateCompiler {
             return .scalar(reference.primaryKey, outputType, mayRaise: mayRaise)
         }
         throw PredicateSQLError.unsupportedKeyPath(
-            "The key path \(keyPath) does not name a stored property of \(entity.name); a predicate can use its "
-                + "attributes, relationships and persistentModelID")
+            "The key path \(keyPathName(keyPath)) does not name a stored property of \(entity.name); a predicate can use its "
+                + "attributes, relationships and persistentModelID. To filter on a computed value, store it in a "
+                + "property, or filter the fetched models in Swift")
     }
 }
 

@@ -52,7 +52,7 @@ enum SortCompiler {
             column = target.column(related.columnName)
         } else {
             throw PredicateSQLError.unsupportedSort(
-                "The sort key \(keyPath) is not a stored attribute of \(entity.name) or of one of its to-one "
+                "The sort key \(keyPathName(keyPath)) is not a stored attribute of \(entity.name) or of one of its to-one "
                     + "relationships (\\.trip?.name); Cairn sorts on stored attributes only")
         }
         let kind = SQLValueKind.of(unwrappedType(valueType).base)

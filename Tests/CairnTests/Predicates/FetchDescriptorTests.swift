@@ -148,6 +148,30 @@ struct FetchDescriptorTests {
         }
     }
 
+    @Test("a computed property in a predicate or sort is named by its type, never by its getter's address")
+    func computedPropertyErrors() throws {
+        let (context, _) = try workouts()
+        do {
+            _ = try context.fetch(FetchDescriptor<Workout>(predicate: #Predicate { $0.hours > 1 }))
+            Issue.record("a computed property must throw")
+        } catch let error as SwiftDataError {
+            #expect(error == .unsupportedKeyPath)
+            #expect(error.reason.hasPrefix(
+                #"The key path \Workout.<a computed property of type Int> does not name a stored property of Workout"#),
+                "\(error)")
+            #expect(error.reason.contains("store it in a property, or filter the fetched models in Swift"), "\(error)")
+            #expect(!error.reason.contains("0x"), "\(error)")
+        }
+        do {
+            _ = try context.fetch(FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.hours)]))
+            Issue.record("a computed sort key must throw")
+        } catch let error as SwiftDataError {
+            #expect(error.reason.hasPrefix(#"The sort key \Workout.<a computed property of type Int> is not a stored"#),
+                    "\(error)")
+        }
+        #expect(keyPathName(\Span.start) == #"\Span.start"#)
+    }
+
     @Test("the same shape compiles once; new captured values only change the arguments")
     func compiledShapeCache() throws {
         let (context, all) = try workouts()
@@ -338,4 +362,12 @@ struct PropertiesToFetchTests {
         #expect(workouts[1].minutes == 1)
         #expect(store.executedStatements.count == before + 2)
     }
+}
+
+/// A plain struct, whose stored properties key paths print by name.
+private struct Span { var start = 0 }
+
+extension Workout {
+    /// A computed property: not stored, so not usable in SQL.
+    var hours: Int { minutes / 60 }
 }
