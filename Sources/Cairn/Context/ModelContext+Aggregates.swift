@@ -41,7 +41,7 @@ extension ModelContext {
         if case .integer(let total) = value, let integerType = Value.self as? any FixedWidthInteger.Type,
            !Self.fits(total, integerType)
         {
-            throw Self.sumOverflow(of: attribute.name, Value.self)
+            throw Self.sumOverflow(of: attribute.name, in: Schema.Entity.of(T.self).name, Value.self)
         }
         return try decode(value, as: Value.self, attribute: attribute, of: T.self, aggregate: "sum")
     }
@@ -54,7 +54,8 @@ extension ModelContext {
             return total  // added as doubles and rounded once, as SQL's TOTAL does
         }
         guard let integerType = Value.self as? any FixedWidthInteger.Type else { return values.reduce(.zero, +) }
-        return try Self.checkedSum(values, as: integerType, of: Schema.Entity.of(T.self).attribute(for: keyPath)?.name)
+        let entity = Schema.Entity.of(T.self)
+        return try Self.checkedSum(values, as: integerType, of: entity.attribute(for: keyPath)?.name, in: entity.name)
     }
 
     private static func fits<Integer: FixedWidthInteger>(_ value: Int64, _ type: Integer.Type) -> Bool {
@@ -64,22 +65,23 @@ extension ModelContext {
     /// The sum of integers in memory, or the error SQL's `SUM` gives when it does not fit (a
     /// `+` that overflows would stop the process).
     private static func checkedSum<Value, Integer: FixedWidthInteger>(
-        _ values: [Value], as integerType: Integer.Type, of attribute: String?
+        _ values: [Value], as integerType: Integer.Type, of attribute: String?, in entity: String
     ) throws -> Value {
         var total = Integer.zero
         for value in values {
-            guard let integer = value as? Integer else { throw sumOverflow(of: attribute ?? "?", Value.self) }
+            guard let integer = value as? Integer else { throw sumOverflow(of: attribute ?? "?", in: entity, Value.self) }
             let (sum, overflow) = total.addingReportingOverflow(integer)
-            if overflow { throw sumOverflow(of: attribute ?? "?", Value.self) }
+            if overflow { throw sumOverflow(of: attribute ?? "?", in: entity, Value.self) }
             total = sum
         }
-        guard let result = total as? Value else { throw sumOverflow(of: attribute ?? "?", Value.self) }
+        guard let result = total as? Value else { throw sumOverflow(of: attribute ?? "?", in: entity, Value.self) }
         return result
     }
 
-    private static func sumOverflow<Value>(of attribute: String, _ type: Value.Type) -> ModelError {
-        ModelError(.valueDecodingFailed, propertyName: attribute,
-                   message: "The sum of '\(attribute)' over the matching models does not fit in \(Value.self)")
+    private static func sumOverflow<Value>(of attribute: String, in entity: String, _ type: Value.Type) -> ModelError {
+        ModelError(.valueDecodingFailed, entityName: entity, propertyName: attribute,
+                   message: "The sum of '\(attribute)' over the matching \(entity) models does not fit in \(Value.self); "
+                    + "sum a wider type (fetch the values and add them as Double or Decimal), or narrow the predicate")
     }
 
     /// The average of a numeric attribute, or `nil` when no model matches.

@@ -70,7 +70,8 @@ struct AggregateTests {
             #expect(throws: ModelError.self) { try result.get() }
             if case .failure(let error as ModelError) = result {
                 #expect(error.kind == .valueDecodingFailed)
-                #expect(error.description.hasPrefix("The sum of '\(property)' over the matching models does not fit"))
+                #expect(error.description.hasPrefix("The sum of '\(property)' over the matching \(error.entityName ?? "?") models does not fit"))
+                #expect(error.entityName != nil)
             }
         }
         let small = ModelContext(try memoryContainer(for: Sample.self))
