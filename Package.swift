@@ -67,8 +67,14 @@ let package = Package(
     products: [
         .library(name: "Cairn", targets: ["Cairn"]),
         .library(name: "CairnCoreData", targets: ["CairnCoreData"]),
-        // Linux only: `import CoreData` for code written against Apple's Core Data.
+        // Linux only: `import CoreData` and `import SwiftData` for code written against Apple's
+        // frameworks.
         .library(name: "CoreData", targets: ["CoreData"]),
+        .library(name: "SwiftData", targets: ["SwiftData"]),
+        // The module names code written for Point-Free's libraries imports.
+        .library(name: "StructuredQueries", targets: ["StructuredQueries"]),
+        .library(name: "StructuredQueriesSQLite", targets: ["StructuredQueriesSQLite"]),
+        .library(name: "SQLiteData", targets: ["SQLiteData"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
         .executable(name: "workouts", targets: ["workouts"]),
         .executable(name: "cairn-fuzz-format", targets: ["cairn-fuzz-format"]),
@@ -99,6 +105,11 @@ let package = Package(
         // Core Data's query language under Core Data's names.
         .target(name: "CairnCoreData", dependencies: ["Cairn"], swiftSettings: strict),
         .target(name: "CoreData", dependencies: ["CairnCoreData"], swiftSettings: strict),
+        // The names other code imports, each re-exporting the Cairn module that implements it.
+        .target(name: "SwiftData", dependencies: ["Cairn"], swiftSettings: strict),
+        .target(name: "StructuredQueries", dependencies: ["Cairn"], swiftSettings: strict),
+        .target(name: "StructuredQueriesSQLite", dependencies: ["Cairn"], swiftSettings: strict),
+        .target(name: "SQLiteData", dependencies: ["Cairn"], swiftSettings: strict),
 
         // The raw-C baseline of the benchmark, compiled into cairn-bench.
         .target(
@@ -135,6 +146,12 @@ let package = Package(
         // Typed SQL (@Table, the query builder): its own target, as its reminders schema
         // declares a `Tag` table beside the SwiftData fixtures' `Tag` model.
         .testTarget(name: "CairnTypedSQLTests", dependencies: ["Cairn", "CairnTestSupport"], swiftSettings: strict),
+        // Files that import only `SwiftData`, `StructuredQueries`, `StructuredQueriesSQLite` or
+        // `SQLiteData`, as code written for those libraries does.
+        .testTarget(
+            name: "DropInTests",
+            dependencies: ["SwiftData", "StructuredQueries", "StructuredQueriesSQLite", "SQLiteData"],
+            swiftSettings: strict),
         .testTarget(name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData", "CairnTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -113,25 +113,25 @@ struct MigrationTests {
     }
 }
 
+/// Written as SwiftData's documentation writes a plan: each stage a static constant, which
+/// Swift 6 accepts only because `MigrationStage` is `Sendable`.
 enum RecipesPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [RecipesV1.self, RecipesV2.self] }
-    static var stages: [MigrationStage] {
-        [
-            .custom(
-                fromVersion: RecipesV1.self, toVersion: RecipesV2.self,
-                willMigrate: { context in
-                    var seen: Set<String> = []
-                    for recipe in try context.fetch(FetchDescriptor<RecipesV1.Recipe>(sortBy: [SortDescriptor(\.servings)]))
-                    where !seen.insert(recipe.name).inserted {
-                        context.delete(recipe)
-                    }
-                    try context.save()
-                },
-                didMigrate: { context in
-                    for recipe in try context.fetch(FetchDescriptor<RecipesV2.Recipe>()) { recipe.rating = 5 }
-                    context.insert(RecipesV2.Chef(name: "House"))
-                    try context.save()
-                })
-        ]
-    }
+    static var stages: [MigrationStage] { [migrateV1toV2] }
+
+    static let migrateV1toV2 = MigrationStage.custom(
+        fromVersion: RecipesV1.self, toVersion: RecipesV2.self,
+        willMigrate: { context in
+            var seen: Set<String> = []
+            for recipe in try context.fetch(FetchDescriptor<RecipesV1.Recipe>(sortBy: [SortDescriptor(\.servings)]))
+            where !seen.insert(recipe.name).inserted {
+                context.delete(recipe)
+            }
+            try context.save()
+        },
+        didMigrate: { context in
+            for recipe in try context.fetch(FetchDescriptor<RecipesV2.Recipe>()) { recipe.rating = 5 }
+            context.insert(RecipesV2.Chef(name: "House"))
+            try context.save()
+        })
 }

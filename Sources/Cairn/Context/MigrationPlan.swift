@@ -26,7 +26,11 @@ public protocol SchemaMigrationPlan: SendableMetatype {
 }
 
 /// One step of a migration plan.
-public enum MigrationStage {
+///
+/// `Sendable`, as SwiftData declares it, so that a plan can keep its stages in static
+/// constants (`static let v1ToV2 = MigrationStage.lightweight(…)`); the closures of a custom
+/// stage are `@Sendable` for the same reason.
+public enum MigrationStage: Sendable {
     /// A change Cairn makes by itself: entities or attributes added (optional or with a
     /// default), attributes removed or renamed with `originalName`, indexes and uniqueness
     /// added or removed.
@@ -35,7 +39,7 @@ public enum MigrationStage {
     /// automatic part, `didMigrate` on a context of the new schema after it.
     case custom(
         fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
-        willMigrate: ((ModelContext) throws -> Void)?, didMigrate: ((ModelContext) throws -> Void)?)
+        willMigrate: (@Sendable (ModelContext) throws -> Void)?, didMigrate: (@Sendable (ModelContext) throws -> Void)?)
 
     var fromVersion: Schema.Version {
         switch self {

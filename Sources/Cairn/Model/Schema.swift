@@ -134,7 +134,7 @@ extension Schema {
 ///     static var models: [any PersistentModel.Type] { [Workout.self] }
 /// }
 /// ```
-public protocol VersionedSchema {
+public protocol VersionedSchema: SendableMetatype {
     /// This schema's version.
     static var versionIdentifier: Schema.Version { get }
     /// The model types of this version.
