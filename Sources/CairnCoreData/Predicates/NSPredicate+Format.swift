@@ -11,7 +11,13 @@ extension NSPredicate: CoreDataFactoryInitializable {}
 
 // Foundation on Linux declares `init(format:…)` and `withSubstitutionVariables(_:)` but marks
 // them unavailable; Swift prefers an available declaration, so these are the ones called.
-extension CoreDataFactoryInitializable where Self == NSPredicate {
+//
+// The constraint is `Self: NSPredicate`, not `Self == NSPredicate`: in a convenience
+// initializer of an `NSPredicate` extension (`convenience init(attribute: String, value: Any)
+// { self.init(format: "%K == %@", argumentArray: [attribute, value]) }`), `self.init` is called
+// on the dynamic `Self`, which may be a subclass, so an initializer constrained to exactly
+// `NSPredicate` does not apply there and Swift would pick Foundation's unavailable one.
+extension CoreDataFactoryInitializable where Self: NSPredicate {
     /// `NSPredicate(format: "amount > %f", 50.0)`: parses the format, substituting the
     /// arguments in order (`%@`, `%K`, `%d`, `%f`, `%s`, … and positional `%1$@`).
     ///
@@ -30,13 +36,28 @@ extension CoreDataFactoryInitializable where Self == NSPredicate {
     ///   ``Foundation/NSPredicate/formatError``, evaluates to `false`, and fetches that use it
     ///   throw the error. Use ``init(validatingFormat:_:)`` to get the error where the
     ///   predicate is made.
+    /// - Warning: The predicate is an `NSPredicate`; called on a subclass of `NSPredicate`
+    ///   (`NSComparisonPredicate(format:)`, a subclass of your own), it stops the program,
+    ///   since no object of that class can carry a parsed format. Apple's returns an object of
+    ///   another class there.
     public init(format predicateFormat: String, _ args: Any?...) {
-        self = Self.parsing(predicateFormat, args)
+        self = Self.adopting(Self.parsing(predicateFormat, args))
     }
 
     /// `NSPredicate(format: "name IN %@", argumentArray: [names])`.
+    ///
+    /// The initializer a convenience initializer of your own delegates to:
+    ///
+    /// ```swift
+    /// extension NSPredicate {
+    ///     convenience init(attribute: String, value: Any) {
+    ///         self.init(format: "%K == %@", argumentArray: [attribute, value])
+    ///     }
+    /// }
+    /// NSPredicate(attribute: "name", value: "Coffee")      // name == "Coffee"
+    /// ```
     public init(format predicateFormat: String, argumentArray arguments: [Any]?) {
-        self = Self.parsing(predicateFormat, (arguments ?? []).map { Optional($0) })
+        self = Self.adopting(Self.parsing(predicateFormat, (arguments ?? []).map { Optional($0) }))
     }
 
     /// Parses the format and throws a ``FormatPredicateError`` (with the offset and a caret)
@@ -46,7 +67,12 @@ extension CoreDataFactoryInitializable where Self == NSPredicate {
     /// let predicate = try NSPredicate(validatingFormat: "name == %@", searchText)
     /// ```
     public init(validatingFormat predicateFormat: String, _ args: Any?...) throws(FormatPredicateError) {
-        self = FormatBackedPredicate(tree: try FormatPredicateParser.parse(predicateFormat, arguments: args))
+        let predicate = FormatBackedPredicate(tree: try FormatPredicateParser.parse(predicateFormat, arguments: args))
+        guard let predicate = predicate as? Self else {
+            throw FormatPredicateError(
+                .unsupported, "\(Self.self)(validatingFormat:) makes an NSPredicate, not a \(Self.self); call NSPredicate(validatingFormat:)")
+        }
+        self = predicate
     }
 
     /// A predicate over a tree built by Cairn (``FormatPredicate``).
@@ -55,7 +81,19 @@ extension CoreDataFactoryInitializable where Self == NSPredicate {
     /// NSPredicate(formatPredicate: try FormatPredicate("amount > 5"))
     /// ```
     public init(formatPredicate: FormatPredicate) {
-        self = FormatBackedPredicate(tree: formatPredicate)
+        self = Self.adopting(FormatBackedPredicate(tree: formatPredicate))
+    }
+
+    /// `predicate` as `Self`: itself, since `Self` is `NSPredicate` (or the dynamic type of a
+    /// convenience initializer called on `NSPredicate`) except when the initializer is called
+    /// on a subclass, which cannot hold a parsed format (see the warning on
+    /// ``init(format:_:)``).
+    private static func adopting(_ predicate: NSPredicate) -> Self {
+        guard let predicate = predicate as? Self else {
+            preconditionFailure(
+                "\(Self.self)(format:) cannot make a \(Self.self): a parsed format is an NSPredicate; call NSPredicate(format:)")
+        }
+        return predicate
     }
 
     private static func parsing(_ format: String, _ arguments: [Any?]) -> NSPredicate {
@@ -90,6 +128,12 @@ extension NSPredicate {
         } catch {
             return error
         }
+    }
+
+    /// Whether `object` is a predicate whose tree is `tree`.
+    static func hasTree(_ tree: FormatPredicate, _ object: Any?) -> Bool {
+        guard let other = object as? NSPredicate, let otherTree = try? other.tree() else { return false }
+        return otherTree == tree
     }
 
     /// The tree, or why there is none.
