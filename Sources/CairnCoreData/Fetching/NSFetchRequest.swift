@@ -1,12 +1,19 @@
 import Cairn
 import Foundation
 
-/// What a fetch request can return (Core Data's marker protocol).
-public protocol NSFetchRequestResult {}
+/// What a fetch request can return (Core Data's protocol): models, `NSManagedObjectID`,
+/// `NSDictionary` and `NSNumber` conform.
+///
+/// ```swift
+/// let request: NSFetchRequest<NSFetchRequestResult> = Expense.fetchRequest()
+/// request.resultType = .dictionaryResultType
+/// request.propertiesToFetch = ["name"]
+/// let rows = try context.fetch(request) as! [[String: Any]]
+/// ```
+public typealias NSFetchRequestResult = FetchRequestResult
 
 extension NSNumber: NSFetchRequestResult {}
 extension NSDictionary: NSFetchRequestResult {}
-extension PersistentIdentifier: NSFetchRequestResult {}
 
 /// What a fetch returns: objects, their identifiers, dictionaries of values, or a count
 /// (Apple's raw values).
