@@ -17,6 +17,13 @@ extension NSPredicate {
     }
 }
 
+extension NSSortDescriptor {
+    /// The same pattern for sort descriptors.
+    convenience init(newestFirstBy key: String) {
+        self.init(key: key, ascending: false)
+    }
+}
+
 /// Returns a compound typed as Foundation's class, as the seed's repository code does.
 private func bothLimits() -> NSCompoundPredicate {
     NSCompoundPredicate(andPredicateWithSubpredicates: [NSPredicate(format: "X = 10"), NSPredicate(format: "Y = 30")])
@@ -52,5 +59,8 @@ struct CoreDataImportCompoundTests {
             predicate, NSPredicate(attribute: "amount", greaterThan: 4),
         ])
         #expect(try context.fetch(request).map(\.ref) == [1, 3])
+        request.sortDescriptors = [NSSortDescriptor(newestFirstBy: "amount")]
+        #expect(try context.fetch(request).map(\.ref) == [3, 1])
+        #expect(request.sortDescriptors?.first?.key == "amount")
     }
 }

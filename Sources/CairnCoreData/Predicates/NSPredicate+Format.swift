@@ -7,6 +7,21 @@ import Foundation
 /// does). Only `NSPredicate` and `NSSortDescriptor` adopt it; it has no requirements.
 public protocol CoreDataFactoryInitializable {}
 
+extension CoreDataFactoryInitializable {
+    /// `made` as `Self`. The initializers are declared for `Self: NSPredicate` (or
+    /// `NSSortDescriptor`) so that convenience initializers of your own can delegate to them
+    /// (see below); `Self` is then the class itself, which the subclass they make is one of.
+    /// Called on a subclass of it, they stop: no object of that class can carry a parsed format
+    /// or a key (Apple's return an object of another class there).
+    static func adopting(_ made: AnyObject, madeBy label: String) -> Self {
+        guard let made = made as? Self else {
+            preconditionFailure(
+                "\(Self.self)(\(label):…) cannot make a \(Self.self): it makes a \(type(of: made)); call it on the class it makes")
+        }
+        return made
+    }
+}
+
 extension NSPredicate: CoreDataFactoryInitializable {}
 
 // Foundation on Linux declares `init(format:…)` and `withSubstitutionVariables(_:)` but marks
@@ -41,7 +56,7 @@ extension CoreDataFactoryInitializable where Self: NSPredicate {
     ///   since no object of that class can carry a parsed format. Apple's returns an object of
     ///   another class there.
     public init(format predicateFormat: String, _ args: Any?...) {
-        self = Self.adopting(Self.parsing(predicateFormat, args))
+        self = Self.adopting(Self.parsing(predicateFormat, args), madeBy: "format")
     }
 
     /// `NSPredicate(format: "name IN %@", argumentArray: [names])`.
@@ -57,7 +72,7 @@ extension CoreDataFactoryInitializable where Self: NSPredicate {
     /// NSPredicate(attribute: "name", value: "Coffee")      // name == "Coffee"
     /// ```
     public init(format predicateFormat: String, argumentArray arguments: [Any]?) {
-        self = Self.adopting(Self.parsing(predicateFormat, (arguments ?? []).map { Optional($0) }))
+        self = Self.adopting(Self.parsing(predicateFormat, (arguments ?? []).map { Optional($0) }), madeBy: "format")
     }
 
     /// Parses the format and throws a ``FormatPredicateError`` (with the offset and a caret)
@@ -81,19 +96,7 @@ extension CoreDataFactoryInitializable where Self: NSPredicate {
     /// NSPredicate(formatPredicate: try FormatPredicate("amount > 5"))
     /// ```
     public init(formatPredicate: FormatPredicate) {
-        self = Self.adopting(FormatBackedPredicate(tree: formatPredicate))
-    }
-
-    /// `predicate` as `Self`: itself, since `Self` is `NSPredicate` (or the dynamic type of a
-    /// convenience initializer called on `NSPredicate`) except when the initializer is called
-    /// on a subclass, which cannot hold a parsed format (see the warning on
-    /// ``init(format:_:)``).
-    private static func adopting(_ predicate: NSPredicate) -> Self {
-        guard let predicate = predicate as? Self else {
-            preconditionFailure(
-                "\(Self.self)(format:) cannot make a \(Self.self): a parsed format is an NSPredicate; call NSPredicate(format:)")
-        }
-        return predicate
+        self = Self.adopting(FormatBackedPredicate(tree: formatPredicate), madeBy: "formatPredicate")
     }
 
     private static func parsing(_ format: String, _ arguments: [Any?]) -> NSPredicate {
