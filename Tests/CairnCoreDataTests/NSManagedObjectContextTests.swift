@@ -30,21 +30,36 @@ private func repriceElsewhere(_ plate: String, to price: Double, in container: M
     try other.save()
 }
 
+/// Whether the context holds the car of `id` (asked in a function, so that no reference to the
+/// car outlives the question).
+private func isRegistered(_ id: NSManagedObjectID, in context: ModelContext) -> Bool {
+    let car: Car? = context.registeredModel(for: id)
+    return car != nil
+}
+
 @Suite("NSManagedObjectContext: reset, refresh, insert and delete with Core Data's signatures")
 struct NSManagedObjectContextTests {
     @Test func resetDiscardsChangesAndForgetsObjects() throws {
-        let (context, _) = try carContext()
+        let (context, container) = try carContext()
+        let modelContext = try #require(context.modelContext)
         let panda = try #require(try car("FI-1", in: context))
+        let m3ID = try #require(try car("BM-1", in: context)?.objectID)
         panda.price = 1
         context.insert(Car(maker: "Lancia", model: "Ypsilon", numberPlate: "LA-1", price: 15_000))
+        try repriceElsewhere("FI-1", to: 8_800, in: container)
         #expect(context.hasChanges)
+        #expect(isRegistered(m3ID, in: modelContext))
         context.reset()
         #expect(!context.hasChanges)
-        let fetched = try #require(try car("FI-1", in: context))
-        #expect(fetched !== panda)
-        #expect(fetched.price == 9_000)
+        #expect(!isRegistered(m3ID, in: modelContext))
+        #expect(panda.price == 8_800)
         #expect(try car("LA-1", in: context) == nil)
         #expect(try context.count(for: Car.fetchRequest()) == 2)
+        // The object still held stays the context's: a later change is saved.
+        panda.price = 8_500
+        try context.save()
+        let reread: [Car] = try ModelContext(container).fetch(Car.fetchRequest())
+        #expect(reread.first { $0.numberPlate == "FI-1" }?.price == 8_500)
     }
 
     @Test func refreshAllObjectsReadsOthersCommitsAndKeepsChanges() throws {

@@ -5,14 +5,20 @@ import Foundation
 // Cairn`). They stand on `rollback()`, the release of saved models that batched reads use, and
 // the re-reading of registered models that merging others' commits uses.
 extension ModelContext {
-    /// Discards every unsaved change (``rollback()``) and forgets every model the context
-    /// holds: the next fetch makes new instances from the store. A model the caller still holds
-    /// keeps the values it had, but is no longer this context's (fetch it again to use it).
+    /// Discards every unsaved change (``rollback()``), forgets every model nothing outside the
+    /// context holds (the next fetch makes it anew), and reads the models still held from the
+    /// store again: they stay this context's, so a change made to one later is saved, not lost.
+    /// (Core Data forgets every object and invalidates those still held.)
     @_spi(CairnCoreData)
     public func reset() {
         rollback()
-        releaseSavedModels(Array(tracked.keys))
+        let keys = Array(tracked.keys)
+        // Saved models holding each other through relationships would never count as
+        // unreferenced; what they held is read from the store again when asked for.
+        for key in keys { trackedStorage(key)?.detachSavedRelatedModels() }
+        releaseUnreferenced(keys)
         savedInsertions = []
+        refreshAllModels()
     }
 
     /// Reads every saved model the context holds from the store again. Properties with unsaved

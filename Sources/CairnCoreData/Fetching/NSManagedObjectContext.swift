@@ -156,8 +156,9 @@ open class NSManagedObjectContext {
         modelContext?.rollback()
     }
 
-    /// Discards every unsaved change and forgets every object: the next fetch makes new
-    /// instances. An object still held keeps its values but is no longer this context's.
+    /// Discards every unsaved change and forgets every object nothing else holds (the next
+    /// fetch makes it anew); an object still held is read from the store again and stays this
+    /// context's (Core Data invalidates it), so a change made to it later is saved.
     open func reset() {
         pendingErrors = []
         modelContext?.reset()
