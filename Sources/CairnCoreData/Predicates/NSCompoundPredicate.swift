@@ -11,9 +11,10 @@ import Foundation
 /// Cairn's initializers below make; code that holds it as `NSCompoundPredicate` or
 /// `NSPredicate` gets Core Data's semantics.
 final class FormatCompoundPredicate: NSCompoundPredicate {
-    /// Why a `.not` compound without a subpredicate cannot be used (Foundation traps on it).
+    /// Why a `.not` compound without a subpredicate (a copy of one whose `subpredicates` were
+    /// emptied) cannot be used: Foundation's initializer traps on it.
     private static let emptyNot = FormatPredicateError(
-        .unsupported, "NSCompoundPredicate(type: .not, subpredicates: []) has no predicate to negate; pass exactly one")
+        .unsupported, "a NOT compound predicate without a subpredicate has nothing to negate; give it exactly one")
 
     override init(type: LogicalType, subpredicates: [NSPredicate]) {
         if type == .not, subpredicates.isEmpty {
