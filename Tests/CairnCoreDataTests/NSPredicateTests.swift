@@ -81,8 +81,9 @@ struct NSPredicateTests {
         }
     }
 
+    /// A value that is neither `Hashable` nor an object has no equality to compare with.
     @Test func unsupportedArgumentIsAnError() {
-        final class Opaque {}
+        struct Opaque {}
         let predicate = NSPredicate(format: "x == %@", Opaque())
         #expect(predicate.formatError?.code == .argument)
         #expect(predicate.formatError?.offset == 5)
@@ -97,7 +98,9 @@ struct NSPredicateTests {
         #expect(NSPredicate(format: "owners.@sum.balance == 5").evaluate(with: joint))
         #expect(NSPredicate(format: "owners[FIRST].name == 'Ann'").evaluate(with: joint))
         #expect(NSPredicate(format: "SUBQUERY(owners, $o, $o.name BEGINSWITH 'B').@count == 1").evaluate(with: joint))
-        #expect(NSPredicate(format: "owners CONTAINS %@", ann).formatError?.code == .argument)
+        // An object passed for %@ is compared as isEqual: compares it: here, by identity.
+        #expect(NSPredicate(format: "owners CONTAINS %@", ann).evaluate(with: joint))
+        #expect(!NSPredicate(format: "owners CONTAINS %@", Account(name: "Ann", balance: 10)).evaluate(with: joint))
         #expect(!NSPredicate(format: "missing == 1").evaluate(with: ann))
         let accounts = [joint, ann]
         #expect(try accounts.filtered(using: NSPredicate(format: "name BEGINSWITH 'A'")).map(\.name) == ["Ann"])

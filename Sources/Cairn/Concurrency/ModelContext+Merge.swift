@@ -17,6 +17,13 @@ extension ModelContext {
         state.changes.checkOthersCommitsIfDue()
         let tables = inbox.take()
         guard !tables.isEmpty else { return }
+        refreshRegisteredModels(ofTables: tables)
+    }
+
+    /// Reads the saved registered models of `tables` (of every table when `nil`) again, as
+    /// ``mergeExternalChanges()`` describes: unsaved changes are kept, to-many relationships
+    /// load again on their next read.
+    func refreshRegisteredModels(ofTables tables: Set<String>?) {
         var byEntity: [String: [ModelStorage]] = [:]
         for model in tracked.values {
             guard let storage = model._storage, storage.identifier.primaryKey != nil,
@@ -28,7 +35,7 @@ extension ModelContext {
             guard let store = try? state.store(for: entityName), let layout = try? store.layout(for: entityName) else {
                 continue
             }
-            if tables.contains(layout.tableName) {
+            if tables?.contains(layout.tableName) ?? true {
                 refresh(storages, layout: layout, store: store)
             }
             resetToMany(storages, layout: layout, changedTables: tables)
@@ -36,7 +43,7 @@ extension ModelContext {
     }
 
     /// Reads the rows of `storages` again and applies them.
-    private func refresh(_ storages: [ModelStorage], layout: TableLayout, store: ModelStore) {
+    func refresh(_ storages: [ModelStorage], layout: TableLayout, store: ModelStore) {
         let chunkSize = 500
         var start = 0
         while start < storages.count {
@@ -98,9 +105,10 @@ extension ModelContext {
         }
     }
 
-    /// To-many relationships whose destination (or join) table changed are loaded again on
-    /// their next read, unless they have unsaved changes.
-    private func resetToMany(_ storages: [ModelStorage], layout: TableLayout, changedTables: Set<String>) {
+    /// To-many relationships whose destination (or join) table changed (any, when
+    /// `changedTables` is `nil`) are loaded again on their next read, unless they have unsaved
+    /// changes.
+    func resetToMany(_ storages: [ModelStorage], layout: TableLayout, changedTables: Set<String>?) {
         var indices: [Int] = []
         for (name, storageKind) in layout.toMany {
             guard let relationship = layout.entity.relationshipsByName[name],
@@ -110,7 +118,9 @@ extension ModelContext {
             case .inverseForeignKey: relationship.destination
             case .joinTable(let name, _): name
             }
-            if changedTables.contains(table) || changedTables.contains(relationship.destination) { indices.append(index) }
+            if changedTables.map({ $0.contains(table) || $0.contains(relationship.destination) }) ?? true {
+                indices.append(index)
+            }
         }
         guard !indices.isEmpty else { return }
         for storage in storages {

@@ -303,7 +303,7 @@ public final class ModelContext {
     }
 
     /// Puts back the saved values of a model, through its setters so that observers hear it.
-    private func restore(_ model: any PersistentModel, _ storage: ModelStorage) {
+    func restore(_ model: any PersistentModel, _ storage: ModelStorage) {
         let originals = storage.originals
         for (index, slot) in originals {
             if let value = slot.loaded, let keyPath = storage.entity.properties[index].keypath as? any _KeyPathAssigning,

@@ -68,7 +68,8 @@ extension FormatEvaluator {
     }
 
     /// Equality as `isEqual:` after the string options: numbers by value, collections element
-    /// by element, objects by identity, and strings literally, as `NSString.isEqual(to:)` is
+    /// by element, models by identity, other values by `==` (``FormatOpaqueValue``), and
+    /// strings literally, as `NSString.isEqual(to:)` is
     /// documented to compare: `"Café"` precomposed is not `"Cafe\u{301}"`, which is also what
     /// the SQL a fetch runs (`IS ?`, by bytes) answers. With `[c]` or `[d]`, both sides are
     /// folded and normalized first (``fold(_:_:)``), so canonically equivalent text is equal.
@@ -86,8 +87,11 @@ extension FormatEvaluator {
         case (.object(let object), .value(.identifier(let identifier))),
             (.value(.identifier(let identifier)), .object(let object)):
             return (object as? PersistentModelReader)?.model.persistentModelID == identifier
-        case (.opaque(let a), .opaque(let b)):
-            return a == b
+        case (.object(let object), .value(.opaque(let value))), (.value(.opaque(let value)), .object(let object)):
+            // An object that also answers keys (a class conforming to KeyValueReadable) passed
+            // for `%@`, and the object evaluated.
+            let base: Any = (object as? PersistentModelReader)?.model ?? object
+            return FormatOpaqueValue(base) == value
         default:
             return false
         }

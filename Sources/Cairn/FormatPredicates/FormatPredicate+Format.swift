@@ -158,6 +158,7 @@ extension FormatValue: CustomStringConvertible {
         case .identifier(let identifier):
             let key = identifier.primaryKey.map(String.init) ?? "temporary"
             return "CAST(\(Self.quote(identifier.entityName + "/" + key)), \"PersistentIdentifier\")"
+        case .opaque(let value): return value.description
         }
     }
 

@@ -31,6 +31,60 @@ public enum FormatValue: Sendable, Hashable {
     /// `CAST("Entity/42", "PersistentIdentifier")`): matches the model with that identity; in
     /// SQL, its primary key.
     case identifier(PersistentIdentifier)
+    /// A value of another type passed for `%@` (an `NSObject`, a `Hashable` struct, an object
+    /// of your own): compared only for equality, as Core Data compares with `isEqual:`. It has
+    /// no SQL form (conform its type to ``FormatValueConvertible`` to fetch with it).
+    case opaque(FormatOpaqueValue)
+}
+
+/// A value the format language has no literal for, compared as Core Data's `isEqual:` does:
+/// by `==` for a `Hashable` type (for an `NSObject`, that is its `isEqual(_:)`), by identity
+/// for an instance of another class.
+///
+/// ```swift
+/// let tag = Tag(name: "work")            // struct Tag: Hashable
+/// try FormatPredicate("SELF == %@", arguments: [tag]).evaluate(with: Tag(name: "work"))   // true
+/// try FormatPredicate("SELF IN %@", arguments: [[tag]]).evaluate(with: tag)               // true
+/// ```
+public struct FormatOpaqueValue: Hashable, CustomStringConvertible, @unchecked Sendable {
+    // @unchecked Sendable: a parsed tree is Sendable, and this holds a caller's value that
+    // Swift cannot check (a `%@` argument is `Any`, as Core Data's is `id`). Cairn never
+    // mutates it and calls only its `==`, `hash(into:)` and `description`; a class instance
+    // compared by identity is only held, never read. A Hashable class whose equality reads
+    // state another thread mutates is the caller's race, as it would be with Core Data's
+    // (non-Sendable) NSPredicate holding it.
+    private enum Key: Hashable {
+        case value(AnyHashable)
+        case identity(ObjectIdentifier)
+    }
+
+    private let key: Key
+    /// The value as it was passed (it keeps an instance compared by identity alive, so that
+    /// its identifier is not reused).
+    public let base: Any
+
+    /// The value, or `nil` for a value that is neither `Hashable` nor a class instance (there
+    /// is no way to compare it).
+    init?(_ value: Any) {
+        if let hashable = value as? AnyHashable {
+            key = .value(hashable)
+        } else if type(of: value) is AnyClass {
+            key = .identity(ObjectIdentifier(value as AnyObject))
+        } else {
+            return nil
+        }
+        base = value
+    }
+
+    public static func == (lhs: FormatOpaqueValue, rhs: FormatOpaqueValue) -> Bool { lhs.key == rhs.key }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+
+    /// The value's own description, as Core Data prints an object in a predicate's format.
+    public var description: String { String(describing: base) }
+
+    /// The value's type, for error messages.
+    var typeName: String { String(describing: type(of: base)) }
 }
 
 extension FormatValue {
@@ -39,7 +93,8 @@ extension FormatValue {
     /// Accepts `nil`/`NSNull`, `Bool`, every integer and floating-point type, `Decimal`,
     /// `NSNumber`, `String`/`Substring`/`Character`/`NSString`, `Date`/`NSDate`, `Data`,
     /// `UUID`, `URL`, arrays, sets and dictionaries (their values) of those, and
-    /// ``FormatValueConvertible`` values. Returns `nil` for anything else.
+    /// ``FormatValueConvertible`` values; any other `Hashable` value or class instance as
+    /// ``opaque(_:)``. Returns `nil` for anything else.
     public init?(converting value: Any?) {
         if let value, let common = Self.common(value) {
             self = common
@@ -94,6 +149,8 @@ extension FormatValue {
                     values.append(converted)
                 }
                 self = .array(values)
+            } else if let opaque = FormatOpaqueValue(value) {
+                self = .opaque(opaque)
             } else {
                 return nil
             }
@@ -152,6 +209,7 @@ extension FormatValue {
         case .uuid: "UUID"
         case .array: "array"
         case .identifier: "PersistentIdentifier"
+        case .opaque(let value): value.typeName
         }
     }
 }

@@ -29,8 +29,6 @@ extension Dictionary: KeyValueReadable where Key == String {
 enum FormatOperand {
     case value(FormatValue)
     case object(any KeyValueReadable)
-    /// A value of another type, compared with `==` only.
-    case opaque(AnyHashable)
     case collection([FormatOperand])
 
     static var null: FormatOperand { .value(.null) }
@@ -63,13 +61,7 @@ enum FormatOperand {
             for element in sequence { elements.append(FormatOperand(reading: element)) }
             self = .collection(elements)
         default:
-            if let value = FormatValue(converting: any) {
-                self = FormatOperand(value)
-            } else if let hashable = any as? AnyHashable {
-                self = .opaque(hashable)
-            } else {
-                self = .null
-            }
+            self = FormatValue(converting: any).map(FormatOperand.init) ?? .null
         }
     }
 
@@ -107,7 +99,6 @@ enum FormatOperand {
         switch self {
         case .value(let value): value.kindName
         case .object: "object"
-        case .opaque(let value): String(describing: type(of: value.base))
         case .collection: "collection"
         }
     }
@@ -127,9 +118,9 @@ enum FormatOperand {
             case .uuid(let uuid): uuid
             case .array(let values): values.map { FormatOperand($0).anyValue }
             case .identifier(let identifier): identifier
+            case .opaque(let value): value.base
             }
         case .object(let object): object
-        case .opaque(let value): value.base
         case .collection(let elements): elements.map(\.anyValue)
         }
     }

@@ -106,7 +106,7 @@ import Observation
 ///
 /// `#Unique<Workout>([\.title])` adds `static var _$uniquenessConstraints: [[AnyKeyPath]]` and
 /// `#Index<Workout>([\.minutes])` adds `static var _$indices: [[AnyKeyPath]]`.
-public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, FetchRequestResult {
     /// Makes a model around existing backing data (a context does this for each fetched row).
     init(backingData: any BackingData<Self>)
     /// The persisted properties: name, key path, default value and options.

@@ -243,6 +243,7 @@ extension FormatValue {
         case .uuid(let value): value
         case .array(let values): values.map(\.swiftValue)
         case .identifier(let value): value
+        case .opaque(let value): value.base
         }
     }
 }

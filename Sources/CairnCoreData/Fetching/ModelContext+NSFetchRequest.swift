@@ -14,6 +14,23 @@ extension PersistentModel {
         NSFetchRequest<Self>(entityName: Schema.entityName(for: Self.self))
     }
 
+    /// A fetch request for this model's entity whose results may be objects, identifiers,
+    /// dictionaries or a count (Core Data's `NSManagedObject.fetchRequest()`), chosen where the
+    /// type asks for it.
+    ///
+    /// ```swift
+    /// let request: NSFetchRequest<NSFetchRequestResult> = Expense.fetchRequest()
+    /// request.resultType = .countResultType
+    /// let count = (try context.fetch(request).first as? NSNumber)?.intValue
+    /// ```
+    ///
+    /// Without a type annotation, `Expense.fetchRequest()` is `NSFetchRequest<Expense>` (Apple's
+    /// reports the two as ambiguous there).
+    @_disfavoredOverload
+    public static func fetchRequest() -> NSFetchRequest<any NSFetchRequestResult> {
+        NSFetchRequest<any NSFetchRequestResult>(entityName: Schema.entityName(for: Self.self))
+    }
+
     /// Core Data's name for ``PersistentModel/persistentModelID``.
     public var objectID: NSManagedObjectID { persistentModelID }
 }
@@ -47,7 +64,10 @@ extension ModelContext {
     ///   selector, an entity missing from the container's schema, or a result type `T` that
     ///   does not match ``NSFetchRequest/resultType``.
     @_disfavoredOverload
-    public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
+    public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] { try results(of: request) }
+
+    /// What every `fetch(_:)` overload returns, as an array.
+    private func results<T>(of request: NSFetchRequest<T>) throws -> [T] {
         let entity = try schemaEntity(for: request)
         let results: [Any]
         switch request.resultType {
@@ -57,13 +77,31 @@ extension ModelContext {
         case .managedObjectIDResultType:
             results = try identifiers(request, entity)
         case .dictionaryResultType:
+            // `NSDictionary`, as Core Data returns, unless the request asks for Swift's type.
             results = try dictionaries(request, entity).map { (row: [String: Any]) -> Any in
-                T.self == NSDictionary.self ? NSDictionary(dictionary: row) : row
+                T.self == [String: Any].self ? row : NSDictionary(dictionary: row)
             }
         default:
             return try typedObjects(request, entity)
         }
         return try typed(results, request)
+    }
+
+    /// Runs a fetch request of any result type (`NSFetchRequest<NSFetchRequestResult>`) and
+    /// returns an array, as Core Data does, so that the results cast as its users cast them.
+    ///
+    /// ```swift
+    /// let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Expense")
+    /// request.resultType = .dictionaryResultType
+    /// request.propertiesToFetch = ["name", "amount"]
+    /// let rows = try context.fetch(request) as! [[String: Any]]     // or as! [NSDictionary]
+    /// ```
+    ///
+    /// Objects come as the models, identifiers as `NSManagedObjectID`, dictionaries as
+    /// `NSDictionary` (they cast to `[String: Any]`), a count as one `NSNumber` (it casts to
+    /// `Int`). A `fetchBatchSize` loads nothing lazily here: the array holds every object.
+    public func fetch(_ request: NSFetchRequest<any NSFetchRequestResult>) throws -> [any NSFetchRequestResult] {
+        try results(of: request)
     }
 
     /// `results` as `[T]`, or the error that says the request's result type is not `T`.
@@ -119,8 +157,7 @@ extension ModelContext {
             }
             return try batched(entity.modelType)
         }
-        let all: [T] = try fetch(request)
-        return FetchResultsCollection(elements: all)
+        return FetchResultsCollection(elements: try results(of: request))
     }
 
     private func batchedObjects<M: PersistentModel, T>(_ type: M.Type, _ request: NSFetchRequest<T>, _ entity: Schema.Entity)
@@ -256,11 +293,13 @@ extension ModelContext {
         let sqlEntity = FormatSQLEntity(entity)
         let select = try request.sqlSelect(for: sqlEntity, as: .dictionaryResultType)
         let columns = try request.dictionaryColumns(for: sqlEntity)
-        let rows = try storedRows(entityName: entity.name, select).rows
+        let (store, rows) = try storedRows(entityName: entity.name, select)
         return try rows.map { row in
             var dictionary: [String: Any] = [:]
             for (column, value) in zip(columns, row) {
-                if let converted = try column.value(from: value, entity: entity) { dictionary[column.name] = converted }
+                if let converted = try column.value(from: value, entity: entity, store: store) {
+                    dictionary[column.name] = converted
+                }
             }
             return dictionary
         }

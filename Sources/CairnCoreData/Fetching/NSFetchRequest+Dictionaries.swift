@@ -42,6 +42,7 @@ extension NSFetchRequest {
     {
         let list = grouping ? "propertiesToGroupBy" : "propertiesToFetch"
         if let name = property as? String {
+            if name == objectIDKey, entity.attributes[name] == nil { return objectIDColumn(named: name, entity) }
             let term = try FormatSortDescriptor(key: name).sqlOrderingTerm(for: entity)
             return DictionaryColumn(name: name, expression: term.expression, aggregate: nil, source: name,
                                     resultType: .undefinedAttributeType)
@@ -55,6 +56,7 @@ extension NSFetchRequest {
             }
             if let error = expression.expressionError { throw error }
             let tree = expression.formatExpression
+            if case .evaluatedObject = tree { return objectIDColumn(named: description.name, entity) }
             if case .function(let function, let arguments) = tree, Self.rowAggregates.contains(function) {
                 guard !grouping else {
                     throw FormatPredicateError(
@@ -91,6 +93,17 @@ extension NSFetchRequest {
             "\(list) holds a \(type(of: property)); it takes property names (String), NSPropertyDescription and NSExpressionDescription")
     }
 
+    /// Core Data's key for each row's object ID among the fetched properties.
+    private static var objectIDKey: String { "objectID" }
+
+    /// The column of each row's ``NSManagedObjectID``: `"objectID"` in `propertiesToFetch`, or
+    /// an expression description of `NSExpression.expressionForEvaluatedObject()` (Core Data's
+    /// two spellings). The primary key is read and made an identifier.
+    private static func objectIDColumn(named name: String, _ entity: FormatSQLEntity) -> DictionaryColumn {
+        DictionaryColumn(name: name, expression: .column(entity.primaryKey, table: entity.table), aggregate: nil,
+                         source: nil, resultType: .objectIDAttributeType)
+    }
+
     /// The functions that aggregate over the fetched rows when they are an expression
     /// description's whole expression.
     private static var rowAggregates: Set<FormatFunction> { [.sum, .average, .min, .max, .count] }
@@ -102,10 +115,16 @@ extension DictionaryColumn {
     /// Plain properties come as the attribute's Swift value (as a fetch of objects reads it);
     /// computed values as Core Data returns them: numbers as `NSNumber`, dates as `Date`,
     /// strings as `String`.
-    func value(from value: DatabaseValue, entity: Schema.Entity) throws -> Any? {
+    /// An object ID column makes the row's identifier in `store`.
+    func value(from value: DatabaseValue, entity: Schema.Entity, store: String) throws -> Any? {
         if value.isNull { return nil }
         let attribute = source.flatMap { entity.attributesByName[$0] }
         switch resultType {
+        case .objectIDAttributeType:
+            guard case .integer(let key) = value else {
+                throw FormatPredicateError(.evaluation, "'\(name)': a row of \(entity.name) has the primary key \(value), not an integer")
+            }
+            return try PersistentIdentifier.identifier(for: store, entityName: entity.name, primaryKey: key)
         case .undefinedAttributeType:
             switch aggregate {
             case .count?: return try Self.integer(value, name)

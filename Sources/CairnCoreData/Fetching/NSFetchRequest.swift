@@ -1,12 +1,19 @@
 import Cairn
 import Foundation
 
-/// What a fetch request can return (Core Data's marker protocol).
-public protocol NSFetchRequestResult {}
+/// What a fetch request can return (Core Data's protocol): models, `NSManagedObjectID`,
+/// `NSDictionary` and `NSNumber` conform.
+///
+/// ```swift
+/// let request: NSFetchRequest<NSFetchRequestResult> = Expense.fetchRequest()
+/// request.resultType = .dictionaryResultType
+/// request.propertiesToFetch = ["name"]
+/// let rows = try context.fetch(request) as! [[String: Any]]
+/// ```
+public typealias NSFetchRequestResult = FetchRequestResult
 
 extension NSNumber: NSFetchRequestResult {}
 extension NSDictionary: NSFetchRequestResult {}
-extension PersistentIdentifier: NSFetchRequestResult {}
 
 /// What a fetch returns: objects, their identifiers, dictionaries of values, or a count
 /// (Apple's raw values).
@@ -91,5 +98,52 @@ open class NSFetchRequest<ResultType>: CustomStringConvertible {
         "<NSFetchRequest entity: \(entityName ?? "nil"); predicate: (\(predicate?.formatPredicate.predicateFormat ?? "nil")); "
             + "sortDescriptors: (\((sortDescriptors ?? []).map(\.description).joined(separator: ", "))); "
             + "limit: \(fetchLimit); offset: \(fetchOffset); type: \(resultType.rawValue)>"
+    }
+}
+
+/// Two requests are equal when they ask for the same thing: the same entity, predicate, sort
+/// descriptors, limits, result type, properties and options (Core Data's `isEqual:` of
+/// fetch requests). Like any request, a request used as a dictionary key must not change.
+extension NSFetchRequest: Hashable {
+    public static func == (lhs: NSFetchRequest, rhs: NSFetchRequest) -> Bool {
+        if lhs === rhs { return true }
+        return lhs.entityName == rhs.entityName && samePredicate(lhs.predicate, rhs.predicate)
+            && lhs.sortDescriptors == rhs.sortDescriptors && lhs.fetchLimit == rhs.fetchLimit
+            && lhs.fetchOffset == rhs.fetchOffset && lhs.fetchBatchSize == rhs.fetchBatchSize
+            && lhs.resultType == rhs.resultType
+            && sameProperties(lhs.propertiesToFetch, rhs.propertiesToFetch)
+            && sameProperties(lhs.propertiesToGroupBy, rhs.propertiesToGroupBy)
+            && samePredicate(lhs.havingPredicate, rhs.havingPredicate) && lhs.returnsDistinctResults == rhs.returnsDistinctResults
+            && lhs.includesPendingChanges == rhs.includesPendingChanges
+            && lhs.includesSubentities == rhs.includesSubentities
+            && lhs.returnsObjectsAsFaults == rhs.returnsObjectsAsFaults
+            && lhs.includesPropertyValues == rhs.includesPropertyValues
+            && lhs.relationshipKeyPathsForPrefetching == rhs.relationshipKeyPathsForPrefetching
+    }
+
+    /// The entity, predicate, limits and result type (equal requests agree on them).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entityName)
+        hasher.combine(predicate.flatMap { try? $0.tree() })
+        hasher.combine(fetchLimit)
+        hasher.combine(fetchOffset)
+        hasher.combine(resultType)
+    }
+
+    /// Predicates compare by tree (the `==` of `NSPredicate`).
+    private static func samePredicate(_ lhs: NSPredicate?, _ rhs: NSPredicate?) -> Bool {
+        guard let lhs, let rhs else { return lhs == nil && rhs == nil }
+        return lhs == rhs
+    }
+
+    /// Property lists compare element by element: names and other `Hashable` values by value,
+    /// descriptions by identity.
+    private static func sameProperties(_ lhs: [Any]?, _ rhs: [Any]?) -> Bool {
+        guard let lhs, let rhs else { return lhs == nil && rhs == nil }
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).allSatisfy { left, right in
+            if let left = left as? AnyHashable, let right = right as? AnyHashable { return left == right }
+            return type(of: left) is AnyClass && type(of: right) is AnyClass && (left as AnyObject) === (right as AnyObject)
+        }
     }
 }

@@ -1,4 +1,4 @@
-import Cairn
+@_spi(CairnCoreData) import Cairn
 import Foundation
 
 /// How a Core Data context schedules its work (Apple's raw values). Cairn's contexts belong to
@@ -42,6 +42,10 @@ open class NSManagedObjectContext {
     /// The SwiftData context that does the work (nil until a coordinator is set).
     public private(set) var modelContext: ModelContext?
 
+    /// What `insert(_:)` and `delete(_:)` could not do, thrown by the next `save()` (Core Data
+    /// raises such errors, Cairn cannot raise and its signatures do not throw).
+    private var pendingErrors: [String] = []
+
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         self.concurrencyType = concurrencyType
     }
@@ -54,11 +58,11 @@ open class NSManagedObjectContext {
     }
 
     private func context() throws -> ModelContext {
-        guard let modelContext else {
-            throw FormatPredicateError(.unsupported, "the NSManagedObjectContext has no persistentStoreCoordinator")
-        }
+        guard let modelContext else { throw Self.error("the NSManagedObjectContext has no persistentStoreCoordinator") }
         return modelContext
     }
+
+    private static func error(_ message: String) -> FormatPredicateError { FormatPredicateError(.unsupported, message) }
 
     /// Runs `block` now (see the warning on the type).
     open func perform(_ block: @escaping () -> Void) { block() }
@@ -80,6 +84,18 @@ open class NSManagedObjectContext {
     /// ```
     open func fetch<T>(_ request: NSFetchRequest<T>) throws -> FetchResultsCollection<T> { try context().fetch(request) }
 
+    /// Runs a request of any result type and returns an array, as Core Data does (see the
+    /// `ModelContext` method of the same name).
+    ///
+    /// ```swift
+    /// let request: NSFetchRequest<NSFetchRequestResult> = Expense.fetchRequest()
+    /// request.resultType = .dictionaryResultType
+    /// let rows = try context.fetch(request) as! [[String: Any]]
+    /// ```
+    open func fetch(_ request: NSFetchRequest<any NSFetchRequestResult>) throws -> [any NSFetchRequestResult] {
+        try context().fetch(request)
+    }
+
     /// How many objects a request matches.
     open func count<T>(for request: NSFetchRequest<T>) throws -> Int { try context().count(for: request) }
 
@@ -93,11 +109,77 @@ open class NSManagedObjectContext {
     open var hasChanges: Bool { modelContext?.hasChanges ?? false }
 
     /// Adds an object (Core Data inserts at creation; Cairn models are inserted explicitly).
-    open func insert<T: PersistentModel>(_ object: T) throws { try context().insert(object) }
+    ///
+    /// Where Core Data raises (no coordinator, an object of another context), the insert does
+    /// nothing and the next ``save()`` throws the reason.
+    open func insert<T: PersistentModel>(_ object: T) {
+        guard let modelContext else {
+            return pendingErrors.append("insert(_:) of a \(T.self) before the context had a persistentStoreCoordinator")
+        }
+        if let owner = object.modelContext, owner !== modelContext {
+            return pendingErrors.append("insert(_:) of a \(T.self) that belongs to another context; fetch it in this one")
+        }
+        modelContext.insert(object)
+    }
 
     /// Marks an object for deletion at the next save.
-    open func delete<T: PersistentModel>(_ object: T) throws { try context().delete(object) }
+    ///
+    /// Where Core Data raises (no coordinator, an object of another context or of none), the
+    /// delete does nothing and the next ``save()`` throws the reason.
+    open func delete<T: PersistentModel>(_ object: T) {
+        guard let modelContext else {
+            return pendingErrors.append("delete(_:) of a \(T.self) before the context had a persistentStoreCoordinator")
+        }
+        guard object.modelContext === modelContext else {
+            return pendingErrors.append(
+                "delete(_:) of a \(T.self) that is not in this context (\(object.modelContext == nil ? "in none" : "in another"));"
+                    + " insert or fetch it here first")
+        }
+        modelContext.delete(object)
+    }
 
-    /// Saves the changes.
-    open func save() throws { try context().save() }
+    /// Saves the changes; first throws what `insert(_:)` or `delete(_:)` could not do (once:
+    /// the next save goes on).
+    open func save() throws {
+        if !pendingErrors.isEmpty {
+            let errors = pendingErrors
+            pendingErrors = []
+            throw Self.error("the context cannot save: " + errors.joined(separator: "; "))
+        }
+        try context().save()
+    }
+
+    /// Discards every unsaved change: inserted objects are dropped, deleted ones come back,
+    /// changed ones get their saved values again.
+    open func rollback() {
+        pendingErrors = []
+        modelContext?.rollback()
+    }
+
+    /// Discards every unsaved change and forgets every object nothing else holds (the next
+    /// fetch makes it anew); an object still held is read from the store again and stays this
+    /// context's (Core Data invalidates it), so a change made to it later is saved.
+    open func reset() {
+        pendingErrors = []
+        modelContext?.reset()
+    }
+
+    /// Reads every saved object again; unsaved changes stay over the stored values.
+    open func refreshAllObjects() {
+        modelContext?.refreshAllModels()
+    }
+
+    /// Reads one saved object again: with `mergeChanges`, its unsaved changes stay over the
+    /// stored values; without, they are discarded. (Core Data also turns the object into a
+    /// fault; a Cairn model loads its values again as it is read.)
+    open func refresh<T: PersistentModel>(_ object: T, mergeChanges flag: Bool) {
+        modelContext?.refresh(object, keepingChanges: flag)
+    }
+}
+
+/// Two contexts are equal when they are the same object (Core Data's `NSObject` equality).
+extension NSManagedObjectContext: Hashable {
+    public static func == (lhs: NSManagedObjectContext, rhs: NSManagedObjectContext) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -37,10 +37,8 @@ final class FormatBackedPredicate: NSPredicate {
 
     override var description: String { predicateFormat }
 
-    override func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as? any FormatTreeCarrying else { return false }
-        return other.carriedTree == tree && other.carriedError == error
-    }
+    /// Equal to any predicate of the same tree (a comparison, a compound, another format).
+    override func isEqual(_ object: Any?) -> Bool { isEqualTree(object) }
 
     override var hash: Int { tree.hashValue }
 

@@ -162,10 +162,7 @@ open class NSComparisonPredicate: NSPredicate {
     override open var description: String { predicateFormat }
 
     /// Equal to another comparison, or to an `NSPredicate(format:)`, of the same tree.
-    override open func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as? any FormatTreeCarrying else { return false }
-        return other.carriedTree == tree && other.carriedError == error
-    }
+    override open func isEqual(_ object: Any?) -> Bool { isEqualTree(object) }
 
     override open var hash: Int { tree.hashValue }
 
@@ -179,6 +176,18 @@ protocol FormatTreeCarrying {
     var carriedTree: FormatPredicate { get }
     /// Why the predicate cannot be used, if it cannot.
     var carriedError: FormatPredicateError? { get }
+}
+
+extension FormatTreeCarrying {
+    /// Core Data's equality of predicates: the same tree, whatever built it (a format, a
+    /// comparison, a compound, `NSPredicate(value:)`); malformed ones are equal when they
+    /// failed the same way.
+    func isEqualTree(_ object: Any?) -> Bool {
+        if let other = object as? any FormatTreeCarrying {
+            return other.carriedTree == carriedTree && other.carriedError == carriedError
+        }
+        return carriedError == nil && NSPredicate.hasTree(carriedTree, object)
+    }
 }
 
 extension NSComparisonPredicate: FormatTreeCarrying {

@@ -7,11 +7,32 @@ import Foundation
 /// does). Only `NSPredicate` and `NSSortDescriptor` adopt it; it has no requirements.
 public protocol CoreDataFactoryInitializable {}
 
+extension CoreDataFactoryInitializable {
+    /// `made` as `Self`. The initializers are declared for `Self: NSPredicate` (or
+    /// `NSSortDescriptor`) so that convenience initializers of your own can delegate to them
+    /// (see below); `Self` is then the class itself, which the subclass they make is one of.
+    /// Called on a subclass of it, they stop: no object of that class can carry a parsed format
+    /// or a key (Apple's return an object of another class there).
+    static func adopting(_ made: AnyObject, madeBy label: String) -> Self {
+        guard let made = made as? Self else {
+            preconditionFailure(
+                "\(Self.self)(\(label):…) cannot make a \(Self.self): it makes a \(type(of: made)); call it on the class it makes")
+        }
+        return made
+    }
+}
+
 extension NSPredicate: CoreDataFactoryInitializable {}
 
 // Foundation on Linux declares `init(format:…)` and `withSubstitutionVariables(_:)` but marks
 // them unavailable; Swift prefers an available declaration, so these are the ones called.
-extension CoreDataFactoryInitializable where Self == NSPredicate {
+//
+// The constraint is `Self: NSPredicate`, not `Self == NSPredicate`: in a convenience
+// initializer of an `NSPredicate` extension (`convenience init(attribute: String, value: Any)
+// { self.init(format: "%K == %@", argumentArray: [attribute, value]) }`), `self.init` is called
+// on the dynamic `Self`, which may be a subclass, so an initializer constrained to exactly
+// `NSPredicate` does not apply there and Swift would pick Foundation's unavailable one.
+extension CoreDataFactoryInitializable where Self: NSPredicate {
     /// `NSPredicate(format: "amount > %f", 50.0)`: parses the format, substituting the
     /// arguments in order (`%@`, `%K`, `%d`, `%f`, `%s`, … and positional `%1$@`).
     ///
@@ -30,13 +51,28 @@ extension CoreDataFactoryInitializable where Self == NSPredicate {
     ///   ``Foundation/NSPredicate/formatError``, evaluates to `false`, and fetches that use it
     ///   throw the error. Use ``init(validatingFormat:_:)`` to get the error where the
     ///   predicate is made.
+    /// - Warning: The predicate is an `NSPredicate`; called on a subclass of `NSPredicate`
+    ///   (`NSComparisonPredicate(format:)`, a subclass of your own), it stops the program,
+    ///   since no object of that class can carry a parsed format. Apple's returns an object of
+    ///   another class there.
     public init(format predicateFormat: String, _ args: Any?...) {
-        self = Self.parsing(predicateFormat, args)
+        self = Self.adopting(Self.parsing(predicateFormat, args), madeBy: "format")
     }
 
     /// `NSPredicate(format: "name IN %@", argumentArray: [names])`.
+    ///
+    /// The initializer a convenience initializer of your own delegates to:
+    ///
+    /// ```swift
+    /// extension NSPredicate {
+    ///     convenience init(attribute: String, value: Any) {
+    ///         self.init(format: "%K == %@", argumentArray: [attribute, value])
+    ///     }
+    /// }
+    /// NSPredicate(attribute: "name", value: "Coffee")      // name == "Coffee"
+    /// ```
     public init(format predicateFormat: String, argumentArray arguments: [Any]?) {
-        self = Self.parsing(predicateFormat, (arguments ?? []).map { Optional($0) })
+        self = Self.adopting(Self.parsing(predicateFormat, (arguments ?? []).map { Optional($0) }), madeBy: "format")
     }
 
     /// Parses the format and throws a ``FormatPredicateError`` (with the offset and a caret)
@@ -46,7 +82,12 @@ extension CoreDataFactoryInitializable where Self == NSPredicate {
     /// let predicate = try NSPredicate(validatingFormat: "name == %@", searchText)
     /// ```
     public init(validatingFormat predicateFormat: String, _ args: Any?...) throws(FormatPredicateError) {
-        self = FormatBackedPredicate(tree: try FormatPredicateParser.parse(predicateFormat, arguments: args))
+        let predicate = FormatBackedPredicate(tree: try FormatPredicateParser.parse(predicateFormat, arguments: args))
+        guard let predicate = predicate as? Self else {
+            throw FormatPredicateError(
+                .unsupported, "\(Self.self)(validatingFormat:) makes an NSPredicate, not a \(Self.self); call NSPredicate(validatingFormat:)")
+        }
+        self = predicate
     }
 
     /// A predicate over a tree built by Cairn (``FormatPredicate``).
@@ -55,7 +96,7 @@ extension CoreDataFactoryInitializable where Self == NSPredicate {
     /// NSPredicate(formatPredicate: try FormatPredicate("amount > 5"))
     /// ```
     public init(formatPredicate: FormatPredicate) {
-        self = FormatBackedPredicate(tree: formatPredicate)
+        self = Self.adopting(FormatBackedPredicate(tree: formatPredicate), madeBy: "formatPredicate")
     }
 
     private static func parsing(_ format: String, _ arguments: [Any?]) -> NSPredicate {
@@ -90,6 +131,12 @@ extension NSPredicate {
         } catch {
             return error
         }
+    }
+
+    /// Whether `object` is a predicate whose tree is `tree`.
+    static func hasTree(_ tree: FormatPredicate, _ object: Any?) -> Bool {
+        guard let other = object as? NSPredicate, let otherTree = try? other.tree() else { return false }
+        return otherTree == tree
     }
 
     /// The tree, or why there is none.

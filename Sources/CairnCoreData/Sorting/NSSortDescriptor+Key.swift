@@ -4,8 +4,10 @@ import Foundation
 extension NSSortDescriptor: CoreDataFactoryInitializable {}
 
 // Foundation on Linux declares `init(key:ascending:)` and `key` but marks them unavailable;
-// Swift prefers an available declaration, so these are the ones called.
-extension CoreDataFactoryInitializable where Self == NSSortDescriptor {
+// Swift prefers an available declaration, so these are the ones called. `Self: NSSortDescriptor`,
+// so that a convenience initializer of an `NSSortDescriptor` extension reaches them (as for
+// `NSPredicate(format:)`).
+extension CoreDataFactoryInitializable where Self: NSSortDescriptor {
     /// `NSSortDescriptor(key: "date", ascending: false)`: sorts by the value of a key path.
     ///
     /// ```swift
@@ -16,7 +18,7 @@ extension CoreDataFactoryInitializable where Self == NSSortDescriptor {
     ///
     /// nil sorts first when ascending, as in SQLite.
     public init(key: String?, ascending: Bool) {
-        self = KeyedSortDescriptor(key: key, ascending: ascending, selector: nil)
+        self = Self.adopting(KeyedSortDescriptor(key: key, ascending: ascending, selector: nil), madeBy: "key")
     }
 
     /// `NSSortDescriptor(key: "name", ascending: true, selector: Selector("localizedStandardCompare:"))`.
@@ -35,7 +37,7 @@ extension CoreDataFactoryInitializable where Self == NSSortDescriptor {
     ///   ``Foundation/NSSortDescriptor/selectorError``; `sortedArray(using:)` and fetches that
     ///   use the descriptor throw it, and `compare(_:to:)` answers `.orderedSame`.
     public init(key: String?, ascending: Bool, selector: Selector?) {
-        self = KeyedSortDescriptor(key: key, ascending: ascending, selector: selector)
+        self = Self.adopting(KeyedSortDescriptor(key: key, ascending: ascending, selector: selector), madeBy: "key")
     }
 }
 

@@ -132,7 +132,7 @@ extension FormatValue {
         case .date(let date): .real(date.timeIntervalSinceReferenceDate)
         case .data(let data): .blob(data)
         case .uuid(let uuid): .text(uuid.uuidString)
-        case .array: nil
+        case .array, .opaque: nil
         case .identifier(let identifier): identifier.primaryKey.map(DatabaseValue.integer)
         }
     }

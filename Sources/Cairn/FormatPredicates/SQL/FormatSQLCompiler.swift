@@ -200,6 +200,11 @@ struct FormatSQLCompiler {
                 if case .identifier = value {
                     throw unsupported("the model \(value.predicateFormat) has not been saved, so it has no row to compare with")
                 }
+                if case .opaque(let opaque) = value {
+                    throw unsupported(
+                        "a \(opaque.typeName) (\(opaque)) has no SQL value; pass a String, number, Date, Data, UUID or "
+                            + "model, or conform \(opaque.typeName) to FormatValueConvertible")
+                }
                 throw unsupported("a list \(value.predicateFormat) cannot stand where one value is expected")
             }
             return .value(bound)
