@@ -195,7 +195,23 @@ extension ModelContext {
     /// the SQL shown, unless rows of that shape tied before.
     public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> QueryPlan {
         let (store, layout) = try table(of: T.self)
-        let rendered = try firstFetchSQL(descriptor, layout: layout)
+        return try queryPlan(of: try firstFetchSQL(descriptor, layout: layout), on: store)
+    }
+
+    /// The SQL and query plan of ``fetchStoredModels(_:where:orderBy:limit:offset:)`` with the
+    /// same arguments: what `explain(_:)` of an `NSFetchRequest` shows.
+    @_spi(CairnCoreData)
+    public func explainStoredModels<T: PersistentModel>(
+        _ type: T.Type, where condition: SQLExpression?, orderBy ordering: [SQLOrderingTerm], limit: Int?, offset: Int
+    ) throws -> QueryPlan {
+        let (store, layout) = try table(of: type)
+        var select = selectAll(layout)
+        select.condition = condition
+        select.ordering = ordering
+        return try queryPlan(of: try select.limit(limit).offset(offset > 0 ? offset : nil).render(), on: store)
+    }
+
+    private func queryPlan(of rendered: RenderedSQL, on store: ModelStore) throws -> QueryPlan {
         let explain = RenderedSQL(sql: "EXPLAIN QUERY PLAN " + rendered.sql, arguments: rendered.arguments)
         let rows = try store.access { try $0.rows(PreparedStatement(rendered: explain)) }
         let details = rows.compactMap { row -> String? in

@@ -193,7 +193,7 @@ extension ModelContext {
 
     // MARK: - Result types
 
-    private func schemaEntity<T>(for request: NSFetchRequest<T>) throws -> Schema.Entity {
+    func schemaEntity<T>(for request: NSFetchRequest<T>) throws -> Schema.Entity {
         let name = request.entityName ?? (T.self as? any PersistentModel.Type).map { Schema.entityName(for: $0) }
         guard let name, let entity = container.schema.entitiesByName[name] else {
             throw FormatPredicateError(
