@@ -16,6 +16,7 @@ struct FormatValidationTests {
                           + "'[' at offset 0 opens a character class that is never closed"),
         MalformedCase("ANY tags MATCHES[c] %@", [.string("(a|b")], .regularExpression, at: 20, "'(' at offset 0 is never closed"),
         MalformedCase("name MATCHES 'a)'", [], .regularExpression, at: 13, "')' at offset 1 closes no '('"),
+        MalformedCase("name MATCHES '(?:a)[b'", [], .regularExpression, at: 13, "'[' at offset 5 opens a character class"),
         MalformedCase("name MATCHES '*a'", [], .regularExpression, at: 13, "'*' at offset 0 has nothing before it to repeat"),
         MalformedCase("name MATCHES 'a\\\\'", [], .regularExpression, at: 13, "it ends with a lone backslash"),
     ]

@@ -50,7 +50,9 @@ enum FormatRegularExpression {
         var escaped = false
         // Whether a quantifier here would have something to repeat.
         var repeatable = false
+        var previous: Character?
         for (offset, character) in pattern.enumerated() {
+            defer { previous = character }
             if escaped {
                 escaped = false
                 repeatable = true
@@ -75,6 +77,9 @@ enum FormatRegularExpression {
                 guard openGroups.popLast() != nil else { return "')' at offset \(offset) closes no '('" }
             case "|":
                 repeatable = false
+                continue
+            case "?" where previous == "(":
+                // `(?:`, `(?i)`, `(?=`: a group's flags, not a quantifier.
                 continue
             case "*", "+", "?", "{":
                 if !repeatable { return "'\(character)' at offset \(offset) has nothing before it to repeat" }
