@@ -124,7 +124,9 @@ let package = Package(
         ),
 
         // libFuzzer target for the format-predicate parser (see its source for the command).
-        .executableTarget(name: "cairn-fuzz-format", dependencies: ["Cairn"], swiftSettings: strict),
+        .executableTarget(name: "cairn-fuzz-format", dependencies: ["CairnFormatCheck"], swiftSettings: strict),
+        // The check that target makes on each input, which the corpus tests replay.
+        .target(name: "CairnFormatCheck", dependencies: ["Cairn"], swiftSettings: strict),
 
         // The demo: `swift run workouts`.
         .executableTarget(name: "workouts", dependencies: ["Cairn"], swiftSettings: strict),
@@ -152,7 +154,10 @@ let package = Package(
             name: "DropInTests",
             dependencies: ["SwiftData", "StructuredQueries", "StructuredQueriesSQLite", "SQLiteData"],
             swiftSettings: strict),
-        .testTarget(name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData", "CairnTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData", "CairnTestSupport", "CairnFormatCheck"],
+            // The fuzz corpus is read from the source tree by FormatFuzzCorpusTests.
+            exclude: ["FuzzCorpus"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

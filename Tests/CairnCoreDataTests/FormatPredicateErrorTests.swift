@@ -1,18 +1,24 @@
 import CairnCoreData
 import Testing
 
-/// A malformed format, the error code and the offset the error must point at.
+/// A malformed format, the error code, the offset the error must point at, and words its
+/// message must contain.
 struct MalformedCase: Sendable, CustomTestStringConvertible {
     let format: String
     let arguments: [FormatValue]
     let code: FormatPredicateError.Code
     let offset: Int
+    let message: String
 
-    init(_ format: String, _ arguments: [FormatValue] = [], _ code: FormatPredicateError.Code = .syntax, at offset: Int) {
+    init(
+        _ format: String, _ arguments: [FormatValue] = [], _ code: FormatPredicateError.Code = .syntax, at offset: Int,
+        _ message: String = ""
+    ) {
         self.format = format
         self.arguments = arguments
         self.code = code
         self.offset = offset
+        self.message = message
     }
 
     var testDescription: String { format }

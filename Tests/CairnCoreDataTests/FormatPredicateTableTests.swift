@@ -279,8 +279,7 @@ let compoundCases: [FormatCase] = [
     FormatCase("floor(amount) == 12", [3]),
     FormatCase("ceiling(amount) == 10", [10]),
     FormatCase("trunc(amount) == 86", [4]),
-    FormatCase("name [c] == \"coffee\"", [1]),
-    FormatCase("name [d] == \"cafe\"", [2]),
+    FormatCase("SELF[\"name\"] ==[c] \"coffee\"", [1]),
     FormatCase("name\n==\t\"Uber\"", [5]),
 ]
 

@@ -23,13 +23,19 @@ struct SeedPredicateTests {
         let exact = NSPredicate(format: "name == %@", "Coffee")
         #expect(evaluate(exact, ["name": "Coffee"]) && !evaluate(exact, ["name": "coffee"]))
 
-        // "The [c] modifier ignores case. "Coffee" matches "coffee"."
-        let caseInsensitive = NSPredicate(format: "name [c] == %@", "coffee")
+        // "The [c] modifier ignores case. "Coffee" matches "coffee"." The chapter writes the
+        // options before the operator; Apple's grammar puts them after it, and reads `[c]`
+        // after an expression as a subscript by key `c`, so that spelling does not compare
+        // case-insensitively, and evaluating it says where the options go.
+        let asWritten = NSPredicate(format: "name [c] == %@", "coffee")
+        #expect(printed(asWritten) == "name[c] == \"coffee\"")
+        let error = #expect(throws: FormatPredicateError.self) { try asWritten.checkedEvaluate(with: ["name": "Coffee"]) }
+        #expect(error?.message.contains("comparison options go after the operator (`==[c]`)") == true)
+        let caseInsensitive = NSPredicate(format: "name ==[c] %@", "coffee")
         #expect(evaluate(caseInsensitive, ["name": "Coffee"]))
-        #expect(printed(caseInsensitive) == "name ==[c] \"coffee\"")
 
         // "The [d] modifier ignores diacritics (accents). "café" matches "cafe"."
-        let diacriticInsensitive = NSPredicate(format: "name [d] == %@", "cafe")
+        let diacriticInsensitive = NSPredicate(format: "name ==[d] %@", "cafe")
         #expect(evaluate(diacriticInsensitive, ["name": "café"]))
         #expect(!evaluate(diacriticInsensitive, ["name": "Café"]))
 

@@ -182,11 +182,7 @@ extension FormatEvaluator {
 
     /// `MATCHES`: the whole string matches the ICU regular expression, within the limits.
     func matches(_ string: String, _ pattern: String, _ options: FormatComparisonOptions) throws(FormatPredicateError) -> Bool {
-        guard pattern.count <= limits.maximumPatternLength else {
-            throw fail(
-                "MATCHES pattern is \(pattern.count) characters long; the limit is \(limits.maximumPatternLength)",
-                .regularExpression)
-        }
+        guard pattern.count <= limits.maximumPatternLength else { throw FormatRegularExpression.tooLong(pattern, limits) }
         let subject = options.contains(.diacriticInsensitive) ? fold(string, [.diacriticInsensitive]) : string
         let length = subject.utf16.count
         guard length <= limits.maximumMatchedLength else {
@@ -218,19 +214,10 @@ extension FormatEvaluator {
     }
 
     private func compile(_ pattern: String, _ options: FormatComparisonOptions) throws(FormatPredicateError) -> NSRegularExpression {
-        let source = options.contains(.diacriticInsensitive) ? fold(pattern, [.diacriticInsensitive]) : pattern
-        let key = options.letters + ":" + source
+        let key = options.letters + ":" + pattern
         if let cached = regexCache.patterns[key] { return cached }
-        var regexOptions: NSRegularExpression.Options = []
-        if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
-        do {
-            // Check the pattern alone first, so wrapping it cannot repair a broken one.
-            _ = try NSRegularExpression(pattern: source, options: regexOptions)
-            let anchored = try NSRegularExpression(pattern: "\\A(?:" + source + ")\\z", options: regexOptions)
-            regexCache.patterns[key] = anchored
-            return anchored
-        } catch {
-            throw fail("invalid MATCHES pattern \(FormatValue.quote(pattern)): \(error)", .regularExpression)
-        }
+        let anchored = try FormatRegularExpression.compile(pattern, options)
+        regexCache.patterns[key] = anchored
+        return anchored
     }
 }

@@ -100,6 +100,15 @@ struct FormatEvaluator {
     }
 
     func evaluate(_ comparison: FormatComparison, on object: FormatOperand) throws(FormatPredicateError) -> Bool {
+        guard comparison.operatorType == .matches else { return try test(comparison, on: object) }
+        do {
+            return try test(comparison, on: object)
+        } catch let error where error.code == .regularExpression {
+            throw error.within(comparison)
+        }
+    }
+
+    private func test(_ comparison: FormatComparison, on object: FormatOperand) throws(FormatPredicateError) -> Bool {
         let lhs = try value(comparison.lhs, on: object)
         let rhs = try value(comparison.rhs, on: object)
         switch comparison.modifier {
@@ -244,7 +253,7 @@ struct FormatEvaluator {
             }
             guard case .value(.int(let position)) = key else {
                 if base.isNull { return .null }
-                throw fail("cannot index a \(base.kindName) with a \(key.kindName)")
+                throw fail("cannot index a \(base.kindName) with a \(key.kindName)" + optionsHint(expression))
             }
             let elements = base.elements
             // Out of range reads as nil, as the SQL translation's NULL does.
@@ -252,6 +261,17 @@ struct FormatEvaluator {
             return elements[Int(position)]
         }
     }
+}
+
+/// For a subscript that reads like comparison options written before the operator
+/// (`name[c] == "x"`, which Apple's grammar reads as a subscript by key `c`), the spelling that
+/// was probably meant.
+func optionsHint(_ subscriptExpression: FormatExpression) -> String {
+    guard case .keyPath(.evaluatedObject, let path) = subscriptExpression, path.count == 1,
+        FormatComparisonOptions(letters: path[0]) != nil
+    else { return "" }
+    return "; comparison options go after the operator (`==[\(path[0])]`), "
+        + "'[\(path[0])]' after an expression is a subscript by key '\(path[0])'"
 }
 
 /// Compiled `MATCHES` patterns of one evaluation.

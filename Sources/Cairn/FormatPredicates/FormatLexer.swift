@@ -354,6 +354,9 @@ struct FormatLexer {
             return .double(value)
         }
         if let value = Int64(literal) { return .integer(value) }
+        // 2^63 is an integer only after a minus sign (`-9223372036854775808` is Int64.min):
+        // the token carries it as Int64.min and the parser decides which it is.
+        if literal.drop(while: { $0 == "0" }) == "9223372036854775808" { return .integer(.min) }
         guard let value = Double(literal) else { throw error("invalid number", at: start) }
         return .double(value)
     }

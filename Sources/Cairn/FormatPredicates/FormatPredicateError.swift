@@ -49,6 +49,11 @@ public struct FormatPredicateError: Error, Sendable, Hashable, CustomStringConve
         self.offset = offset
     }
 
+    /// This error with the comparison it arose in named first (`in name MATCHES "[x": …`).
+    func within(_ comparison: FormatComparison) -> FormatPredicateError {
+        FormatPredicateError(code, "in \(comparison.predicateFormat): \(message)", format: format, offset: offset)
+    }
+
     public var description: String {
         guard let format, let offset else { return message }
         let line = format.replacingOccurrences(of: "\n", with: " ")

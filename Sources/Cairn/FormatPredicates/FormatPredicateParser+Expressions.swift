@@ -55,8 +55,8 @@ extension FormatPredicateParser {
         switch current.kind {
         case .integer(let value) where !continuesPostfix(peek(1)):
             advance()
-            // `-9223372036854775808` is not representable as a positive Int64 first.
-            return .constant(value == Int64.min ? .double(-Double(value)) : .int(-value))
+            // The lexer reads 9223372036854775808 (2^63) as Int64.min: after a minus it is exact.
+            return .constant(.int(value == .min ? .min : -value))
         case .double(let value) where !continuesPostfix(peek(1)):
             advance()
             return .constant(.double(-value))
@@ -80,15 +80,22 @@ extension FormatPredicateParser {
         while true {
             if current.isSymbol(".") {
                 advance()
-                let component: String
-                switch current.kind {
-                case .word(let word), .escapedWord(let word): component = word
-                case .atWord(let word): component = "@" + word
-                default: throw error("expected a key after '.', found \(describe(current))")
+                let token = current
+                let components: [String]
+                switch token.kind {
+                case .word(let word), .escapedWord(let word): components = [word]
+                case .atWord(let word): components = ["@" + word]
+                case .specifier(let letters, let position) where letters.last == "K":
+                    // `$x.%K`, `a.%K`, `%K.%K`: the argument's key path continues the path.
+                    guard case .keyPath(.evaluatedObject, let path) = try substitute(letters, position: position, at: token)
+                    else { throw error("expected a key after '.', found \(describe(token))", at: token) }
+                    components = path
+                default:
+                    throw error("expected a key or %K after '.', found \(describe(token))")
                 }
                 advance()
-                expression = appending([component], to: expression)
-            } else if current.isSymbol("["), !optionsBeforeOperator() {
+                expression = appending(components, to: expression)
+            } else if current.isSymbol("[") {
                 try enter()
                 advance()
                 let index: FormatIndex
@@ -124,7 +131,8 @@ extension FormatPredicateParser {
             return .constant(.string(text))
         case .integer(let value):
             advance()
-            return .constant(.int(value))
+            // 2^63 without a minus sign does not fit an Int64 (see the lexer).
+            return .constant(value == .min ? .double(-Double(value)) : .int(value))
         case .double(let value):
             advance()
             return .constant(.double(value))
@@ -254,6 +262,14 @@ extension FormatPredicateParser {
         let selectorToken = current
         guard case .constant(.string(let selector)) = try parseExpression() else {
             throw error("FUNCTION needs the selector name as a string", at: selectorToken)
+        }
+        if validates {
+            throw FormatPredicateError(
+                .unsupported,
+                "FUNCTION(…, \(FormatValue.quote(selector))) calls a method by name, which Cairn neither evaluates nor "
+                    + "fetches with; use a built-in function instead ("
+                    + FormatFunction.allCases.map { $0.rawValue + "()" }.joined(separator: ", ") + ")",
+                format: format, offset: selectorToken.offset)
         }
         var arguments: [FormatExpression] = []
         if current.isSymbol(",") {

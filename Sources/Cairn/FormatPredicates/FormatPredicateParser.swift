@@ -13,8 +13,9 @@ import Foundation
 /// predicate.predicateFormat  // name BEGINSWITH[c] "Star"
 /// ```
 ///
-/// Cairn also accepts the options written before the operator (`name [c] == %@`), as one
-/// widely read tutorial does; the canonical form puts them after it (`name ==[c] "coffee"`).
+/// As in Apple's grammar, comparison options follow the operator (`name ==[c] %@`) and a `[`
+/// after an expression always opens a subscript: `name[c] == %@` (also `name [c] == %@`) reads
+/// key `c` of the object and subscripts `name` with it.
 public struct FormatPredicateParser {
     /// The deepest nesting of parentheses, `NOT`s and sub-expressions accepted, so a hostile
     /// format cannot exhaust the stack.
@@ -26,6 +27,9 @@ public struct FormatPredicateParser {
     var index = 0
     var nextArgument = 0
     var depth = 0
+    /// Whether to reject, with their position, operands that can only fail when the predicate
+    /// is evaluated or fetched with (see ``parse(_:arguments:validating:)``).
+    var validates = false
 
     init(format: String, arguments: [Any?]) throws(FormatPredicateError) {
         self.format = format
@@ -34,10 +38,18 @@ public struct FormatPredicateParser {
     }
 
     /// Parses a predicate, substituting `arguments` for the format specifiers in order.
-    public static func parse(_ format: String, arguments: [Any?] = [])
+    ///
+    /// - Parameter validating: also reject what parses but can only fail later, when the
+    ///   predicate is evaluated or fetched with: `BETWEEN` with a constant that is not two
+    ///   bounds (`value BETWEEN 5`), `FUNCTION(receiver, "selector")` (Cairn calls no method
+    ///   by name), and a constant `MATCHES` pattern that is not a valid regular expression.
+    ///   `NSPredicate(validatingFormat:)` parses this way; `NSPredicate(format:)`, like
+    ///   Apple's, does not.
+    public static func parse(_ format: String, arguments: [Any?] = [], validating: Bool = false)
         throws(FormatPredicateError) -> FormatPredicate
     {
         var parser = try FormatPredicateParser(format: format, arguments: arguments)
+        parser.validates = validating
         let predicate = try parser.parseOr()
         try parser.expectEnd()
         return predicate
@@ -211,7 +223,6 @@ public struct FormatPredicateParser {
 
     mutating func parseComparison(modifier: FormatModifier) throws(FormatPredicateError) -> FormatComparison {
         let lhs = try parseExpression()
-        var options = try parseOptions() ?? []
         guard let operatorType = comparisonOperator(current) else {
             if current.kind == .end {
                 throw error("expected a comparison operator (==, <, IN, CONTAINS, …) after the expression")
@@ -220,12 +231,42 @@ public struct FormatPredicateParser {
         }
         let operatorToken = current
         advance()
-        if let after = try parseOptions() { options.formUnion(after) }
+        let options = try parseOptions() ?? []
         guard startsExpression(current) else {
             throw error("expected an expression after \(describe(operatorToken)), found \(describe(current))")
         }
+        let rhsToken = current
         let rhs = try parseExpression()
+        if validates { try validate(operatorType, rhs, options, at: rhsToken) }
         return FormatComparison(lhs, operatorType, rhs, modifier: modifier, options: options)
+    }
+
+    /// The checks of a validating parse on a comparison's right side.
+    func validate(_ operatorType: FormatOperator, _ rhs: FormatExpression, _ options: FormatComparisonOptions,
+                  at token: FormatToken) throws(FormatPredicateError)
+    {
+        func count(_ values: Int) -> String { values == 1 ? "1 value" : "\(values) values" }
+        let code: FormatPredicateError.Code
+        if case .specifier = token.kind { code = .argument } else { code = .syntax }
+        switch (operatorType, rhs) {
+        case (.between, .constant(.array(let bounds))) where bounds.count == 2:
+            return
+        case (.between, .constant(let value)):
+            let found = if case .array(let values) = value { count(values.count) } else { value.predicateFormat }
+            throw FormatPredicateError(
+                code, "BETWEEN needs two bounds, {low, high}, not \(found)", format: format, offset: token.offset)
+        case (.between, .aggregate(let bounds)) where bounds.count != 2:
+            throw FormatPredicateError(
+                code, "BETWEEN needs two bounds, {low, high}, not \(count(bounds.count))", format: format, offset: token.offset)
+        case (.matches, .constant(.string(let pattern))):
+            do {
+                try FormatRegularExpression.check(pattern, options)
+            } catch {
+                throw FormatPredicateError(error.code, error.message, format: format, offset: token.offset)
+            }
+        default:
+            return
+        }
     }
 
     /// `[c]`, `[d]`, `[cd]`, `[n]` if the current tokens spell options.
@@ -241,14 +282,6 @@ public struct FormatPredicateParser {
         advance()
         advance()
         return options
-    }
-
-    /// Whether the tokens at the cursor are options written before an operator: `[c] ==`.
-    func optionsBeforeOperator() -> Bool {
-        guard current.isSymbol("["), case .word(let letters) = peek(1).kind, peek(2).isSymbol("]"),
-            FormatComparisonOptions(letters: letters) != nil
-        else { return false }
-        return comparisonOperator(peek(3)) != nil
     }
 
     func startsExpression(_ token: FormatToken) -> Bool {

@@ -76,13 +76,20 @@ extension CoreDataFactoryInitializable where Self: NSPredicate {
     }
 
     /// Parses the format and throws a ``FormatPredicateError`` (with the offset and a caret)
-    /// if it is malformed or an argument is missing or unusable.
+    /// if it is malformed, an argument is missing or unusable, or an operand can only fail
+    /// when the predicate is used: `BETWEEN` with a constant that is not two bounds, a
+    /// `FUNCTION(receiver, "selector")` call, a constant `MATCHES` pattern that does not compile.
     ///
     /// ```swift
     /// let predicate = try NSPredicate(validatingFormat: "name == %@", searchText)
+    /// try NSPredicate(validatingFormat: "name MATCHES %@", "[unclosed")
+    /// // MATCHES pattern "[unclosed" is not a valid regular expression: '[' at offset 0 opens
+    /// // a character class that is never closed with ']'; … at offset 13
+    /// //     name MATCHES %@
+    /// //                  ^
     /// ```
     public init(validatingFormat predicateFormat: String, _ args: Any?...) throws(FormatPredicateError) {
-        let predicate = FormatBackedPredicate(tree: try FormatPredicateParser.parse(predicateFormat, arguments: args))
+        let predicate = FormatBackedPredicate(tree: try FormatPredicateParser.parse(predicateFormat, arguments: args, validating: true))
         guard let predicate = predicate as? Self else {
             throw FormatPredicateError(
                 .unsupported, "\(Self.self)(validatingFormat:) makes an NSPredicate, not a \(Self.self); call NSPredicate(validatingFormat:)")

@@ -53,12 +53,14 @@ extension FormatSQLCompiler {
         case .index(.keyPath(let base, let path), .expression(.constant(.string(let key)))):
             // `owner["name"]` reads a key, as `owner.name` does.
             return try operand(.keyPath(base: base, path: path + [key]), in: scope, variables: variables)
-        case .index(let base, _):
+        case .index(let base, let index):
             if case .constant = try operand(base, in: scope, variables: variables) {
                 let value = try FormatEvaluator(variables: [:], limits: .default).value(expression, on: .null)
                 if case .value(let constant) = value { return .constant(constant) }
             }
-            throw unsupported("the index expression \(expression.predicateFormat) is evaluated in memory only")
+            var hint = ""
+            if case .expression(let subscriptExpression) = index { hint = optionsHint(subscriptExpression) }
+            throw unsupported("the index expression \(expression.predicateFormat) is evaluated in memory only" + hint)
         case .aggregate(let elements):
             // `{a, b}` with key paths: usable on the right of IN and BETWEEN.
             var values: [FormatValue] = []

@@ -46,6 +46,14 @@ struct FormatSQLCompiler {
         let lhs = try operand(comparison.lhs, in: scope, variables: variables)
         let rhs = try operand(comparison.rhs, in: scope, variables: variables)
         let op = comparison.operatorType, options = comparison.options
+        if op == .matches, case .constant(.string(let pattern)) = rhs {
+            // A bad pattern known now fails here, naming the comparison, not inside SQLite.
+            do {
+                try FormatRegularExpression.check(pattern, options)
+            } catch {
+                throw error.within(comparison)
+            }
+        }
 
         if case .collection(let collection) = lhs {
             // The objects themselves compare by primary key (with identifiers or models).
