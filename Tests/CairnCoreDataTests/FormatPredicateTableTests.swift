@@ -280,6 +280,8 @@ let compoundCases: [FormatCase] = [
     FormatCase("ceiling(amount) == 10", [10]),
     FormatCase("trunc(amount) == 86", [4]),
     FormatCase("SELF[\"name\"] ==[c] \"coffee\"", [1]),
+    FormatCase("name [c] == \"coffee\"", [1]),
+    FormatCase("name [d] == \"cafe\"", [2]),
     FormatCase("name\n==\t\"Uber\"", [5]),
 ]
 

@@ -33,7 +33,6 @@ struct FormatRoundTripTests {
         ("n[#d] == 3", "n[d] == 3"),
         ("(a[c]) == 1", "a[c] == 1"),
         ("a[c] == 1", "a[c] == 1"),
-        ("a [c] == 1", "a[c] == 1"),
         ("a[#c] ==[c] 'x'", "a[c] ==[c] \"x\""),
         ("a[cd][n] == 1", "a[cd][n] == 1"),
         ("a[SIZE] == 2", "a[SIZE] == 2"),
@@ -62,8 +61,28 @@ struct FormatRoundTripTests {
         #expect(try !predicate.evaluate(with: ["a": ["x": 1, "y": 2], "c": "y"]))
     }
 
+    /// The seed tutorial's spelling: options before the operator, apart from the key.
+    @Test(arguments: [
+        ("name [c] == 'coffee'", #"name ==[c] "coffee""#),
+        ("name\t[cd] BEGINSWITH[n] 'x'", #"name BEGINSWITH[cdn] "x""#),
+        ("a.b [d] != 1", "a.b !=[d] 1"),
+    ])
+    func optionsBeforeTheOperatorApartFromTheKey(format: String, printed: String) throws {
+        let predicate = try FormatPredicate(format)
+        #expect(predicate.predicateFormat == printed)
+        #expect(try FormatPredicate(predicate.predicateFormat) == predicate)
+        guard case .comparison(let comparison) = predicate.and.first else {
+            Issue.record("\(format) is not a comparison")
+            return
+        }
+        guard case .keyPath = comparison.lhs else {
+            Issue.record("\(format): the left side is \(comparison.lhs), not a key path")
+            return
+        }
+    }
+
     @Test func optionsBeforeTheOperatorSayWhereTheyGo() throws {
-        let predicate = try FormatPredicate("name [c] == 'coffee'")
+        let predicate = try FormatPredicate("name[c] == 'coffee'")
         let error = #expect(throws: FormatPredicateError.self) {
             try predicate.evaluate(with: ["name": "Coffee"])
         }

@@ -24,13 +24,14 @@ struct SeedPredicateTests {
         #expect(evaluate(exact, ["name": "Coffee"]) && !evaluate(exact, ["name": "coffee"]))
 
         // "The [c] modifier ignores case. "Coffee" matches "coffee"." The chapter writes the
-        // options before the operator; Apple's grammar puts them after it, and reads `[c]`
-        // after an expression as a subscript by key `c`, so that spelling does not compare
-        // case-insensitively, and evaluating it says where the options go.
+        // options before the operator, apart from the key; they print after it, as Apple's
+        // grammar places them. (Without the space, `name[c]` is a subscript by key `c`.)
         let asWritten = NSPredicate(format: "name [c] == %@", "coffee")
-        #expect(printed(asWritten) == "name[c] == \"coffee\"")
-        let error = #expect(throws: FormatPredicateError.self) { try asWritten.checkedEvaluate(with: ["name": "Coffee"]) }
-        #expect(error?.message.contains("comparison options go after the operator (`==[c]`)") == true)
+        #expect(printed(asWritten) == "name ==[c] \"coffee\"")
+        #expect(evaluate(asWritten, ["name": "Coffee"]))
+        #expect(!evaluate(asWritten, ["name": "Tea"]))
+        let accents = NSPredicate(format: "name [d] == %@", "cafe")
+        #expect(evaluate(accents, ["name": "café"]))
         let caseInsensitive = NSPredicate(format: "name ==[c] %@", "coffee")
         #expect(evaluate(caseInsensitive, ["name": "Coffee"]))
 

@@ -95,7 +95,7 @@ extension FormatPredicateParser {
                 }
                 advance()
                 expression = appending(components, to: expression)
-            } else if current.isSymbol("[") {
+            } else if current.isSymbol("[") && !optionsBeforeOperator() {
                 try enter()
                 advance()
                 let index: FormatIndex

@@ -14,8 +14,11 @@ import Foundation
 /// ```
 ///
 /// As in Apple's grammar, comparison options follow the operator (`name ==[c] %@`) and a `[`
-/// after an expression always opens a subscript: `name[c] == %@` (also `name [c] == %@`) reads
-/// key `c` of the object and subscripts `name` with it.
+/// right after an expression opens a subscript: `name[c] == %@` reads key `c` of the object and
+/// subscripts `name` with it. Options written before the operator and apart from the key
+/// (`name [c] == %@`, as a widely read tutorial writes them) are options; printed, they follow
+/// the operator (`name ==[c] "coffee"`), and a subscript prints with no space, so every
+/// predicate reads back as itself.
 public struct FormatPredicateParser {
     /// The deepest nesting of parentheses, `NOT`s and sub-expressions accepted, so a hostile
     /// format cannot exhaust the stack.
@@ -223,15 +226,16 @@ public struct FormatPredicateParser {
 
     mutating func parseComparison(modifier: FormatModifier) throws(FormatPredicateError) -> FormatComparison {
         let lhs = try parseExpression()
-        guard let operatorType = comparisonOperator(current) else {
+        guard let operatorType = comparisonOperator(optionsBeforeOperator() ? peek(3) : current) else {
             if current.kind == .end {
                 throw error("expected a comparison operator (==, <, IN, CONTAINS, …) after the expression")
             }
             throw error("expected a comparison operator, found \(describe(current))")
         }
+        var options = optionsBeforeOperator() ? try parseOptions() ?? [] : []
         let operatorToken = current
         advance()
-        let options = try parseOptions() ?? []
+        if let after = try parseOptions() { options.formUnion(after) }
         guard startsExpression(current) else {
             throw error("expected an expression after \(describe(operatorToken)), found \(describe(current))")
         }
@@ -267,6 +271,17 @@ public struct FormatPredicateParser {
         default:
             return
         }
+    }
+
+    /// Whether the tokens at the cursor are options written before an operator and apart from
+    /// what precedes them: ` [c] ==`. Without the space, `name[c]` is a subscript.
+    func optionsBeforeOperator() -> Bool {
+        guard current.isSymbol("["), case .word(let letters) = peek(1).kind, peek(2).isSymbol("]"),
+            FormatComparisonOptions(letters: letters) != nil, comparisonOperator(peek(3)) != nil,
+            current.offset > 0
+        else { return false }
+        let before = format.index(format.startIndex, offsetBy: current.offset - 1, limitedBy: format.endIndex)
+        return before.map { format[$0].isWhitespace } ?? false
     }
 
     /// `[c]`, `[d]`, `[cd]`, `[n]` if the current tokens spell options.
