@@ -129,7 +129,7 @@ let package = Package(
         .target(name: "CairnFormatCheck", dependencies: ["Cairn"], swiftSettings: strict),
 
         // The demo: `swift run workouts`.
-        .executableTarget(name: "workouts", dependencies: ["Cairn"], swiftSettings: strict),
+        .executableTarget(name: "workouts", dependencies: ["Cairn", "CoreData"], swiftSettings: strict),
 
         // Test support: an SQLite VFS that fails the Nth write, for the I/O-error tests.
         .target(name: "CairnFaultyVFS", linkerSettings: [.linkedLibrary("sqlite3")]),

@@ -9,14 +9,17 @@ struct Options {
     var count = 5_000
     var sort = SortKey.date
     var search = "run"
+    var showSQL = false
     var showHelp = false
 
     static let usage = """
         Usage: swift run workouts [options]
 
-        Imports generated workout sessions into an embedded Cairn store on a @ModelActor, then
-        runs the SwiftData queries of the seed (query shapes, paging, sorting, sections,
-        search, background counts, statistics, enumerate) and prints them as tables.
+        Imports generated workout sessions into an embedded Cairn store on a @ModelActor, runs
+        the SwiftData queries of the seed (query shapes, paging, sorting, sections, search,
+        background counts, statistics, enumerate), then reads the same store through Core
+        Data's query language (NSFetchRequest, NSFetchedResultsController) and typed SQL
+        (group, having), and prints each as a table.
 
         Options:
           --in-memory        keep the store in memory (nothing is written to disk)
@@ -24,6 +27,7 @@ struct Options {
           --count <n>        how many sessions to import (default 5,000)
           --sort <key>       sort key for the sorted list: date, duration or title (default date)
           --search <text>    the search filter's text (default "run")
+          --sql              print the SQL of the paging, Core Data and typed SQL queries
           --help             show this help
         """
 
@@ -34,6 +38,7 @@ struct Options {
         while let argument = iterator.next() {
             switch argument {
             case "--in-memory": options.inMemory = true
+            case "--sql": options.showSQL = true
             case "--help", "-h": options.showHelp = true
             case "--path":
                 guard let value = iterator.next() else { return .failure(OptionsError("--path needs a file path")) }

@@ -93,13 +93,17 @@ final class WorkoutsByPhase {
 }
 
 func page(_ index: Int, size: Int, in context: ModelContext) throws -> [Workout] {
+    try context.fetch(pageDescriptor(index, size: size))
+}
+
+func pageDescriptor(_ index: Int, size: Int) -> FetchDescriptor<Workout> {
     var d = FetchDescriptor<Workout>(sortBy: [
         SortDescriptor(\.startedAt, order: .reverse),
         SortDescriptor(\.title)
     ])
     d.fetchLimit = size
     d.fetchOffset = index * size
-    return try context.fetch(d)
+    return d
 }
 
 @MainActor

@@ -1,7 +1,8 @@
 import Cairn
 import Foundation
 
-// `swift run workouts`: the seed's SwiftData queries on an embedded Cairn store.
+// `swift run workouts`: the seed's SwiftData queries on an embedded Cairn store, then the same
+// store through Core Data's query language and typed SQL.
 
 let options: Options
 switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
@@ -59,6 +60,8 @@ struct Demo {
         try await showBackground(store, context)
         try showStatistics(context)
         try showEnumerate(context)
+        try await showCoreData(context)
+        try showTypedSQL(container)
     }
 
     func openContainer() throws -> ModelContainer {
@@ -98,6 +101,7 @@ struct Demo {
         for index in 0..<2 {
             printTable("Page \(index + 1) (5 per page, startedAt desc, title)", header, try page(index, size: 5, in: context).map(row))
         }
+        try showSQL(of: context.explain(pageDescriptor(1, size: 5)))
     }
 
     func showSorted() {
