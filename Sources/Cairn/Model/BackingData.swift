@@ -45,7 +45,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
         made = storage
     }
 
-    /// The backing data of a fetched row (what ``PersistentModel/_$makeFetched(_:)`` makes).
+    /// The backing data of a fetched row (what `PersistentModel/_$makeFetched(_:)` makes).
     public init(fetched: _FetchedStorage) {
         made = fetched.storage
     }

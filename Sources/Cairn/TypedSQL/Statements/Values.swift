@@ -1,7 +1,7 @@
 // `Values(…)`: a SELECT of values without a table, the seed of recursive common table
 // expressions (spelled as StructuredQueries spells it).
 
-/// The `From` of a statement that reads no table: ``Values(_:)``'s statements.
+/// The `From` of a statement that reads no table: `Values(_:)`'s statements.
 public enum NoTable: Table {
     public typealias QueryOutput = Void
 
