@@ -67,6 +67,13 @@ graphs, sources, show, module, out = sys.argv[1:6]
 folders = sys.argv[6:]
 os.makedirs(out, exist_ok=True)
 prefixes = ["file://" + os.path.join(sources, f) + "/" for f in folders]
+# Members that implement a standard protocol's requirement (`==`, `hash(into:)`, `startIndex`,
+# `description`, …): DocC lists them under the protocol's implementations, where the protocol
+# says what they do. They are not counted.
+witnesses = {"==(_:_:)", "!=(_:_:)", "<(_:_:)", "hash(into:)", "startIndex", "endIndex",
+             "subscript(_:)", "index(after:)", "index(before:)", "makeIterator()", "next()",
+             "description", "debugDescription", "encode(to:)", "init(from:)", "id", "hashValue",
+             "errorDescription", "localizedDescription", "init(rawValue:)", "rawValue"}
 undocumented = {}
 for path in sorted(glob.glob(os.path.join(graphs, module + ".symbols.json"))
                    + glob.glob(os.path.join(graphs, module + "@*.symbols.json"))):
@@ -92,7 +99,8 @@ for path in sorted(glob.glob(os.path.join(graphs, module + ".symbols.json"))
     graph["relationships"] = [r for r in graph["relationships"] if r["source"] in keep]
     for s in graph["symbols"]:
         name = ".".join(s["pathComponents"])
-        if own(s) and "docComment" not in s and not any(p.startswith("_") for p in s["pathComponents"]):
+        if (own(s) and "docComment" not in s and s["pathComponents"][-1] not in witnesses
+                and not any(p.startswith("_") for p in s["pathComponents"])):
             uri = s["location"]["uri"][len("file://" + sources) + 1:]
             undocumented.setdefault(uri.split("/")[0], []).append((uri, name))
     with open(os.path.join(out, os.path.basename(path)), "w") as f:
