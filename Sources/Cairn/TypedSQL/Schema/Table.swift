@@ -22,6 +22,7 @@ public protocol Table: QueryRepresentable {
 }
 
 extension Table {
+    /// `nil`: a table goes by its own name unless it is a ``TableAlias``.
     public static var tableAlias: String? { nil }
 }
 
@@ -38,10 +39,13 @@ public protocol TableDefinition: QueryExpression {
 }
 
 extension TableDefinition {
+    /// Every column: a table without generated columns writes them all.
     public var writableColumns: [any TableColumnExpression] { allColumns }
 
+    /// Every column, as a selection list (`"reminders"."id", "reminders"."title", …`).
     public var sqlExpression: SQLExpression { .selectionList(selectedExpressions) }
 
+    /// Each column's expression, in declaration order.
     public var selectedExpressions: [SQLExpression] { allColumns.map(\.sqlExpression) }
 }
 
@@ -116,9 +120,13 @@ public struct OptionalTableColumns<Base: Table>: TableDefinition {
 }
 
 extension Optional: Table where Wrapped: Table {
+    /// The wrapped table's columns, read as optionals (the side of an outer join).
     public typealias TableColumns = OptionalTableColumns<Wrapped>
+    /// The wrapped table's columns, read as optionals.
     public static var columns: OptionalTableColumns<Wrapped> { OptionalTableColumns() }
+    /// The wrapped table's name.
     public static var tableName: String { Wrapped.tableName }
+    /// The wrapped table's alias.
     public static var tableAlias: String? { Wrapped.tableAlias }
 }
 
