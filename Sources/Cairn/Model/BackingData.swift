@@ -71,34 +71,44 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     /// The model's ``Schema/Entity``.
     public var metadata: Any { storage.entity }
 
+    /// Reads a property's value from the model's storage.
     public func getValue<Value: Decodable>(forKey key: KeyPath<Model, Value>) -> Value {
         storage.value(forKey: key, as: Value.self)
     }
+    /// Reads a property's value from the model's storage.
     public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>) -> Value {
         storage.value(forKey: key, as: Value.self)
     }
+    /// Reads a property's value from the model's storage.
     public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>) -> Value? {
         storage.value(forKey: key, as: Value?.self)
     }
+    /// Reads a property's value from the model's storage.
     public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>) -> [Value] {
         storage.value(forKey: key, as: [Value].self)
     }
+    /// Reads a property's value from the model's storage.
     public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>) -> [Value]? {
         storage.value(forKey: key, as: [Value]?.self)
     }
 
+    /// Writes a property's value into the model's storage.
     public func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
         storage.setValue(newValue, forKey: key)
     }
+    /// Writes a property's value into the model's storage.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
         storage.setValue(newValue, forKey: key)
     }
+    /// Writes a property's value into the model's storage.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>, to newValue: Value?) {
         storage.setValue(newValue as Any, forKey: key)
     }
+    /// Writes a property's value into the model's storage.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>, to newValue: [Value]) {
         storage.setValue(newValue, forKey: key)
     }
+    /// Writes a property's value into the model's storage.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?) {
         storage.setValue(newValue as Any, forKey: key)
     }

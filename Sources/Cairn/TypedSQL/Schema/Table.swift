@@ -69,6 +69,7 @@ public protocol PrimaryKeyedTableDefinition: TableDefinition {
 /// Reminder.columns.title.sqlExpression  // "reminders"."title"
 /// ```
 public struct TableColumn<Root, Value>: QueryExpression, TableColumnExpression, Sendable {
+    /// The value type the expression stands for in SQL.
     public typealias QueryValue = Value
 
     /// The column name.
@@ -82,6 +83,7 @@ public struct TableColumn<Root, Value>: QueryExpression, TableColumnExpression, 
         self.tableName = tableName
     }
 
+    /// The expression as SQL IR.
     public var sqlExpression: SQLExpression { .column(name, table: tableName) }
 }
 
@@ -99,8 +101,10 @@ public protocol TableColumnExpression: Sendable {
 /// optional (`$1.title` is a `TableColumn<Reminder?, String?>`).
 @dynamicMemberLookup
 public struct OptionalTableColumns<Base: Table>: TableDefinition {
+    /// The value type the expression stands for in SQL.
     public typealias QueryValue = Base?
 
+    /// Every column, in declaration order.
     public var allColumns: [any TableColumnExpression] { Base.columns.allColumns }
 
     /// A column of the joined table, made optional.
@@ -131,8 +135,10 @@ extension Optional: Table where Wrapped: Table {
 }
 
 extension OptionalTableColumns: PrimaryKeyedTableDefinition where Base.TableColumns: PrimaryKeyedTableDefinition {
+    /// The primary key's value type.
     public typealias PrimaryKey = Base.TableColumns.PrimaryKey._Optionalized
 
+    /// The primary-key column.
     public var primaryKey: TableColumn<Base?, Base.TableColumns.PrimaryKey._Optionalized> {
         let key = Base.columns.primaryKey
         return TableColumn(key.name, table: key.tableName)

@@ -79,6 +79,7 @@ public struct TemporaryTrigger<On: Table>: WriteStatement {
         self.operation = operation
     }
 
+    /// The statement as SQL IR.
     public func sqlStatement() throws -> SQLStatement {
         .fragment(SQLFragment(sql: try createSQL()))
     }

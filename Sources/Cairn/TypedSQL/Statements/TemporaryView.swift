@@ -47,6 +47,7 @@ public struct TemporaryView<View: Table>: WriteStatement {
     let ifNotExists: Bool
     let select: SQLSelect
 
+    /// The statement as SQL IR.
     public func sqlStatement() throws -> SQLStatement {
         guard View.columnWidth == View.columns.allColumns.count else {
             throw TypedSQLError(
