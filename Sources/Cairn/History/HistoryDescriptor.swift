@@ -11,7 +11,9 @@ import Foundation
 /// The predicate and sort descriptors run in memory, over the transactions of the container's
 /// stores (oldest first unless `sortBy` says otherwise).
 public struct HistoryDescriptor<TransactionType: HistoryTransaction> {
+    /// The condition transactions must meet, or `nil` for all.
     public var predicate: Predicate<TransactionType>?
+    /// The order of the fetched transactions.
     public var sortBy: [SortDescriptor<TransactionType>]
     /// The most transactions to return; `0`, the default, returns them all.
     public var fetchLimit: UInt64 = 0

@@ -64,6 +64,7 @@ public struct Dependency<Value: Sendable>: Sendable {
         self.keyPath = keyPath
     }
 
+    /// The dependency's current value.
     public var wrappedValue: Value { DependencyValues.current[keyPath: keyPath] }
 }
 

@@ -22,6 +22,7 @@ public protocol QueryExpression<QueryValue>: SendableMetatype {
 }
 
 extension QueryExpression {
+    /// The result columns the expression selects.
     public var selectedExpressions: [SQLExpression] { [sqlExpression] }
 }
 
@@ -106,9 +107,11 @@ extension QueryExpression {
 
 /// An expression used as an ordering term sorts ascending.
 extension TableColumn: QueryOrderingTerm {
+    /// The expression as an ascending `ORDER BY` term.
     public var orderingTerm: SQLOrderingTerm { sqlExpression.ascending() }
 }
 
 extension SQLQueryExpression: QueryOrderingTerm {
+    /// The expression as an ascending `ORDER BY` term.
     public var orderingTerm: SQLOrderingTerm { sqlExpression.ascending() }
 }

@@ -16,10 +16,12 @@ public struct QueryFragment: ExpressibleByStringInterpolation, Sendable, Hashabl
     /// The IR fragment.
     public var fragment: SQLFragment
 
+    /// A fragment of raw SQL text.
     public init(stringLiteral value: String) {
         fragment = SQLFragment(sql: value)
     }
 
+    /// A fragment from an interpolated string: literal parts as SQL, values bound.
     public init(stringInterpolation: StringInterpolation) {
         fragment = SQLFragment(segments: stringInterpolation.segments)
     }
