@@ -72,6 +72,7 @@ public protocol HistoryDelete<Model>: Sendable {
     var tombstone: HistoryTombstone<Model> { get }
 }
 
+/// A model inserted in a Cairn store's history.
 public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert, Hashable {
     /// Changes are numbered by an integer.
     public typealias ChangeIdentifier = Int64
@@ -85,6 +86,7 @@ public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert, Hasha
     public let transactionIdentifier: Int64
 }
 
+/// A model updated in a Cairn store's history.
 public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate, Hashable {
     /// Changes are numbered by an integer.
     public typealias ChangeIdentifier = Int64
@@ -109,6 +111,7 @@ public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate, Hasha
     }
 }
 
+/// A model deleted in a Cairn store's history.
 public struct DefaultHistoryDelete<Model: PersistentModel>: HistoryDelete {
     /// Changes are numbered by an integer.
     public typealias ChangeIdentifier = Int64

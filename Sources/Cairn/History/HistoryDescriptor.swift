@@ -18,11 +18,13 @@ public struct HistoryDescriptor<TransactionType: HistoryTransaction> {
     /// The most transactions to return; `0`, the default, returns them all.
     public var fetchLimit: UInt64 = 0
 
+    /// A descriptor of the transactions that match `predicate` (all when `nil`).
     public init(predicate: Predicate<TransactionType>? = nil) {
         self.predicate = predicate
         sortBy = []
     }
 
+    /// A descriptor of the transactions that match `predicate`, in the order of `sortBy`.
     public init(predicate: Predicate<TransactionType>? = nil, sortBy: [SortDescriptor<TransactionType>] = []) {
         self.predicate = predicate
         self.sortBy = sortBy

@@ -3,6 +3,7 @@
 /// `@Model` gives every instance a ``DefaultBackingData``; a context swaps in the backing data
 /// of a fetched row when it makes a model with `init(backingData:)`.
 public protocol BackingData<Model>: AnyObject {
+    /// The model type whose values this backing data holds.
     associatedtype Model: PersistentModel
 
     /// Empty backing data for a new model of `modelType`.
@@ -12,16 +13,26 @@ public protocol BackingData<Model>: AnyObject {
     /// Store-specific information about the model.
     var metadata: Any { get }
 
+    /// Reads an attribute's value.
     func getValue<Value: Decodable>(forKey key: KeyPath<Model, Value>) -> Value
+    /// Reads a to-one relationship.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>) -> Value
+    /// Reads an optional to-one relationship.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>) -> Value?
+    /// Reads a to-many relationship.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>) -> [Value]
+    /// Reads an optional to-many relationship.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>) -> [Value]?
 
+    /// Writes an attribute's value.
     func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value)
+    /// Writes a to-one relationship.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>, to newValue: Value)
+    /// Writes an optional to-one relationship.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>, to newValue: Value?)
+    /// Writes a to-many relationship.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>, to newValue: [Value])
+    /// Writes an optional to-many relationship.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?)
 }
 
@@ -39,6 +50,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
         return storage
     }
 
+    /// Empty backing data for a new model of `modelType`.
     public init(for modelType: Model.Type) {}
 
     init(storage: ModelStorage) {
@@ -67,6 +79,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     @usableFromInline
     var existingStorage: _FetchedStorage? { made.map(_FetchedStorage.init) }
 
+    /// The model's identifier, or `nil` if it has none yet.
     public var persistentModelID: PersistentIdentifier? { storage.identifier }
     /// The model's ``Schema/Entity``.
     public var metadata: Any { storage.entity }

@@ -14,6 +14,7 @@ extension Schema {
         // and slot are set during `Entity` construction, before the attribute is shared), and
         // `defaultValue` is only ever copied out.
 
+        /// The property's name, which is also its column's.
         public let name: String
         /// The name the property had in the store before a rename, for migration.
         public let originalName: String

@@ -32,6 +32,7 @@ extension Schema {
             public static var unique: Option { Option(kind: .unique) }
         }
 
+        /// The relationship's name.
         public let name: String
         /// The name the property had in the store before a rename, for migration.
         public let originalName: String

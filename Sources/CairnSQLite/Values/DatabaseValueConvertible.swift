@@ -93,6 +93,7 @@ public struct DatabaseValueEncodingError: Error, Sendable, CustomStringConvertib
 extension DatabaseValue: DatabaseValueConvertible {
     /// The value as SQLite stores it.
     @inlinable public var databaseValue: DatabaseValue { self }
+    /// The stored value itself.
     @inlinable public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> DatabaseValue? {
         databaseValue
     }

@@ -60,6 +60,7 @@ public struct DependencyValues: Sendable {
 public struct Dependency<Value: Sendable>: Sendable {
     private let keyPath: any KeyPath<DependencyValues, Value> & Sendable
 
+    /// The dependency at `keyPath`, as SQLiteData's `@Dependency(\.defaultDatabase)`.
     public init(_ keyPath: any KeyPath<DependencyValues, Value> & Sendable) {
         self.keyPath = keyPath
     }

@@ -33,6 +33,7 @@ extension QueryExpression {
 /// let titled = SQLQueryExpression<Bool>(SQLExpression.column("title").isNotNull())
 /// ```
 public struct SQLQueryExpression<QueryValue>: QueryExpression, Sendable {
+    /// The expression as SQL IR.
     public let sqlExpression: SQLExpression
     /// The hand-written SQL, when the expression came from `#sql` (so it can run as a statement).
     let fragment: SQLFragment?
@@ -80,6 +81,7 @@ public protocol QueryOrderingTerm {
 
 /// An ordering term with an explicit direction.
 public struct OrderingTerm: QueryOrderingTerm, Sendable {
+    /// The term as SQL IR.
     public let orderingTerm: SQLOrderingTerm
 }
 

@@ -26,11 +26,14 @@ public struct QueryFragment: ExpressibleByStringInterpolation, Sendable, Hashabl
         fragment = SQLFragment(segments: stringInterpolation.segments)
     }
 
+    /// Builds a fragment from an interpolated string.
     public struct StringInterpolation: StringInterpolationProtocol {
         var segments: [SQLFragment.Segment] = []
 
+        /// An empty interpolation.
         public init(literalCapacity: Int, interpolationCount: Int) {}
 
+        /// Appends literal text as raw SQL.
         public mutating func appendLiteral(_ literal: String) {
             guard !literal.isEmpty else { return }
             if case .sql(let previous)? = segments.last {

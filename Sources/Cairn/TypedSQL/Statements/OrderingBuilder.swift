@@ -22,6 +22,7 @@ public enum OrderingBuilder {
     }
 
     @_disfavoredOverload
+    /// Result builder: a tuple of ordering terms.
     public static func buildExpression<each Term: QueryOrderingTerm>(_ terms: (repeat each Term)) -> [SQLOrderingTerm] {
         var list: [SQLOrderingTerm] = []
         for term in repeat each terms { list.append(term.orderingTerm) }

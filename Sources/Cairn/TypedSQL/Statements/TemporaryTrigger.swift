@@ -207,6 +207,7 @@ public enum TriggerStatementsBuilder {
         catch { return [TriggerStatement(content: .failure("\(error)"))] }
     }
 
+    /// Result builder: a `SELECT` in the trigger's body.
     public static func buildExpression<C, F, J>(_ select: Select<C, F, J>) -> [TriggerStatement] {
         [TriggerStatement(content: .statement(.select(select.query)))]
     }
@@ -217,6 +218,7 @@ public enum TriggerStatementsBuilder {
     }
 
     @_disfavoredOverload
+    /// Result builder: a `#sql` expression run as a statement.
     public static func buildExpression<V>(_ sql: SQLQueryExpression<V>) -> [TriggerStatement] {
         buildStatement(sql)
     }
