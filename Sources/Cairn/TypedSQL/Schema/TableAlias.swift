@@ -17,6 +17,7 @@ public protocol AliasName {
 }
 
 extension AliasName {
+    /// The type's name with a lowercase first letter, pluralized (`Referrer` → `referrers`).
     public static var aliasName: String { TableNaming.pluralized(String(describing: Self.self)) }
 }
 

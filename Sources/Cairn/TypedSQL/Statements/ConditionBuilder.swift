@@ -15,6 +15,7 @@
 /// `where { #sql("…") }`, whose condition type (`Bool` or `Bool?`) the plain form cannot infer.
 @resultBuilder
 public enum ConditionBuilder {
+    /// Result builder: one condition of the block.
     public static func buildExpression<Condition: QueryExpression>(
         _ condition: Condition
     ) -> [SQLExpression] where Condition.QueryValue: _BooleanValue {

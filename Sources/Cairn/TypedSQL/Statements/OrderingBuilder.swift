@@ -21,8 +21,8 @@ public enum OrderingBuilder {
         [term.orderingTerm]
     }
 
-    @_disfavoredOverload
     /// Result builder: a tuple of ordering terms.
+    @_disfavoredOverload
     public static func buildExpression<each Term: QueryOrderingTerm>(_ terms: (repeat each Term)) -> [SQLOrderingTerm] {
         var list: [SQLOrderingTerm] = []
         for term in repeat each terms { list.append(term.orderingTerm) }

@@ -217,8 +217,8 @@ public enum TriggerStatementsBuilder {
         buildStatement(sql)
     }
 
-    @_disfavoredOverload
     /// Result builder: a `#sql` expression run as a statement.
+    @_disfavoredOverload
     public static func buildExpression<V>(_ sql: SQLQueryExpression<V>) -> [TriggerStatement] {
         buildStatement(sql)
     }
