@@ -1,6 +1,5 @@
 // An experiment, not part of any target: what SwiftData's W6 would cost if `@Model` kept a
-// fetched row's values in typed stored properties of the model, one allocation a row
-// (Docs/PerformanceHistory.md, session 27, "A prototype of typed storage").
+// fetched row's values in typed stored properties of the model, one allocation a row.
 //
 // To rerun it: copy this file into Sources/cairn-bench/, and in EngineSurface.swift make W7's
 // loop call the prototype instead of `fetchAll`:

@@ -4,7 +4,7 @@ import Foundation
 // `cairn-bench --relationships`: how long the everyday relationship edits of `@Model` take as
 // a relationship grows. BENCHMARKS.md has no such workload and C has no object graph to
 // compare with, so these are times, not ratios: they exist to catch work that grows with the
-// square of a relationship's length (session 15 found three such paths; Docs/Performance.md).
+// square of a relationship's length (Docs/Performance.md has the figures).
 
 @Model
 final class BenchTrip {

@@ -324,8 +324,8 @@ struct FetchPathTests {
     @Test("a slot is 24 bytes: values of other types are boxed, so the common ones stay small")
     func slotSize() {
         // A 14-property model's storage is 432 bytes (the object's 16, its 80-byte header,
-        // then the slots), not 672 with an inline `Any`; the header was 96 bytes before its
-        // rarely set fields moved into a box (`ModelStorage.RareFields`).
+        // then the slots), not 672 with an inline `Any`; the header stays at 80 bytes because
+        // its rarely set fields live in a box (`ModelStorage.RareFields`).
         #expect(MemoryLayout<ModelStorage.Slot>.stride == 24)
         #expect(MemoryLayout<ModelStorage.Fields>.size == 80)
     }

@@ -85,8 +85,8 @@ struct OperatorTests {
 
     @Test func lengthAndInstrOfOptionalTextAreOptional() throws {
         // A left-joined column is optional text: "Business" has no reminders, so its row's
-        // title is NULL, and so are its length and instr (they used to be typed Int, and the
-        // fetch threw "found NULL").
+        // title is NULL, and so are its length and instr (typed as Int, the fetch would throw
+        // "found NULL").
         let query = RemindersList.order(by: \.id)
             .leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) }
             .where { list, reminder in list.id.eq(3) || reminder.id.eq(1) }

@@ -42,6 +42,7 @@ public final class DefaultSerialModelExecutor: SerialModelExecutor, @unchecked S
         queue = DispatchQueue(label: "Cairn.DefaultSerialModelExecutor")
     }
 
+    /// Runs a job on the executor's serial queue.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
@@ -50,10 +51,12 @@ public final class DefaultSerialModelExecutor: SerialModelExecutor, @unchecked S
         }
     }
 
+    /// The executor as the runtime's unowned serial executor.
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
+    /// Stops the program when called off this executor, as Swift's isolation checks require.
     public func checkIsolated() {
         dispatchPrecondition(condition: .onQueue(queue))
     }

@@ -76,7 +76,7 @@ extension ModelContext {
     ///
     /// - Throws: ``SwiftDataError/includePendingChangesWithBatchSize`` while
     ///   `descriptor.includePendingChanges` is `true` (set it to `false`), and the errors of
-    ///   ``fetch(_:)``.
+    ///   `fetch(_:)`.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> FetchResultsCollection<T> {
         guard !descriptor.includePendingChanges else {
             throw SwiftDataError.includePendingChangesWithBatchSize.with(

@@ -18,16 +18,22 @@ public struct ModelConfiguration: Hashable, Sendable, Identifiable {
     /// App-group containers (Apple platforms). Kept for source compatibility; no effect on Linux.
     public struct GroupContainer: Hashable, Sendable {
         let identifier: String?
+        /// The app's default group container (on Linux: no effect).
         public static let automatic = GroupContainer(identifier: nil)
+        /// No group container (on Linux: no effect).
         public static let none = GroupContainer(identifier: "")
+        /// The named app group's container (on Linux: no effect).
         public static func identifier(_ groupName: String) -> GroupContainer { GroupContainer(identifier: groupName) }
     }
 
     /// CloudKit syncing (Apple platforms). Kept for source compatibility; no effect on Linux.
     public struct CloudKitDatabase: Hashable, Sendable {
         let identifier: String?
+        /// The container from the app's entitlements (on Linux: no sync).
         public static let automatic = CloudKitDatabase(identifier: nil)
+        /// No CloudKit sync.
         public static let none = CloudKitDatabase(identifier: "")
+        /// The private database of the named CloudKit container (on Linux: no sync).
         public static func `private`(_ containerIdentifier: String) -> CloudKitDatabase {
             CloudKitDatabase(identifier: containerIdentifier)
         }

@@ -10,7 +10,7 @@ import Foundation
 /// ```
 ///
 /// Opening creates the tables and indexes of every entity the first time, and migrates them
-/// when the models changed (see ``StoreMigrator``):
+/// when the models changed (see `StoreMigrator`):
 ///
 /// ```sql
 /// CREATE TABLE "Workout" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "startedAt" REAL NOT NULL,
@@ -21,7 +21,7 @@ import Foundation
 ///
 /// The container's stores stay open while the container, one of its contexts or one of their
 /// models is in use, and close when none is: a container and its ``mainContext`` do not keep
-/// each other alive (see ``ContainerState``). Models a context leaves holding each other
+/// each other alive (see `ContainerState`). Models a context leaves holding each other
 /// (unsaved) do not keep them open (Docs/ModelsAndContexts.md).
 public final class ModelContainer: Sendable {
     /// The models the container stores.
@@ -194,6 +194,6 @@ private final class MainContextBox: @unchecked Sendable {
 
 extension ModelContainer: Equatable {
     /// Two containers are equal when they are the same container: handles on the same open
-    /// stores (see ``ContainerState``).
+    /// stores (see `ContainerState`).
     public static func == (lhs: ModelContainer, rhs: ModelContainer) -> Bool { lhs.state === rhs.state }
 }

@@ -102,7 +102,7 @@ extension ModelContext {
     /// `materializeUnregistered` reaches the store again, so holding its lock meanwhile is safe.
     /// They are registered after the last row, when their number is known (`registerFetched`),
     /// from what each row left in `fresh` while its model was in the cache: by then, 16,000
-    /// rows later, a model and its storage no longer are, and reading them there again cost
+    /// rows later, a model and its storage no longer are, and reading them there again costs
     /// two cache misses a row (`Scripts/bench-samples.sh swiftdata 6`).
     func fetchStored<T: PersistentModel>(_ type: T.Type, _ rendered: RenderedSQL, layout: TableLayout, store: ModelStore)
         throws -> [T]
@@ -353,10 +353,10 @@ final class UnknownEntityModel: PersistentModel {
 /// is the reference `tracked` keeps, moved there by `registerFetched` or, deferred, by
 /// `registerDeferred` (or released by either, by the fetch that throws, or by a context that
 /// goes with its registration still deferred). The storage is then only ever used for its
-/// address (the table's key), never read. Retained in `registerFetched` instead, every model
-/// was read again after the last row, a cache miss a row. Not generic over the model's type:
-/// the fetch is not specialized for it, and appending to an array of a generic struct cost
-/// the fetch a metadata lookup a row (W2 went from 1.7× C to 1.9× on the clock).
+/// address (the table's key), never read. Retaining it in `registerFetched` instead would read
+/// every model again after the last row, a cache miss a row. Not generic over the model's type:
+/// the fetch is not specialized for it, and appending to an array of a generic struct costs
+/// the fetch a metadata lookup a row (about a tenth of SwiftData's W2 on the clock).
 struct FreshModel {
     let index: Int
     let storage: Unmanaged<ModelStorage>

@@ -431,7 +431,16 @@ extension ModelContext {
 
     /// The keys of a `didSave` notification's `userInfo`.
     public enum NotificationKey: String, Sendable {
-        case insertedIdentifiers, updatedIdentifiers, deletedIdentifiers, invalidatedAllIdentifiers, queryGeneration
+        /// The identifiers of the models the save inserted (`[PersistentIdentifier]`).
+        case insertedIdentifiers
+        /// The identifiers of the models the save updated (`[PersistentIdentifier]`).
+        case updatedIdentifiers
+        /// The identifiers of the models the save deleted (`[PersistentIdentifier]`).
+        case deletedIdentifiers
+        /// SwiftData's key for "every model changed"; Cairn's saves do not set it.
+        case invalidatedAllIdentifiers
+        /// SwiftData's key for the query generation; Cairn's saves do not set it.
+        case queryGeneration
     }
 }
 

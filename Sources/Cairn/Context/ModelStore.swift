@@ -134,8 +134,8 @@ final class ModelStore: @unchecked Sendable {
     /// Nothing for an in-memory store.
     ///
     /// A timer from the start would make every program that opens a container multi-threaded,
-    /// and glibc's `malloc` takes its locking path for the rest of the process once it is
-    /// (+70 instructions a fetched row, session 15); a program with no live results has no one
+    /// and glibc's `malloc` takes its locking path for the rest of the process once it is,
+    /// which costs about 70 instructions a fetched row; a program with no live results has no one
     /// to tell between fetches.
     func observeOthersCommits(_ handler: @escaping @Sendable (Set<String>) -> Void) {
         guard let interval = othersCommitsPollingInterval else { return }

@@ -135,7 +135,7 @@ struct SlotPlan {
     /// Out of line: this loop is inlined into the fetch, and the codec call with its error
     /// (a message built from four strings) was most of the loop's code, beside the few
     /// instructions a primitive column takes. The loop's code competes with SQLite's for the
-    /// L1 instruction cache (Docs/PerformanceHistory.md, session 12).
+    /// L1 instruction cache, so the rare path stays out of it.
     @inline(never)
     private func storeThroughCodec<Values: RowValues>(
         _ fill: Fill, row: Values, into target: UnsafeMutablePointer<ModelStorage.Slot>, tableName: String

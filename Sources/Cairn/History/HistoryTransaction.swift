@@ -7,32 +7,45 @@ import Foundation
 
 /// A bookmark in a store's history: transactions after it are the ones not processed yet.
 public protocol HistoryToken: Comparable, Codable, Hashable, Identifiable, Sendable {
+    /// The token's serializable value.
     associatedtype TokenType: Codable, Hashable, Sendable
     /// The store this token covers.
     var storeIdentifier: String { get }
+    /// The token's value, to store and compare.
     var tokenValue: TokenType? { get }
 }
 
 /// A group of changes written together: one save of one context to one store.
 public protocol HistoryTransaction: Hashable, Identifiable, Sendable {
+    /// The type of the transaction's ``token``.
     associatedtype TokenType: Comparable, Hashable, Identifiable, Sendable
+    /// The type of ``transactionIdentifier``.
     associatedtype TransactionIdentifier: Comparable, Hashable, Sendable
+    /// The saving context's author, if it set one.
     var author: String? { get }
+    /// The changes, in the order they were written.
     var changes: [HistoryChange] { get }
+    /// The identifier of the store the transaction was written to.
     var storeIdentifier: String { get }
+    /// When the transaction was saved.
     var timestamp: Date { get }
+    /// The transaction's token: fetch transactions after it to continue from here.
     var token: TokenType { get }
+    /// The transaction's number in its store.
     var transactionIdentifier: TransactionIdentifier { get }
 }
 
 /// The token of a transaction in a Cairn store: its position in the store's history.
 /// Compare tokens of one store (`transaction.token > lastProcessed`); store it with `Codable`.
 public struct DefaultHistoryToken: HistoryToken {
+    /// A dictionary from store identifier to transaction number.
     public typealias TokenType = [String: Int]
     /// The transaction's number in its store (increasing, never reused).
     public let id: Int
+    /// The identifier of the store the transaction was written to.
     public let storeIdentifier: String
 
+    /// The token as a dictionary from store identifier to transaction number.
     public var tokenValue: [String: Int]? { [storeIdentifier: id] }
 
     init(id: Int, storeIdentifier: String) {
@@ -46,19 +59,26 @@ public struct DefaultHistoryToken: HistoryToken {
 /// One save of one context to one store, with its changes in the order they were written
 /// (deletes, inserts, then updates, each in the context's order).
 public struct DefaultHistoryTransaction: HistoryTransaction {
+    /// Cairn's token type.
     public typealias TokenType = DefaultHistoryToken
+    /// Transactions are numbered by an integer.
     public typealias TransactionIdentifier = Int64
 
+    /// The identifier of the store the transaction was written to.
     public let storeIdentifier: String
     /// The program that saved: its bundle identifier, or on Linux its process name.
     public let bundleIdentifier: String
     /// The saving process's identifier, as text.
     public let processIdentifier: String
+    /// The transaction's number in its store.
     public let transactionIdentifier: Int64
+    /// The transaction's token: fetch transactions after it to continue from here.
     public let token: DefaultHistoryToken
     /// The saving context's ``ModelContext/author``.
     public let author: String?
+    /// The changes, in the order they were written.
     public let changes: [HistoryChange]
+    /// When the transaction was saved.
     public let timestamp: Date
 
     public var id: Int64 { transactionIdentifier }

@@ -3,6 +3,7 @@
 /// `@Model` gives every instance a ``DefaultBackingData``; a context swaps in the backing data
 /// of a fetched row when it makes a model with `init(backingData:)`.
 public protocol BackingData<Model>: AnyObject {
+    /// The model type whose values this backing data holds.
     associatedtype Model: PersistentModel
 
     /// Empty backing data for a new model of `modelType`.
@@ -12,16 +13,26 @@ public protocol BackingData<Model>: AnyObject {
     /// Store-specific information about the model.
     var metadata: Any { get }
 
+    /// Reads an attribute's value.
     func getValue<Value: Decodable>(forKey key: KeyPath<Model, Value>) -> Value
+    /// Reads a to-one relationship.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>) -> Value
+    /// Reads an optional to-one relationship.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>) -> Value?
+    /// Reads a to-many relationship.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>) -> [Value]
+    /// Reads an optional to-many relationship.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>) -> [Value]?
 
+    /// Writes an attribute's value.
     func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value)
+    /// Writes a to-one relationship.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>, to newValue: Value)
+    /// Writes an optional to-one relationship.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>, to newValue: Value?)
+    /// Writes a to-many relationship.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>, to newValue: [Value])
+    /// Writes an optional to-many relationship.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?)
 }
 
@@ -39,13 +50,14 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
         return storage
     }
 
+    /// Empty backing data for a new model of `modelType`.
     public init(for modelType: Model.Type) {}
 
     init(storage: ModelStorage) {
         made = storage
     }
 
-    /// The backing data of a fetched row (what ``PersistentModel/_$makeFetched(_:)`` makes).
+    /// The backing data of a fetched row (what `PersistentModel/_$makeFetched(_:)` makes).
     public init(fetched: _FetchedStorage) {
         made = fetched.storage
     }
@@ -67,38 +79,49 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData {
     @usableFromInline
     var existingStorage: _FetchedStorage? { made.map(_FetchedStorage.init) }
 
+    /// The model's identifier, or `nil` if it has none yet.
     public var persistentModelID: PersistentIdentifier? { storage.identifier }
     /// The model's ``Schema/Entity``.
     public var metadata: Any { storage.entity }
 
+    /// Reads a property's value from the model's storage.
     public func getValue<Value: Decodable>(forKey key: KeyPath<Model, Value>) -> Value {
         storage.value(forKey: key, as: Value.self)
     }
+    /// Reads a property's value from the model's storage.
     public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>) -> Value {
         storage.value(forKey: key, as: Value.self)
     }
+    /// Reads a property's value from the model's storage.
     public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>) -> Value? {
         storage.value(forKey: key, as: Value?.self)
     }
+    /// Reads a property's value from the model's storage.
     public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>) -> [Value] {
         storage.value(forKey: key, as: [Value].self)
     }
+    /// Reads a property's value from the model's storage.
     public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>) -> [Value]? {
         storage.value(forKey: key, as: [Value]?.self)
     }
 
+    /// Writes a property's value into the model's storage.
     public func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
         storage.setValue(newValue, forKey: key)
     }
+    /// Writes a property's value into the model's storage.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
         storage.setValue(newValue, forKey: key)
     }
+    /// Writes a property's value into the model's storage.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>, to newValue: Value?) {
         storage.setValue(newValue as Any, forKey: key)
     }
+    /// Writes a property's value into the model's storage.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>, to newValue: [Value]) {
         storage.setValue(newValue, forKey: key)
     }
+    /// Writes a property's value into the model's storage.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?) {
         storage.setValue(newValue as Any, forKey: key)
     }

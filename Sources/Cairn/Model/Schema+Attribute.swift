@@ -14,10 +14,13 @@ extension Schema {
         // and slot are set during `Entity` construction, before the attribute is shared), and
         // `defaultValue` is only ever copied out.
 
+        /// The property's name, which is also its column's.
         public let name: String
+        /// The name the property had in the store before a rename, for migration.
         public let originalName: String
         /// The options given with `@Attribute`.
         public let options: [Option]
+        /// The property's Swift type.
         public let valueType: any Any.Type
         /// The declared default value, used for new rows and when migrating an added column.
         public let defaultValue: Any?
@@ -61,12 +64,17 @@ extension Schema {
             return attribute
         }
 
+        /// The property's key path on its model.
         public var keypath: AnyKeyPath? { placement.keypath }
+        /// Whether the property is an attribute (stored as a column).
         public var isAttribute: Bool { true }
+        /// Whether the property is a relationship to other models.
         public var isRelationship: Bool { false }
         /// `.ephemeral` attributes are tracked but have no column.
         public var isTransient: Bool { options.contains(.ephemeral) }
+        /// Whether the property may be `nil`.
         public var isOptional: Bool { codec?.isOptional ?? (valueType is any _OptionalMarker.Type) }
+        /// Whether the property's values must be unique among the entity's rows.
         public var isUnique: Bool { options.contains(.unique) }
         /// Whether the attribute is stored through a named transformer (`.transformable(by:)`).
         public var isTransformable: Bool { options.contains { if case .transformable = $0.kind { true } else { false } } }

@@ -24,6 +24,7 @@ extension Schema {
         /// `@Relationship`, or `nil` for the defaults.
         public let metadata: (any SchemaProperty)?
 
+        /// Metadata `@Model` generates for one persisted property.
         public init(name: String, keypath: AnyKeyPath, defaultValue: Any? = nil, metadata: (any SchemaProperty)? = nil) {
             self.name = name
             self.keypath = keypath

@@ -32,9 +32,13 @@ extension Schema {
             public static var unique: Option { Option(kind: .unique) }
         }
 
+        /// The relationship's name.
         public let name: String
+        /// The name the property had in the store before a rename, for migration.
         public let originalName: String
+        /// The options the property was declared with.
         public let options: [Option]
+        /// What deleting the model does to the related models.
         public let deleteRule: DeleteRule
         /// The fewest related models allowed (0: no minimum).
         public let minimumModelCount: Int?
@@ -42,7 +46,9 @@ extension Schema {
         public let maximumModelCount: Int?
         /// The key path of the inverse relationship on the destination, if declared.
         public let inverseKeyPath: AnyKeyPath?
+        /// A value that changes the schema's version hash without changing the property.
         public let hashModifier: String?
+        /// The property's Swift type.
         public let valueType: any Any.Type
         var placement = PropertyPlacement()
         /// Cairn: the destination model type, once placed.
@@ -98,11 +104,17 @@ extension Schema {
 
         /// The destination entity's name.
         public var destination: String { destinationType.map { Schema.entityName(for: $0) } ?? "" }
+        /// The property's key path on its model.
         public var keypath: AnyKeyPath? { placement.keypath }
+        /// Whether the property is an attribute (stored as a column).
         public var isAttribute: Bool { false }
+        /// Whether the property is a relationship to other models.
         public var isRelationship: Bool { true }
+        /// Whether the property is not persisted.
         public var isTransient: Bool { false }
+        /// Whether the property may be `nil`.
         public var isOptional: Bool { optional }
+        /// Whether the property's values must be unique among the entity's rows.
         public var isUnique: Bool { options.contains(.unique) }
 
         public var description: String {

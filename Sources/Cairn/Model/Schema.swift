@@ -106,8 +106,11 @@ public final class Schema: Hashable, @unchecked Sendable {
 extension Schema {
     /// A schema version, `major.minor.patch`.
     public struct Version: Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
+        /// The major version: a change that needs a migration stage.
         public let major: Int
+        /// The minor version.
         public let minor: Int
+        /// The patch version.
         public let patch: Int
 
         /// `Schema.Version(1, 2, 0)`.

@@ -15,15 +15,20 @@ extension PredicateExpressions {
     /// ```
     public struct StringLocalizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>: PredicateExpression
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
+        /// The type the expression evaluates to.
         public typealias Output = Bool
+        /// The expression for the string the method is called on.
         public let root: Root
+        /// The expression for the method's argument.
         public let other: Other
 
+        /// An expression calling the method on `root` with `other`.
         public init(root: Root, other: Other) {
             self.root = root
             self.other = other
         }
 
+        /// Evaluates the expression in memory, as Foundation's `Predicate.evaluate` does.
         public func evaluate(_ bindings: PredicateBindings) throws -> Bool {
             PredicateFunctions.localizedStandardContains(String(try root.evaluate(bindings)), String(try other.evaluate(bindings)))
         }
@@ -37,15 +42,20 @@ extension PredicateExpressions {
     /// ```
     public struct StringLocalizedCompare<Root: PredicateExpression, Other: PredicateExpression>: PredicateExpression
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
+        /// The type the expression evaluates to.
         public typealias Output = ComparisonResult
+        /// The expression for the string the method is called on.
         public let root: Root
+        /// The expression for the method's argument.
         public let other: Other
 
+        /// An expression calling the method on `root` with `other`.
         public init(root: Root, other: Other) {
             self.root = root
             self.other = other
         }
 
+        /// Evaluates the expression in memory, as Foundation's `Predicate.evaluate` does.
         public func evaluate(_ bindings: PredicateBindings) throws -> ComparisonResult {
             PredicateFunctions.localizedCompare(String(try root.evaluate(bindings)), String(try other.evaluate(bindings)))
         }
@@ -59,15 +69,20 @@ extension PredicateExpressions {
     /// ```
     public struct StringCaseInsensitiveCompare<Root: PredicateExpression, Other: PredicateExpression>: PredicateExpression
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
+        /// The type the expression evaluates to.
         public typealias Output = ComparisonResult
+        /// The expression for the string the method is called on.
         public let root: Root
+        /// The expression for the method's argument.
         public let other: Other
 
+        /// An expression calling the method on `root` with `other`.
         public init(root: Root, other: Other) {
             self.root = root
             self.other = other
         }
 
+        /// Evaluates the expression in memory, as Foundation's `Predicate.evaluate` does.
         public func evaluate(_ bindings: PredicateBindings) throws -> ComparisonResult {
             PredicateFunctions.caseInsensitiveCompare(String(try root.evaluate(bindings)), String(try other.evaluate(bindings)))
         }

@@ -100,42 +100,49 @@ extension SQLRenderable {
 }
 
 extension SQLExpression: SQLRenderable {
+    /// Renders the SQL text and its bound arguments in `dialect`.
     public func render(dialect: any SQLDialect) throws -> RenderedSQL {
         try SQLGenerationContext.render(dialect) { try $0.expression(self) }
     }
 }
 
 extension SQLSelect: SQLRenderable {
+    /// Renders the SQL text and its bound arguments in `dialect`.
     public func render(dialect: any SQLDialect) throws -> RenderedSQL {
         try SQLGenerationContext.render(dialect) { try $0.select(self) }
     }
 }
 
 extension SQLInsert: SQLRenderable {
+    /// Renders the SQL text and its bound arguments in `dialect`.
     public func render(dialect: any SQLDialect) throws -> RenderedSQL {
         try SQLGenerationContext.render(dialect) { try $0.insert(self) }
     }
 }
 
 extension SQLUpdate: SQLRenderable {
+    /// Renders the SQL text and its bound arguments in `dialect`.
     public func render(dialect: any SQLDialect) throws -> RenderedSQL {
         try SQLGenerationContext.render(dialect) { try $0.update(self) }
     }
 }
 
 extension SQLDelete: SQLRenderable {
+    /// Renders the SQL text and its bound arguments in `dialect`.
     public func render(dialect: any SQLDialect) throws -> RenderedSQL {
         try SQLGenerationContext.render(dialect) { try $0.delete(self) }
     }
 }
 
 extension SQLStatement: SQLRenderable {
+    /// Renders the SQL text and its bound arguments in `dialect`.
     public func render(dialect: any SQLDialect) throws -> RenderedSQL {
         try SQLGenerationContext.render(dialect) { try $0.statement(self) }
     }
 }
 
 extension SQLFragment: SQLRenderable {
+    /// Renders the SQL text and its bound arguments in `dialect`.
     public func render(dialect: any SQLDialect) throws -> RenderedSQL {
         try SQLGenerationContext.render(dialect) { try $0.fragment(self) }
     }

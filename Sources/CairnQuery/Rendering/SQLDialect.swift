@@ -40,6 +40,7 @@ public protocol SQLDialect: Sendable {
 }
 
 extension SQLDialect {
+    /// The identifier in double quotes, with embedded quotes doubled.
     public func quote(identifier: String) -> String {
         var name = identifier
         return name.withUTF8 { utf8 in
@@ -85,13 +86,16 @@ public struct SQLiteDialect: SQLDialect {
     /// The SQLite dialect.
     public init() {}
 
+    /// The dialect's placeholder for the parameter at `index` (`?`, `$1`).
     public func placeholder(at index: Int) -> String { "?" }
 
+    /// How the dialect writes `true` and `false`.
     public func booleanLiteral(_ value: Bool) -> String { value ? "1" : "0" }
 
     /// SQLite understands `NULLS FIRST`/`NULLS LAST` since 3.30.
     public var supportsNullsOrdering: Bool { true }
 
+    /// The dialect's `LIMIT`/`OFFSET` clause around the placeholders of its bound values.
     public func limitClause(limit: String?, offset: String?) -> String {
         switch (limit, offset) {
         case let (limit?, offset?): "LIMIT \(limit) OFFSET \(offset)"
@@ -102,6 +106,7 @@ public struct SQLiteDialect: SQLDialect {
         }
     }
 
+    /// The dialect's name for a column type.
     public func typeName(_ type: SQLType) -> String {
         switch type.kind {
         case .integer, .boolean: "INTEGER"
@@ -113,6 +118,7 @@ public struct SQLiteDialect: SQLDialect {
         }
     }
 
+    /// The dialect's equality that treats two NULLs as equal (`IS`, `IS NOT DISTINCT FROM`).
     public func nullSafeEqualityOperator(negated: Bool) -> String { negated ? "IS NOT" : "IS" }
 }
 
@@ -123,17 +129,22 @@ public struct PostgreSQLDialect: SQLDialect {
     /// The PostgreSQL dialect.
     public init() {}
 
+    /// The dialect's placeholder for the parameter at `index` (`?`, `$1`).
     public func placeholder(at index: Int) -> String { "$\(index)" }
 
+    /// How the dialect writes `true` and `false`.
     public func booleanLiteral(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
 
+    /// Whether the dialect accepts `NULLS FIRST`/`NULLS LAST`.
     public var supportsNullsOrdering: Bool { true }
 
+    /// The dialect's `LIMIT`/`OFFSET` clause around the placeholders of its bound values.
     public func limitClause(limit: String?, offset: String?) -> String {
         [limit.map { "LIMIT \($0)" }, offset.map { "OFFSET \($0)" }]
             .compactMap { $0 }.joined(separator: " ")
     }
 
+    /// The dialect's name for a column type.
     public func typeName(_ type: SQLType) -> String {
         switch type.kind {
         case .integer: "BIGINT"
@@ -146,6 +157,7 @@ public struct PostgreSQLDialect: SQLDialect {
         }
     }
 
+    /// The dialect's equality that treats two NULLs as equal (`IS`, `IS NOT DISTINCT FROM`).
     public func nullSafeEqualityOperator(negated: Bool) -> String {
         negated ? "IS DISTINCT FROM" : "IS NOT DISTINCT FROM"
     }

@@ -132,13 +132,13 @@ public struct SQLSelect: Sendable, Hashable {
         _read { yield box.clauses.ordering }
         _modify { yield &uniqueBox().clauses.ordering }
     }
-    /// `LIMIT`; build with ``limit(_:)`` so it is bound.
+    /// `LIMIT`; build with `limit(_:)` so it is bound.
     @inlinable
     public var limit: SQLExpression? {
         _read { yield box.clauses.limit }
         _modify { yield &uniqueBox().clauses.limit }
     }
-    /// `OFFSET`; build with ``offset(_:)`` so it is bound.
+    /// `OFFSET`; build with `offset(_:)` so it is bound.
     @inlinable
     public var offset: SQLExpression? {
         _read { yield box.clauses.offset }

@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 
 /// A scalar SQL function implemented in Swift, registered on a connection with
-/// ``Database/add(function:)`` or on every connection through ``Configuration/functions``.
+/// `Database/add(function:)` or on every connection through ``Configuration/functions``.
 ///
 /// ```swift
 /// let fold = DatabaseFunction("cairn_fold", argumentCount: 1) { arguments in

@@ -30,6 +30,7 @@ public struct DatabaseMigrator {
     private var migrations: [(identifier: String, migrate: (Database) throws -> Void)] = []
     private var duplicates: [String] = []
 
+    /// A migrator with no migrations registered yet.
     public init() {}
 
     /// Adds a migration, to run after those registered before it.
@@ -138,6 +139,7 @@ public struct DatabaseMigrator {
 
 /// A misuse of ``DatabaseMigrator``: a migration registered twice, an unknown identifier.
 public struct DatabaseMigratorError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the migration.
     public let message: String
     public var description: String { "DatabaseMigrator: \(message)" }
 }

@@ -1,6 +1,6 @@
 extension Database {
     /// Runs `body` and returns, with its result, the tables read by every statement it ran:
-    /// what a live query must watch (see ``DatabaseWriter/observeCommits(_:)``).
+    /// what a live query must watch (see `DatabaseWriter/observeCommits(_:)`).
     ///
     /// ```swift
     /// let (count, tables) = try db.recordingReadTables {

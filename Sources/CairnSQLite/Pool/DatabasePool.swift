@@ -19,6 +19,7 @@ import Foundation
 /// A reader never waits for the writer (WAL): it sees the database as of its transaction's
 /// first read, and a write committing meanwhile is invisible to it until its next `read`.
 public final class DatabasePool: DatabaseWriter {
+    /// The configuration every connection was opened with.
     public let configuration: Configuration
     /// The file path.
     public let path: String
@@ -40,7 +41,8 @@ public final class DatabasePool: DatabaseWriter {
     /// removes when it goes: when the last reference to it goes, its connections are closed,
     /// then the folder is removed. Nothing can be using the pool then (every call holds it
     /// for its duration). Made for `defaultDatabase()` without a path, used by tests and
-    /// previews: each left its folder (database, WAL and shared-memory files) behind for good.
+    /// previews, which would otherwise leave the folder (database, WAL and shared-memory files)
+    /// behind for good.
     package convenience init(inOwnTemporaryFolderWith configuration: Configuration) throws {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("cairn-\(UUID().uuidString)", isDirectory: true)
@@ -82,34 +84,63 @@ public final class DatabasePool: DatabaseWriter {
         observers.prepareCheckingOthersCommits(of: writer, path: path, configuration: configuration)
     }
 
+    /// Runs `block` in a read-only deferred transaction on one of the pool's readers,
+    /// concurrently with other reads and with the write, and returns its result, blocking the
+    /// calling thread.
+    ///
+    /// ```swift
+    /// let count = try pool.read { db in try db.fetchCount(sql: "SELECT * FROM workout") }
+    /// // BEGIN DEFERRED TRANSACTION; SELECT COUNT(*) FROM (SELECT * FROM workout); COMMIT TRANSACTION
+    /// ```
+    ///
+    /// - Throws: the error of `block`, or a ``DatabaseError``.
     public func read<T>(_ block: (Database) throws -> T) throws -> T {
         let reader = try readers.acquire()
         defer { readers.release(reader) }
         return try reader.sync { db in try db.inTransaction(.deferred) { try block(db) } }
     }
 
+    /// Runs `block` in a read-only deferred transaction on one of the pool's readers,
+    /// concurrently with other reads and with the write, off the cooperative thread pool.
+    /// Cancelling the task interrupts the running statement and throws `CancellationError`.
     public func read<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let reader = try await readers.acquire()
         defer { readers.release(reader) }
         return try await reader.async { db in try db.inTransaction(.deferred) { try block(db) } }
     }
 
+    /// Runs `block` in an immediate transaction on the writer connection, blocking the calling
+    /// thread: it commits when `block` returns and rolls everything back when it throws.
+    ///
+    /// ```swift
+    /// try database.write { db in
+    ///     try db.execute(sql: "INSERT INTO workout (title) VALUES (?)", arguments: ["Run"])
+    /// }
+    /// // BEGIN IMMEDIATE TRANSACTION; INSERT INTO workout (title) VALUES (?); COMMIT TRANSACTION
+    /// ```
     public func write<T>(_ block: (Database) throws -> T) throws -> T {
         try writer.sync { db in try db.inTransaction(.immediate) { try block(db) } }
     }
 
+    /// Runs `block` in an immediate transaction on the writer's dispatch queue, off the cooperative
+    /// thread pool; cancelling the task interrupts it and rolls it back.
     public func write<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writer.async { db in try db.inTransaction(.immediate) { try block(db) } }
     }
 
+    /// Runs `block` on the writer connection outside any transaction, for statements SQLite refuses
+    /// inside one (`VACUUM`, some pragmas).
     public func writeWithoutTransaction<T>(_ block: (Database) throws -> T) throws -> T {
         try writer.sync(block)
     }
 
+    /// Calls `observer` after every commit with the names of the tables it changed; keep the
+    /// returned token to keep observing (see ``DatabaseReader/observeCommits(_:)``).
     public func observeCommits(_ observer: @escaping @Sendable (Set<String>) -> Void) -> CommitObservation {
         observers.add(observer)
     }
 
+    /// Closes the database's connections; later accesses throw `SQLITE_MISUSE`.
     public func close() throws {
         observers.stopCheckingOthersCommits()
         try readers.close()

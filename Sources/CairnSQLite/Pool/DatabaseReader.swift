@@ -11,11 +11,11 @@
 /// // BEGIN DEFERRED TRANSACTION; SELECT title FROM workout ORDER BY title; COMMIT TRANSACTION
 /// ```
 public protocol DatabaseReader: AnyObject, Sendable {
-    /// The configuration every connection was opened with.
     /// The database file's path (`":memory:"` for a private in-memory database), as GRDB's
     /// readers have it (`database.path` in logs).
     var path: String { get }
 
+    /// The configuration every connection was opened with.
     var configuration: Configuration { get }
 
     /// Runs `block` in a read-only deferred transaction and returns its result, blocking the

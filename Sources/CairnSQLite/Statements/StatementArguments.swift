@@ -45,6 +45,7 @@ public struct StatementArguments: Sendable, Hashable, ExpressibleByArrayLiteral,
         }
     }
 
+    /// Arguments from an array literal, bound in order.
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
         self.init(elements)
     }

@@ -22,8 +22,10 @@ extension JSONDatabaseValueConvertible {
     /// ``databaseValueForBinding()``, which throws instead).
     public var databaseValue: DatabaseValue { (try? JSONCoding.encode(self)) ?? .null }
 
+    /// The value to bind; throws when it cannot be stored.
     public func databaseValueForBinding() throws -> DatabaseValue { try JSONCoding.encode(self) }
 
+    /// The stored value as this type, or `nil` when it cannot be one.
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
         JSONCoding.decode(Self.self, from: databaseValue)
     }

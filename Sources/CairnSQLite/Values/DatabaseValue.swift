@@ -9,10 +9,15 @@ import Foundation
 /// let value: DatabaseValue = .text("Café")   // bound as ?1, SQLITE_TEXT
 /// ```
 public enum DatabaseValue: Sendable, Hashable {
+    /// SQL `NULL`.
     case null
+    /// A signed 64-bit integer (`SQLITE_INTEGER`).
     case integer(Int64)
+    /// A 64-bit floating-point number (`SQLITE_FLOAT`).
     case real(Double)
+    /// UTF-8 text (`SQLITE_TEXT`).
     case text(String)
+    /// Bytes (`SQLITE_BLOB`).
     case blob(Data)
 
     /// Whether this is SQL `NULL`.

@@ -61,14 +61,18 @@ public protocol DatabaseValueConvertible {
 }
 
 extension DatabaseValueConvertible {
+    /// The value to bind; throws when it cannot be stored.
     @inlinable
     public func databaseValueForBinding() throws -> DatabaseValue { databaseValue }
 
+    /// Reads the column's `sqlite3_value` directly, with no ``DatabaseValue`` in between; `nil`
+    /// when it cannot be this type.
     @inlinable
     public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Self? {
         fromDatabaseValue(DatabaseValue(sqliteValue: sqliteValue))
     }
 
+    /// Binds the value with its own `sqlite3_bind_*` call and returns SQLite's result code.
     @inlinable
     public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
         try databaseValueForBinding().bind(to: sqliteStatement, at: index)
@@ -87,7 +91,9 @@ public struct DatabaseValueEncodingError: Error, Sendable, CustomStringConvertib
 // MARK: - DatabaseValue itself
 
 extension DatabaseValue: DatabaseValueConvertible {
+    /// The value as SQLite stores it.
     @inlinable public var databaseValue: DatabaseValue { self }
+    /// The stored value itself.
     @inlinable public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> DatabaseValue? {
         databaseValue
     }

@@ -15,8 +15,11 @@ import Foundation
 /// // INSERT INTO workout (startedAt) VALUES (?)   -- ?1 = 786000000.0
 /// ```
 extension Date: DatabaseValueConvertible {
+    /// The value as stored: seconds since 2001-01-01 00:00:00 UTC (Core Data's reference
+    /// date), as REAL.
     @inlinable public var databaseValue: DatabaseValue { .real(timeIntervalSinceReferenceDate) }
 
+    /// The stored value as a `Date`, or `nil` when it holds no valid one.
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Date? {
         switch databaseValue {
         case .real(let seconds): return Date(timeIntervalSinceReferenceDate: seconds)
@@ -26,6 +29,8 @@ extension Date: DatabaseValueConvertible {
         }
     }
 
+    /// Reads the column's `sqlite3_value` directly, with no ``DatabaseValue`` in between; `nil`
+    /// when it cannot be this type.
     @inlinable
     public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Date? {
         switch storageClass {
@@ -111,8 +116,10 @@ enum ISO8601Text {
 /// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`). Reading accepts that text in any case, and a
 /// 16-byte `BLOB`.
 extension UUID: DatabaseValueConvertible {
+    /// The value as stored: its `uuidString` (upper case), as TEXT.
     @inlinable public var databaseValue: DatabaseValue { .text(uuidString) }
 
+    /// The stored value as a `UUID`, or `nil` when it holds no valid one.
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> UUID? {
         switch databaseValue {
         case .text(let text):
@@ -131,8 +138,10 @@ extension UUID: DatabaseValueConvertible {
 
 /// Stored as `TEXT` (`absoluteString`); reading parses it with `URL(string:)`.
 extension URL: DatabaseValueConvertible {
+    /// The value as stored: its `absoluteString`, as TEXT.
     @inlinable public var databaseValue: DatabaseValue { .text(absoluteString) }
 
+    /// The stored value as a `URL`, or `nil` when it holds no valid one.
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> URL? {
         if case .text(let text) = databaseValue { return URL(string: text) }
         return nil
@@ -145,8 +154,10 @@ extension URL: DatabaseValueConvertible {
 /// would go through `REAL`, so compare or sum in Swift when exactness matters. Reading also
 /// accepts `INTEGER` (exact) and `REAL`.
 extension Decimal: DatabaseValueConvertible {
+    /// The value as stored: its exact decimal text, as TEXT.
     @inlinable public var databaseValue: DatabaseValue { .text(description) }
 
+    /// The stored value as a `Decimal`, or `nil` when it holds no valid one.
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Decimal? {
         switch databaseValue {
         case .text(let text): return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))

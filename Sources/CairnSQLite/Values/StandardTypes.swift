@@ -21,6 +21,7 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger {
         return .text(String(self))
     }
 
+    /// The value to bind; throws when it cannot be stored.
     @inlinable
     public func databaseValueForBinding() throws -> DatabaseValue {
         guard let value = Int64(exactly: self) else {
@@ -30,6 +31,7 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger {
         return .integer(value)
     }
 
+    /// The stored value as this type, or `nil` when it cannot be one.
     @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
         switch databaseValue {
@@ -39,6 +41,8 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger {
         }
     }
 
+    /// Reads the column's `sqlite3_value` directly, with no ``DatabaseValue`` in between; `nil`
+    /// when it cannot be this type.
     @inlinable
     public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Self? {
         switch storageClass {
@@ -48,6 +52,7 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger {
         }
     }
 
+    /// Binds the value with its own `sqlite3_bind_*` call and returns SQLite's result code.
     @inlinable
     public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
         guard let value = Int64(exactly: self) else { return try databaseValueForBinding().bind(to: sqliteStatement, at: index) }
@@ -74,13 +79,16 @@ extension UInt64: DatabaseValueConvertible {}
 /// let calories = try db.fetchValue(Double.self, sql: "SELECT calories FROM workout WHERE id = ?", arguments: [1])
 /// ```
 extension Double: DatabaseValueConvertible {
+    /// The value as SQLite stores it.
     @inlinable public var databaseValue: DatabaseValue { .real(self) }
 
+    /// Binds the value with its own `sqlite3_bind_*` call and returns SQLite's result code.
     @inlinable
     public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
         sqlite3_bind_double(sqliteStatement, index, self)
     }
 
+    /// The stored value as this type, or `nil` when it cannot be one.
     @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Double? {
         switch databaseValue {
@@ -90,6 +98,8 @@ extension Double: DatabaseValueConvertible {
         }
     }
 
+    /// Reads the column's `sqlite3_value` directly, with no ``DatabaseValue`` in between; `nil`
+    /// when it cannot be this type.
     @inlinable
     public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Double? {
         switch storageClass {
@@ -102,13 +112,17 @@ extension Double: DatabaseValueConvertible {
 
 /// Stored as `REAL` (widened to `Double`); reads narrow to the nearest `Float`.
 extension Float: DatabaseValueConvertible {
+    /// The value as SQLite stores it.
     @inlinable public var databaseValue: DatabaseValue { .real(Double(self)) }
 
+    /// The stored value as this type, or `nil` when it cannot be one.
     @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Float? {
         Double.fromDatabaseValue(databaseValue).map(Float.init)
     }
 
+    /// Reads the column's `sqlite3_value` directly, with no ``DatabaseValue`` in between; `nil`
+    /// when it cannot be this type.
     @inlinable
     public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Float? {
         Double.decode(from: sqliteValue, storageClass: storageClass).map(Float.init)
@@ -119,19 +133,24 @@ extension Float: DatabaseValueConvertible {
 
 /// Stored as `INTEGER` 0 or 1; reads any integer (non-zero is true).
 extension Bool: DatabaseValueConvertible {
+    /// The value as SQLite stores it.
     @inlinable public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
 
+    /// Binds the value with its own `sqlite3_bind_*` call and returns SQLite's result code.
     @inlinable
     public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
         sqlite3_bind_int64(sqliteStatement, index, self ? 1 : 0)
     }
 
+    /// The stored value as this type, or `nil` when it cannot be one.
     @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Bool? {
         if case .integer(let value) = databaseValue { return value != 0 }
         return nil
     }
 
+    /// Reads the column's `sqlite3_value` directly, with no ``DatabaseValue`` in between; `nil`
+    /// when it cannot be this type.
     @inlinable
     public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Bool? {
         guard storageClass == SQLITE_INTEGER else { return nil }
@@ -143,19 +162,24 @@ extension Bool: DatabaseValueConvertible {
 
 /// Stored as `TEXT` (UTF-8); reads `TEXT` only.
 extension String: DatabaseValueConvertible {
+    /// The value as SQLite stores it.
     @inlinable public var databaseValue: DatabaseValue { .text(self) }
 
+    /// Binds the value with its own `sqlite3_bind_*` call and returns SQLite's result code.
     @inlinable
     public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
         bindText(self, to: sqliteStatement, at: index)
     }
 
+    /// The stored value as this type, or `nil` when it cannot be one.
     @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> String? {
         if case .text(let value) = databaseValue { return value }
         return nil
     }
 
+    /// Reads the column's `sqlite3_value` directly, with no ``DatabaseValue`` in between; `nil`
+    /// when it cannot be this type.
     @inlinable
     public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> String? {
         guard storageClass == SQLITE_TEXT else { return nil }
@@ -166,8 +190,10 @@ extension String: DatabaseValueConvertible {
 /// Stored as `BLOB` (an empty `Data` stays an empty blob, not `NULL`); reads `BLOB`, and
 /// `TEXT` as its UTF-8 bytes.
 extension Data: DatabaseValueConvertible {
+    /// The value as SQLite stores it.
     @inlinable public var databaseValue: DatabaseValue { .blob(self) }
 
+    /// The stored value as this type, or `nil` when it cannot be one.
     @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Data? {
         switch databaseValue {
@@ -177,6 +203,8 @@ extension Data: DatabaseValueConvertible {
         }
     }
 
+    /// Reads the column's `sqlite3_value` directly, with no ``DatabaseValue`` in between; `nil`
+    /// when it cannot be this type.
     @inlinable
     public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Data? {
         switch storageClass {
@@ -194,26 +222,32 @@ extension Data: DatabaseValueConvertible {
 /// let finished = try row.decode(Double?.self, column: "finishedAt")
 /// ```
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    /// The value as SQLite stores it.
     @inlinable
     public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
 
+    /// The value to bind; throws when it cannot be stored.
     @inlinable
     public func databaseValueForBinding() throws -> DatabaseValue {
         try self?.databaseValueForBinding() ?? .null
     }
 
+    /// Binds the value with its own `sqlite3_bind_*` call and returns SQLite's result code.
     @inlinable
     public func bind(to sqliteStatement: SQLiteStatement, at index: Int32) throws -> Int32 {
         guard let self else { return sqlite3_bind_null(sqliteStatement, index) }
         return try self.bind(to: sqliteStatement, at: index)
     }
 
+    /// The stored value as this type, or `nil` when it cannot be one.
     @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Wrapped?? {
         if case .null = databaseValue { return .some(nil) }
         return Wrapped.fromDatabaseValue(databaseValue).map { .some($0) }
     }
 
+    /// Reads the column's `sqlite3_value` directly, with no ``DatabaseValue`` in between; `nil`
+    /// when it cannot be this type.
     @inlinable
     public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Wrapped?? {
         if storageClass == SQLITE_NULL { return .some(nil) }
@@ -232,16 +266,21 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
 /// // INSERT INTO workout (kind) VALUES (?)   -- ?1 = 'run'
 /// ```
 extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
+    /// The value as SQLite stores it.
     @inlinable public var databaseValue: DatabaseValue { rawValue.databaseValue }
 
+    /// The value to bind; throws when it cannot be stored.
     @inlinable
     public func databaseValueForBinding() throws -> DatabaseValue { try rawValue.databaseValueForBinding() }
 
+    /// The stored value as this type, or `nil` when it cannot be one.
     @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
         RawValue.fromDatabaseValue(databaseValue).flatMap(Self.init(rawValue:))
     }
 
+    /// Reads the column's `sqlite3_value` directly, with no ``DatabaseValue`` in between; `nil`
+    /// when it cannot be this type.
     @inlinable
     public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> Self? {
         RawValue.decode(from: sqliteValue, storageClass: storageClass).flatMap(Self.init(rawValue:))

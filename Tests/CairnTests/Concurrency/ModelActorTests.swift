@@ -56,7 +56,7 @@ struct ModelActorTests {
         try await store.importSessions(generatedSessions(3)) { _ in }
         let ids = try await store.idsOfLongWorkouts(since: .distantPast)
         let title = await store.title(of: ids[0])
-        #expect(title?.hasPrefix("Session") == true)
+        #expect(title?.hasPrefix("Workout") == true)
         let missing = try PersistentIdentifier.identifier(for: "default", entityName: "Workout", primaryKey: 999)
         #expect(await store.title(of: missing) == nil)
     }

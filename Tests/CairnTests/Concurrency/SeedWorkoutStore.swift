@@ -69,7 +69,7 @@ extension WorkoutStore {
 /// seventh a favourite-worthy title.
 func generatedSessions(_ count: Int, end: Date = Date(timeIntervalSinceReferenceDate: 800_000_000)) -> [SessionRow] {
     (0..<count).map { index in
-        SessionRow(title: "Session \(index)", start: end.addingTimeInterval(Double(-index) * 21_600),
+        SessionRow(title: "Workout \(index)", start: end.addingTimeInterval(Double(-index) * 21_600),
                    minutes: 15 + (index * 37) % 90, calories: Double(100 + (index * 53) % 700))
     }
 }

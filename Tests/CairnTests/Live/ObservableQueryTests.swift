@@ -105,7 +105,7 @@ struct ObservableQueryTests {
     @Test("a query set in init with an explicit context follows saves from an actor")
     func explicitContext() async throws {
         let container = try memoryContainer(for: Workout.self, Memo.self)
-        let search = SearchFeed(text: "Session 1", modelContext: container.mainContext)
+        let search = SearchFeed(text: "Workout 1", modelContext: container.mainContext)
         #expect(search.matches.isEmpty)
         let store = WorkoutStore(modelContainer: container)
         let fired = try await changeFires(of: { _ = search.matches }) {
@@ -113,7 +113,7 @@ struct ObservableQueryTests {
         }
         #expect(fired)
         await drainMainActor()
-        #expect(Set(search.matches.map(\.title)) == ["Session 1", "Session 10", "Session 11"])
+        #expect(Set(search.matches.map(\.title)) == ["Workout 1", "Workout 10", "Workout 11"])
     }
 
     @Test("the hand-written form (stored Query, computed property) is tracked as well")
@@ -127,6 +127,6 @@ struct ObservableQueryTests {
         }
         #expect(fired)
         await drainMainActor()
-        #expect(history.workouts.map(\.title) == ["Session 0", "Session 1"])
+        #expect(history.workouts.map(\.title) == ["Workout 0", "Workout 1"])
     }
 }

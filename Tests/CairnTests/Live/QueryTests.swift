@@ -38,7 +38,7 @@ struct QueryTests {
         let container = try seeded()
         ModelEnvironment.modelContainer = container
         defer { ModelEnvironment.modelContainer = nil }
-        #expect(FilteredWorkouts(text: "Session 1", favoritesOnly: false).workouts.count == 11)  // 1, 10…19
+        #expect(FilteredWorkouts(text: "Workout 1", favoritesOnly: false).workouts.count == 11)  // 1, 10…19
         let favorites = FilteredWorkouts(text: "", favoritesOnly: true).workouts
         #expect(!favorites.isEmpty && favorites.allSatisfy { $0.isFavorite })
         let sorted = SortedWorkouts(key: key, order: .forward).workouts

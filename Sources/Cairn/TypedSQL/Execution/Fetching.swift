@@ -104,7 +104,7 @@ extension Select {
     }
 
     /// A cursor over the rows of the table. Inlinable, so its decoding is specialized for the
-    /// row type where it is called, as ``fetchAll(_:)`` is.
+    /// row type where it is called, as `fetchAll(_:)` is.
     @inlinable
     public func fetchCursor(_ db: Database) throws -> QueryCursor<From.QueryOutput>
     where Columns == (), Joins == () {

@@ -90,14 +90,18 @@ extension Database {
 /// // … BEGIN SELECT remindersChanged(); END
 /// ```
 public struct DatabaseVoid: QueryBindable, Hashable, Sendable {
+    /// Wraps a value decoded from a query.
     public init(queryOutput: ()) {}
+    /// The value as a query returns it.
     public var queryOutput: () { () }
 
+    /// The value as SQLite stores it.
     public var databaseValue: DatabaseValue { .null }
 
     /// Whatever the column holds: the function's result carries no value.
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> DatabaseVoid? { DatabaseVoid(queryOutput: ()) }
 
+    /// Reads the value from the next result columns of a row.
     public static func decode(from decoder: inout QueryDecoder) throws {
         decoder.skip(width: 1)
     }

@@ -60,10 +60,12 @@ public struct DependencyValues: Sendable {
 public struct Dependency<Value: Sendable>: Sendable {
     private let keyPath: any KeyPath<DependencyValues, Value> & Sendable
 
+    /// The dependency at `keyPath`, as SQLiteData's `@Dependency(\.defaultDatabase)`.
     public init(_ keyPath: any KeyPath<DependencyValues, Value> & Sendable) {
         self.keyPath = keyPath
     }
 
+    /// The dependency's current value.
     public var wrappedValue: Value { DependencyValues.current[keyPath: keyPath] }
 }
 

@@ -54,6 +54,7 @@ public struct Cases<Base, QueryValue>: QueryExpression, Sendable {
     let base: SQLExpression?
     let branches: [SQLCaseBranch]
 
+    /// The expression as SQL IR.
     public var sqlExpression: SQLExpression {
         SQLExpression.case(base, when: branches.map { ($0.when, $0.then) })
     }

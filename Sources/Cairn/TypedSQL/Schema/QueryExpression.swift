@@ -22,6 +22,7 @@ public protocol QueryExpression<QueryValue>: SendableMetatype {
 }
 
 extension QueryExpression {
+    /// The result columns the expression selects.
     public var selectedExpressions: [SQLExpression] { [sqlExpression] }
 }
 
@@ -32,6 +33,7 @@ extension QueryExpression {
 /// let titled = SQLQueryExpression<Bool>(SQLExpression.column("title").isNotNull())
 /// ```
 public struct SQLQueryExpression<QueryValue>: QueryExpression, Sendable {
+    /// The expression as SQL IR.
     public let sqlExpression: SQLExpression
     /// The hand-written SQL, when the expression came from `#sql` (so it can run as a statement).
     let fragment: SQLFragment?
@@ -79,6 +81,7 @@ public protocol QueryOrderingTerm {
 
 /// An ordering term with an explicit direction.
 public struct OrderingTerm: QueryOrderingTerm, Sendable {
+    /// The term as SQL IR.
     public let orderingTerm: SQLOrderingTerm
 }
 
@@ -106,9 +109,11 @@ extension QueryExpression {
 
 /// An expression used as an ordering term sorts ascending.
 extension TableColumn: QueryOrderingTerm {
+    /// The expression as an ascending `ORDER BY` term.
     public var orderingTerm: SQLOrderingTerm { sqlExpression.ascending() }
 }
 
 extension SQLQueryExpression: QueryOrderingTerm {
+    /// The expression as an ascending `ORDER BY` term.
     public var orderingTerm: SQLOrderingTerm { sqlExpression.ascending() }
 }

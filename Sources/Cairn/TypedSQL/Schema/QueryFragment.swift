@@ -16,19 +16,24 @@ public struct QueryFragment: ExpressibleByStringInterpolation, Sendable, Hashabl
     /// The IR fragment.
     public var fragment: SQLFragment
 
+    /// A fragment of raw SQL text.
     public init(stringLiteral value: String) {
         fragment = SQLFragment(sql: value)
     }
 
+    /// A fragment from an interpolated string: literal parts as SQL, values bound.
     public init(stringInterpolation: StringInterpolation) {
         fragment = SQLFragment(segments: stringInterpolation.segments)
     }
 
+    /// Builds a fragment from an interpolated string.
     public struct StringInterpolation: StringInterpolationProtocol {
         var segments: [SQLFragment.Segment] = []
 
+        /// An empty interpolation.
         public init(literalCapacity: Int, interpolationCount: Int) {}
 
+        /// Appends literal text as raw SQL.
         public mutating func appendLiteral(_ literal: String) {
             guard !literal.isEmpty else { return }
             if case .sql(let previous)? = segments.last {

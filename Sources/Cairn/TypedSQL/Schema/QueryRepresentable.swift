@@ -21,6 +21,7 @@ public protocol QueryRepresentable<QueryOutput>: SendableMetatype {
 }
 
 extension QueryRepresentable {
+    /// How many result columns the value takes.
     @inlinable public static var columnWidth: Int { 1 }
 }
 
@@ -53,9 +54,12 @@ extension QueryBindable {
 }
 
 extension QueryBindable where QueryOutput == Self {
+    /// Wraps a value decoded from a query.
     public init(queryOutput: Self) { self = queryOutput }
+    /// The value as a query returns it.
     public var queryOutput: Self { self }
 
+    /// Reads the value from the next result columns of a row.
     @inlinable
     public static func decode(from decoder: inout QueryDecoder) throws -> Self {
         try decoder.decode(Self.self)
@@ -119,11 +123,14 @@ public struct QueryDecoder {
 // MARK: - Optional
 
 extension Optional: QueryRepresentable where Wrapped: QueryRepresentable {
+    /// The Swift type a query returns for this value.
     public typealias QueryOutput = Wrapped.QueryOutput?
     public typealias _Optionalized = Self
 
+    /// How many result columns the value takes.
     @inlinable public static var columnWidth: Int { Wrapped.columnWidth }
 
+    /// Reads the value from the next result columns of a row.
     @inlinable
     public static func decode(from decoder: inout QueryDecoder) throws -> Wrapped.QueryOutput? {
         if decoder.isNull(width: Wrapped.columnWidth) {
@@ -135,14 +142,17 @@ extension Optional: QueryRepresentable where Wrapped: QueryRepresentable {
 }
 
 extension Optional: QueryExpression where Wrapped: QueryBindable {
+    /// The value type the expression stands for in SQL.
     public typealias QueryValue = Self
 }
 
 extension Optional: QueryBindable where Wrapped: QueryBindable {
+    /// Wraps a value decoded from a query.
     public init(queryOutput: Wrapped.QueryOutput?) {
         self = queryOutput.map(Wrapped.init(queryOutput:))
     }
 
+    /// The value as a query returns it.
     public var queryOutput: Wrapped.QueryOutput? { self?.queryOutput }
 }
 

@@ -13,11 +13,15 @@ import Foundation
 extension Date {
     /// Stores a `Date` as INTEGER-or-REAL seconds since 1970-01-01 (SQLite's `unixepoch`).
     public struct UnixTimeRepresentation: QueryBindable, Hashable, Sendable {
+        /// The value as a query returns it.
         public var queryOutput: Date
+        /// Wraps a value decoded from a query.
         public init(queryOutput: Date) { self.queryOutput = queryOutput }
 
+        /// The value as SQLite stores it.
         public var databaseValue: DatabaseValue { .real(queryOutput.timeIntervalSince1970) }
 
+        /// The stored value as this type, or `nil` when it cannot be one.
         public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
             switch databaseValue {
             case .integer(let seconds): Self(queryOutput: Date(timeIntervalSince1970: Double(seconds)))
@@ -26,6 +30,7 @@ extension Date {
             }
         }
 
+        /// Reads the value from the next result columns of a row.
         public static func decode(from decoder: inout QueryDecoder) throws -> Date {
             try decoder.decode(Self.self).queryOutput
         }
@@ -34,7 +39,9 @@ extension Date {
     /// Stores a `Date` as ISO 8601 text with fractional seconds, in UTC
     /// (`2026-03-01T09:30:00.000Z`), which sorts chronologically as text.
     public struct ISO8601Representation: QueryBindable, Hashable, Sendable {
+        /// The value as a query returns it.
         public var queryOutput: Date
+        /// Wraps a value decoded from a query.
         public init(queryOutput: Date) { self.queryOutput = queryOutput }
 
         private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
@@ -49,12 +56,14 @@ extension Date {
             return .text(middle.formatted(Self.style))
         }
 
+        /// The stored value as this type, or `nil` when it cannot be one.
         public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
             guard case .text(let text) = databaseValue else { return nil }
             if let date = try? style.parse(text) { return Self(queryOutput: date) }
             return Date.fromDatabaseValue(databaseValue).map(Self.init(queryOutput:))
         }
 
+        /// Reads the value from the next result columns of a row.
         public static func decode(from decoder: inout QueryDecoder) throws -> Date {
             try decoder.decode(Self.self).queryOutput
         }
@@ -64,13 +73,17 @@ extension Date {
 extension UUID {
     /// Stores a `UUID` as its 16 bytes (BLOB).
     public struct BytesRepresentation: QueryBindable, Hashable, Sendable {
+        /// The value as a query returns it.
         public var queryOutput: UUID
+        /// Wraps a value decoded from a query.
         public init(queryOutput: UUID) { self.queryOutput = queryOutput }
 
+        /// The value as SQLite stores it.
         public var databaseValue: DatabaseValue {
             withUnsafeBytes(of: queryOutput.uuid) { .blob(Data($0)) }
         }
 
+        /// The stored value as this type, or `nil` when it cannot be one.
         public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
             guard case .blob(let data) = databaseValue, data.count == 16 else { return nil }
             var uuid = UUID().uuid
@@ -78,6 +91,7 @@ extension UUID {
             return Self(queryOutput: UUID(uuid: uuid))
         }
 
+        /// Reads the value from the next result columns of a row.
         public static func decode(from decoder: inout QueryDecoder) throws -> UUID {
             try decoder.decode(Self.self).queryOutput
         }
@@ -86,16 +100,21 @@ extension UUID {
     /// Stores a `UUID` as lowercase text (the spelling SQLite's `uuid` extension and most
     /// other tools produce).
     public struct LowercasedRepresentation: QueryBindable, Hashable, Sendable {
+        /// The value as a query returns it.
         public var queryOutput: UUID
+        /// Wraps a value decoded from a query.
         public init(queryOutput: UUID) { self.queryOutput = queryOutput }
 
+        /// The value as SQLite stores it.
         public var databaseValue: DatabaseValue { .text(queryOutput.uuidString.lowercased()) }
 
+        /// The stored value as this type, or `nil` when it cannot be one.
         public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
             guard case .text(let text) = databaseValue, let uuid = UUID(uuidString: text) else { return nil }
             return Self(queryOutput: uuid)
         }
 
+        /// Reads the value from the next result columns of a row.
         public static func decode(from decoder: inout QueryDecoder) throws -> UUID {
             try decoder.decode(Self.self).queryOutput
         }
@@ -104,19 +123,24 @@ extension UUID {
 
 /// Stores any `Codable` value as JSON text; spelled `[String].JSONRepresentation` and so on.
 public struct _CodableJSONRepresentation<Value: Codable>: QueryBindable {
+    /// The value as a query returns it.
     public var queryOutput: Value
+    /// Wraps a value decoded from a query.
     public init(queryOutput: Value) { self.queryOutput = queryOutput }
 
+    /// The value as SQLite stores it.
     public var databaseValue: DatabaseValue { DatabaseJSON(queryOutput).databaseValue }
 
     public func databaseValueForBinding() throws -> DatabaseValue {
         try DatabaseJSON(queryOutput).databaseValueForBinding()
     }
 
+    /// The stored value as this type, or `nil` when it cannot be one.
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
         DatabaseJSON<Value>.fromDatabaseValue(databaseValue).map { Self(queryOutput: $0.value) }
     }
 
+    /// Reads the value from the next result columns of a row.
     public static func decode(from decoder: inout QueryDecoder) throws -> Value {
         try decoder.decode(Self.self).queryOutput
     }

@@ -22,6 +22,7 @@ public protocol Table: QueryRepresentable {
 }
 
 extension Table {
+    /// `nil`: a table goes by its own name unless it is a ``TableAlias``.
     public static var tableAlias: String? { nil }
 }
 
@@ -38,10 +39,13 @@ public protocol TableDefinition: QueryExpression {
 }
 
 extension TableDefinition {
+    /// Every column: a table without generated columns writes them all.
     public var writableColumns: [any TableColumnExpression] { allColumns }
 
+    /// Every column, as a selection list (`"reminders"."id", "reminders"."title", …`).
     public var sqlExpression: SQLExpression { .selectionList(selectedExpressions) }
 
+    /// Each column's expression, in declaration order.
     public var selectedExpressions: [SQLExpression] { allColumns.map(\.sqlExpression) }
 }
 
@@ -65,6 +69,7 @@ public protocol PrimaryKeyedTableDefinition: TableDefinition {
 /// Reminder.columns.title.sqlExpression  // "reminders"."title"
 /// ```
 public struct TableColumn<Root, Value>: QueryExpression, TableColumnExpression, Sendable {
+    /// The value type the expression stands for in SQL.
     public typealias QueryValue = Value
 
     /// The column name.
@@ -78,6 +83,7 @@ public struct TableColumn<Root, Value>: QueryExpression, TableColumnExpression, 
         self.tableName = tableName
     }
 
+    /// The expression as SQL IR.
     public var sqlExpression: SQLExpression { .column(name, table: tableName) }
 }
 
@@ -95,8 +101,10 @@ public protocol TableColumnExpression: Sendable {
 /// optional (`$1.title` is a `TableColumn<Reminder?, String?>`).
 @dynamicMemberLookup
 public struct OptionalTableColumns<Base: Table>: TableDefinition {
+    /// The value type the expression stands for in SQL.
     public typealias QueryValue = Base?
 
+    /// Every column, in declaration order.
     public var allColumns: [any TableColumnExpression] { Base.columns.allColumns }
 
     /// A column of the joined table, made optional.
@@ -116,15 +124,21 @@ public struct OptionalTableColumns<Base: Table>: TableDefinition {
 }
 
 extension Optional: Table where Wrapped: Table {
+    /// The wrapped table's columns, read as optionals (the side of an outer join).
     public typealias TableColumns = OptionalTableColumns<Wrapped>
+    /// The wrapped table's columns, read as optionals.
     public static var columns: OptionalTableColumns<Wrapped> { OptionalTableColumns() }
+    /// The wrapped table's name.
     public static var tableName: String { Wrapped.tableName }
+    /// The wrapped table's alias.
     public static var tableAlias: String? { Wrapped.tableAlias }
 }
 
 extension OptionalTableColumns: PrimaryKeyedTableDefinition where Base.TableColumns: PrimaryKeyedTableDefinition {
+    /// The primary key's value type.
     public typealias PrimaryKey = Base.TableColumns.PrimaryKey._Optionalized
 
+    /// The primary-key column.
     public var primaryKey: TableColumn<Base?, Base.TableColumns.PrimaryKey._Optionalized> {
         let key = Base.columns.primaryKey
         return TableColumn(key.name, table: key.tableName)

@@ -17,6 +17,7 @@ public protocol AliasName {
 }
 
 extension AliasName {
+    /// The type's name with a lowercase first letter, pluralized (`Referrer` → `referrers`).
     public static var aliasName: String { TableNaming.pluralized(String(describing: Self.self)) }
 }
 
@@ -44,13 +45,19 @@ extension Table {
 /// // SELECT "referrers"."id", "referrers"."name", … FROM "users" AS "referrers" WHERE "referrers"."name" = ?
 /// ```
 public enum TableAlias<Base: Table, Name: AliasName>: Table {
+    /// The Swift type a query returns for this value.
     public typealias QueryOutput = Base.QueryOutput
 
+    /// The table's columns, as typed expressions.
     public static var columns: TableColumns { TableColumns() }
+    /// The SQL table name.
     public static var tableName: String { Base.tableName }
+    /// The alias the table goes by in statements.
     public static var tableAlias: String? { Name.aliasName }
+    /// How many result columns the value takes.
     public static var columnWidth: Int { Base.columnWidth }
 
+    /// Reads the value from the next result columns of a row.
     public static func decode(from decoder: inout QueryDecoder) throws -> Base.QueryOutput {
         try Base.decode(from: &decoder)
     }
@@ -58,8 +65,10 @@ public enum TableAlias<Base: Table, Name: AliasName>: Table {
     /// The base table's columns, qualified by the alias: `$1.name` is `"referrers"."name"`.
     @dynamicMemberLookup
     public struct TableColumns: TableDefinition, Sendable {
+        /// The value type the expression stands for in SQL.
         public typealias QueryValue = TableAlias
 
+        /// Every column, in declaration order.
         public var allColumns: [any TableColumnExpression] {
             Base.columns.allColumns.map { TableColumn<TableAlias, Never>($0.name, table: Name.aliasName) }
         }
@@ -74,6 +83,7 @@ public enum TableAlias<Base: Table, Name: AliasName>: Table {
 }
 
 extension TableAlias.TableColumns: PrimaryKeyedTableDefinition where Base.TableColumns: PrimaryKeyedTableDefinition {
+    /// The primary key's value type.
     public typealias PrimaryKey = Base.TableColumns.PrimaryKey
 
     /// The base table's primary key, qualified by the alias.

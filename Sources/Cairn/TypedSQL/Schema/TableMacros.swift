@@ -54,7 +54,10 @@ public macro Column(
 /// How the database keeps a generated column (`@Column(generated:)`): computed when read
 /// (`VIRTUAL`) or when the row is written (`STORED`). Cairn reads both alike and writes neither.
 public enum GeneratedColumnStorage: Sendable {
-    case virtual, stored
+    /// Computed when the row is read; takes no space.
+    case virtual
+    /// Computed when the row is written, and stored.
+    case stored
 }
 
 /// A property of a `@Table` or `@Selection` that is not a column; it needs a default value,
@@ -127,13 +130,22 @@ public macro bind<QueryValue: QueryBindable>(
 /// The value `#bind` expands to: `?`, with the value in its representation among the
 /// statement's arguments.
 public struct BindQueryExpression<QueryValue: QueryBindable>: QueryExpression, Sendable {
+    /// The bound value as SQL IR.
     public let sqlExpression: SQLExpression
 
+    /// A value bound as a parameter, typed as `type`.
     public init(_ queryOutput: QueryValue.QueryOutput, as type: QueryValue.Type = QueryValue.self) {
         sqlExpression = QueryValue(queryOutput: queryOutput).sqlExpression
     }
 }
 
+/// Raw SQL as an expression of type `QueryValue`: interpolated expressions render as SQL,
+/// interpolated values are bound, and `\(raw:)` text is written as it is.
+///
+/// ```swift
+/// Reminder.where { #sql("\($0.priority) > \(bind: 1)", as: Bool.self) }
+/// // SELECT … FROM "reminders" WHERE "reminders"."priority" > ?
+/// ```
 @freestanding(expression)
 public macro sql<QueryValue>(
     _ queryFragment: QueryFragment, as queryValueType: QueryValue.Type = QueryValue.self

@@ -15,6 +15,7 @@
 /// `where { #sql("…") }`, whose condition type (`Bool` or `Bool?`) the plain form cannot infer.
 @resultBuilder
 public enum ConditionBuilder {
+    /// Result builder: one condition of the block.
     public static func buildExpression<Condition: QueryExpression>(
         _ condition: Condition
     ) -> [SQLExpression] where Condition.QueryValue: _BooleanValue {
@@ -26,10 +27,15 @@ public enum ConditionBuilder {
         [condition.sqlExpression]
     }
 
+    /// Result builder: the statements of a block.
     public static func buildBlock(_ parts: [SQLExpression]...) -> [SQLExpression] { parts.flatMap { $0 } }
+    /// Result builder: an `if` without `else` (nothing when false).
     public static func buildOptional(_ part: [SQLExpression]?) -> [SQLExpression] { part ?? [] }
+    /// Result builder: the first branch of an `if`/`else` or `switch`.
     public static func buildEither(first part: [SQLExpression]) -> [SQLExpression] { part }
+    /// Result builder: the second branch of an `if`/`else` or `switch`.
     public static func buildEither(second part: [SQLExpression]) -> [SQLExpression] { part }
+    /// Result builder: the iterations of a `for` loop.
     public static func buildArray(_ parts: [[SQLExpression]]) -> [SQLExpression] { parts.flatMap { $0 } }
 
     /// The conditions joined with `AND`, or `nil` when there are none.

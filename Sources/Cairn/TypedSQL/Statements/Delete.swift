@@ -6,8 +6,10 @@
 /// ```
 public struct Delete<Base: Table, Returning>: WriteStatement {
     var statement: SQLDelete
+    /// Decodes one `RETURNING` row; `nil` without `returning`.
     public let decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?
 
+    /// The statement as IR; throws when a value could not be bound.
     public func sqlStatement() throws -> SQLStatement { .delete(statement) }
 
     /// Adds a `WHERE` condition (several calls are joined with `AND`).

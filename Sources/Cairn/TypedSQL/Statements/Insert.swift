@@ -9,8 +9,10 @@
 public struct Insert<Into: Table, Returning>: WriteStatement {
     var statement: SQLInsert
     var bindingFailure: String?
+    /// Decodes one `RETURNING` row; `nil` without `returning`.
     public let decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?
 
+    /// The statement as IR; throws when a value could not be bound.
     public func sqlStatement() throws -> SQLStatement {
         if let bindingFailure {
             throw TypedSQLError(message: "cannot insert into \(Into.tableName): \(bindingFailure)", sql: "")

@@ -16,10 +16,12 @@
 /// all, silently.
 @resultBuilder
 public enum OrderingBuilder {
+    /// Result builder: one statement of the block.
     public static func buildExpression(_ term: some QueryOrderingTerm) -> [SQLOrderingTerm] {
         [term.orderingTerm]
     }
 
+    /// Result builder: a tuple of ordering terms.
     @_disfavoredOverload
     public static func buildExpression<each Term: QueryOrderingTerm>(_ terms: (repeat each Term)) -> [SQLOrderingTerm] {
         var list: [SQLOrderingTerm] = []
@@ -27,9 +29,14 @@ public enum OrderingBuilder {
         return list
     }
 
+    /// Result builder: the statements of a block.
     public static func buildBlock(_ parts: [SQLOrderingTerm]...) -> [SQLOrderingTerm] { parts.flatMap { $0 } }
+    /// Result builder: an `if` without `else` (nothing when false).
     public static func buildOptional(_ part: [SQLOrderingTerm]?) -> [SQLOrderingTerm] { part ?? [] }
+    /// Result builder: the first branch of an `if`/`else` or `switch`.
     public static func buildEither(first part: [SQLOrderingTerm]) -> [SQLOrderingTerm] { part }
+    /// Result builder: the second branch of an `if`/`else` or `switch`.
     public static func buildEither(second part: [SQLOrderingTerm]) -> [SQLOrderingTerm] { part }
+    /// Result builder: the iterations of a `for` loop.
     public static func buildArray(_ parts: [[SQLOrderingTerm]]) -> [SQLOrderingTerm] { parts.flatMap { $0 } }
 }

@@ -47,11 +47,18 @@ extension InsertableRow {
 /// and `for`.
 @resultBuilder
 public enum SeedsBuilder {
+    /// Result builder: one statement of the block.
     public static func buildExpression(_ row: some InsertableRow) -> [any InsertableRow] { [row] }
+    /// Result builder: one statement of the block.
     public static func buildExpression(_ rows: [some InsertableRow]) -> [any InsertableRow] { rows }
+    /// Result builder: the statements of a block.
     public static func buildBlock(_ parts: [any InsertableRow]...) -> [any InsertableRow] { parts.flatMap { $0 } }
+    /// Result builder: the iterations of a `for` loop.
     public static func buildArray(_ parts: [[any InsertableRow]]) -> [any InsertableRow] { parts.flatMap { $0 } }
+    /// Result builder: an `if` without `else` (nothing when false).
     public static func buildOptional(_ part: [any InsertableRow]?) -> [any InsertableRow] { part ?? [] }
+    /// Result builder: the first branch of an `if`/`else` or `switch`.
     public static func buildEither(first: [any InsertableRow]) -> [any InsertableRow] { first }
+    /// Result builder: the second branch of an `if`/`else` or `switch`.
     public static func buildEither(second: [any InsertableRow]) -> [any InsertableRow] { second }
 }

@@ -4,7 +4,13 @@
 // spell the single-table forms out. Each does what its multi-table sibling does.
 
 extension Select where Joins == () {
-    /// `WHERE …` (see the multi-table form for details).
+    /// `WHERE …` (see the multi-table form for details); a second `where` adds its condition
+    /// with `AND`.
+    ///
+    /// ```swift
+    /// Reminder.where { !$0.isCompleted }
+    /// // SELECT … FROM "reminders" WHERE NOT "reminders"."isCompleted"
+    /// ```
     public func `where`<Condition: QueryExpression>(
         _ predicate: (From.TableColumns) -> Condition
     ) -> Self where Condition.QueryValue: _BooleanValue {
@@ -14,13 +20,28 @@ extension Select where Joins == () {
 
     /// `WHERE …` from statements: each listed condition joined with `AND`, chosen or repeated
     /// with `if`, `switch` and `for` (``ConditionBuilder``); none adds no `WHERE`.
+    ///
+    /// ```swift
+    /// Reminder.where {
+    ///     $0.isFlagged
+    ///     if hideCompleted { !$0.isCompleted }
+    /// }
+    /// // SELECT … FROM "reminders" WHERE "reminders"."isFlagged" AND NOT "reminders"."isCompleted"
+    /// ```
     @_disfavoredOverload
     public func `where`(@ConditionBuilder _ conditions: (From.TableColumns) -> [SQLExpression]) -> Self {
         guard let condition = ConditionBuilder.conjunction(conditions(From.columns)) else { return self }
         return with { $0 = $0.where(condition) }
     }
 
-    /// `HAVING …`
+    /// `HAVING …`: a condition on the groups of `group(by:)`.
+    ///
+    /// ```swift
+    /// Reminder.group { $0.remindersListID }.having { $0.id.count().gt(2) }
+    ///     .select { ($0.remindersListID, $0.id.count()) }
+    /// // SELECT "reminders"."remindersListID", COUNT("reminders"."id") FROM "reminders"
+    /// // GROUP BY "reminders"."remindersListID" HAVING COUNT("reminders"."id") > ?
+    /// ```
     public func having<Condition: QueryExpression>(
         _ predicate: (From.TableColumns) -> Condition
     ) -> Self where Condition.QueryValue: _BooleanValue {
@@ -29,13 +50,23 @@ extension Select where Joins == () {
     }
 
     /// `ORDER BY` keys from a closure (``OrderingBuilder``): an expression, a term, a tuple
-    /// of them, or `if`/`switch` choosing among them.
+    /// of them, or `if`/`switch` choosing among them. Keys add to those of an earlier `order`.
+    ///
+    /// ```swift
+    /// Reminder.order { ($0.isCompleted, $0.title.desc()) }
+    /// // SELECT … FROM "reminders" ORDER BY "reminders"."isCompleted" ASC, "reminders"."title" DESC
+    /// ```
     public func order(@OrderingBuilder by ordering: (From.TableColumns) -> [SQLOrderingTerm]) -> Self {
         let terms = ordering(From.columns)
         return with { $0.ordering += terms }
     }
 
     /// One `GROUP BY` key.
+    ///
+    /// ```swift
+    /// Reminder.group { $0.remindersListID }.select { $0.id.count() }
+    /// // SELECT COUNT("reminders"."id") FROM "reminders" GROUP BY "reminders"."remindersListID"
+    /// ```
     public func group<Key: QueryExpression>(by grouping: (From.TableColumns) -> Key) -> Self {
         let key = grouping(From.columns).sqlExpression
         return with { $0.groupBy.append(key) }
@@ -51,7 +82,12 @@ extension Select where Joins == () {
 }
 
 extension Select where Columns == (), Joins == () {
-    /// One result column.
+    /// One result column, decoded as its Swift type.
+    ///
+    /// ```swift
+    /// let titles: [String] = try Reminder.select { $0.title }.fetchAll(db)
+    /// // SELECT "reminders"."title" FROM "reminders"
+    /// ```
     public func select<C: QueryExpression>(
         _ selection: (From.TableColumns) -> C
     ) -> Select<C.QueryValue.QueryOutput, From, ()> where C.QueryValue: QueryRepresentable {

@@ -394,7 +394,9 @@ extension Select where Columns: QueryRepresentable {
 /// // UPDATE "reminders" SET "position" = (SELECT coalesce(MAX("reminders"."position"), ?) FROM "reminders") …
 /// ```
 extension Select: QueryExpression where Columns: QueryBindable {
+    /// The selected value's type: the subquery's value.
     public typealias QueryValue = Columns
 
+    /// The statement as a parenthesized subquery.
     public var sqlExpression: SQLExpression { .subquery(query) }
 }

@@ -141,24 +141,28 @@ public protocol TouchableDate {
 }
 
 extension Date: TouchableDate {
+    /// The current date as this column stores dates, for touch triggers.
     public static var currentDateExpression: SQLQueryExpression<Date> {
         SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0)")))
     }
 }
 
 extension Date.UnixTimeRepresentation: TouchableDate {
+    /// The current date as this column stores dates, for touch triggers.
     public static var currentDateExpression: SQLQueryExpression<Self> {
         SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "((round(julianday('now') * 86400000.0) - 210866760000000) / 1000.0)")))
     }
 }
 
 extension Date.ISO8601Representation: TouchableDate {
+    /// The current date as this column stores dates, for touch triggers.
     public static var currentDateExpression: SQLQueryExpression<Self> {
         SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")))
     }
 }
 
 extension Optional: TouchableDate where Wrapped: TouchableDate {
+    /// The current date as this column stores dates, for touch triggers.
     public static var currentDateExpression: SQLQueryExpression<Self> {
         SQLQueryExpression(Wrapped.currentDateExpression.sqlExpression)
     }

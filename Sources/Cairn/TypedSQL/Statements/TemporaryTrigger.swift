@@ -62,7 +62,9 @@ extension Table {
 /// A `CREATE TEMPORARY TRIGGER` statement on table `On`: ``Table/createTemporaryTrigger(_:ifNotExists:after:fileID:line:column:)``
 /// makes one, `execute(db)` creates it, ``drop(ifExists:)`` removes it.
 public struct TemporaryTrigger<On: Table>: WriteStatement {
+    /// A trigger's statement returns no rows.
     public typealias Returning = ()
+    /// Decodes one `RETURNING` row; `nil` without `returning`.
     public var decodeReturning: (@Sendable (inout QueryDecoder) throws -> ())? { nil }
 
     let name: String
@@ -79,6 +81,7 @@ public struct TemporaryTrigger<On: Table>: WriteStatement {
         self.operation = operation
     }
 
+    /// The statement as SQL IR.
     public func sqlStatement() throws -> SQLStatement {
         .fragment(SQLFragment(sql: try createSQL()))
     }
@@ -198,11 +201,13 @@ public struct TriggerStatement: Sendable {
 /// The statements of a trigger's body, run in order; `if` and `for` work.
 @resultBuilder
 public enum TriggerStatementsBuilder {
+    /// Result builder: one statement of the block.
     public static func buildExpression(_ statement: some WriteStatement) -> [TriggerStatement] {
         do { return [TriggerStatement(content: .statement(try statement.sqlStatement()))] }
         catch { return [TriggerStatement(content: .failure("\(error)"))] }
     }
 
+    /// Result builder: a `SELECT` in the trigger's body.
     public static func buildExpression<C, F, J>(_ select: Select<C, F, J>) -> [TriggerStatement] {
         [TriggerStatement(content: .statement(.select(select.query)))]
     }
@@ -212,6 +217,7 @@ public enum TriggerStatementsBuilder {
         buildStatement(sql)
     }
 
+    /// Result builder: a `#sql` expression run as a statement.
     @_disfavoredOverload
     public static func buildExpression<V>(_ sql: SQLQueryExpression<V>) -> [TriggerStatement] {
         buildStatement(sql)
@@ -224,9 +230,14 @@ public enum TriggerStatementsBuilder {
         return [TriggerStatement(content: .statement(.fragment(fragment)))]
     }
 
+    /// Result builder: the statements of a block.
     public static func buildBlock(_ parts: [TriggerStatement]...) -> [TriggerStatement] { parts.flatMap { $0 } }
+    /// Result builder: the iterations of a `for` loop.
     public static func buildArray(_ parts: [[TriggerStatement]]) -> [TriggerStatement] { parts.flatMap { $0 } }
+    /// Result builder: an `if` without `else` (nothing when false).
     public static func buildOptional(_ part: [TriggerStatement]?) -> [TriggerStatement] { part ?? [] }
+    /// Result builder: the first branch of an `if`/`else` or `switch`.
     public static func buildEither(first: [TriggerStatement]) -> [TriggerStatement] { first }
+    /// Result builder: the second branch of an `if`/`else` or `switch`.
     public static func buildEither(second: [TriggerStatement]) -> [TriggerStatement] { second }
 }

@@ -41,12 +41,15 @@ extension Table where Self: SelectionRow {
 /// ``Table/createTemporaryView(ifNotExists:as:)`` makes one, `execute(db)` creates it,
 /// ``drop(ifExists:)`` removes it.
 public struct TemporaryView<View: Table>: WriteStatement {
+    /// A trigger's statement returns no rows.
     public typealias Returning = ()
+    /// Decodes one `RETURNING` row; `nil` without `returning`.
     public var decodeReturning: (@Sendable (inout QueryDecoder) throws -> ())? { nil }
 
     let ifNotExists: Bool
     let select: SQLSelect
 
+    /// The statement as SQL IR.
     public func sqlStatement() throws -> SQLStatement {
         guard View.columnWidth == View.columns.allColumns.count else {
             throw TypedSQLError(

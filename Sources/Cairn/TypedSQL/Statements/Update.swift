@@ -7,8 +7,10 @@
 public struct Update<Base: Table, Returning>: WriteStatement {
     var statement: SQLUpdate
     var bindingFailure: String?
+    /// Decodes one `RETURNING` row; `nil` without `returning`.
     public let decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?
 
+    /// The statement as IR; throws when a value could not be bound.
     public func sqlStatement() throws -> SQLStatement {
         if let bindingFailure {
             throw TypedSQLError(message: "cannot update \(Base.tableName): \(bindingFailure)", sql: "")

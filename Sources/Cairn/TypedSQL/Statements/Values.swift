@@ -1,19 +1,26 @@
 // `Values(…)`: a SELECT of values without a table, the seed of recursive common table
 // expressions (spelled as StructuredQueries spells it).
 
-/// The `From` of a statement that reads no table: ``Values(_:)``'s statements.
+/// The `From` of a statement that reads no table: `Values(_:)`'s statements.
 public enum NoTable: Table {
+    /// The Swift type a query returns for this value.
     public typealias QueryOutput = Void
 
     /// No columns.
     public struct TableColumns: TableDefinition, Sendable {
+        /// The value type the expression stands for in SQL.
         public typealias QueryValue = NoTable
+        /// Every column, in declaration order.
         public var allColumns: [any TableColumnExpression] { [] }
     }
 
+    /// The table's columns, as typed expressions.
     public static var columns: TableColumns { TableColumns() }
+    /// The SQL table name.
     public static var tableName: String { "" }
+    /// How many result columns the value takes.
     public static var columnWidth: Int { 0 }
+    /// Reads the value from the next result columns of a row.
     public static func decode(from decoder: inout QueryDecoder) throws {}
 }
 

@@ -22,6 +22,7 @@ public enum CommonTableExpressionBuilder {
             commonTableExpression: SQLCommonTableExpression(Row.tableName, columns: columns, as: statement.query))]
     }
 
+    /// Result builder: the statements of a block.
     public static func buildBlock(_ parts: [CommonTableExpressionClause]...) -> [CommonTableExpressionClause] {
         parts.flatMap { $0 }
     }

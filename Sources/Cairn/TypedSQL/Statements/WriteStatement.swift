@@ -77,12 +77,19 @@ enum CairnReturning {
 /// ```
 @resultBuilder
 public enum InsertValuesBuilder<Row> {
+    /// Result builder: one statement of the block.
     @_disfavoredOverload
     public static func buildExpression(_ row: Row) -> [Row] { [row] }
+    /// Result builder: one statement of the block.
     public static func buildExpression(_ rows: [Row]) -> [Row] { rows }
+    /// Result builder: the statements of a block.
     public static func buildBlock(_ parts: [Row]...) -> [Row] { parts.flatMap { $0 } }
+    /// Result builder: the iterations of a `for` loop.
     public static func buildArray(_ parts: [[Row]]) -> [Row] { parts.flatMap { $0 } }
+    /// Result builder: an `if` without `else` (nothing when false).
     public static func buildOptional(_ part: [Row]?) -> [Row] { part ?? [] }
+    /// Result builder: the first branch of an `if`/`else` or `switch`.
     public static func buildEither(first: [Row]) -> [Row] { first }
+    /// Result builder: the second branch of an `if`/`else` or `switch`.
     public static func buildEither(second: [Row]) -> [Row] { second }
 }
