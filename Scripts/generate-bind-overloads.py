@@ -37,7 +37,7 @@ for arity in range(1, MAX_ARITY + 1):
     names = letters[:arity]
     params = ", ".join(
         (f"values v1: V1" if i == 0 else f"_ v{i + 1}: {n}") for i, n in enumerate(names))
-    out.append("    /// ``bind(values:)`` for %d value%s." % (arity, "" if arity == 1 else "s"))
+    out.append("    /// `bind(values:)` for %d value%s." % (arity, "" if arity == 1 else "s"))
     out.append("    @inlinable")
     signature = f"    public func bind<{', '.join(names)}>({params}) throws"
     if len(signature) <= 110:

@@ -31,11 +31,11 @@ extension PersistentModel {
         NSFetchRequest<any NSFetchRequestResult>(entityName: Schema.entityName(for: Self.self))
     }
 
-    /// Core Data's name for ``PersistentModel/persistentModelID``.
+    /// Core Data's name for `PersistentModel/persistentModelID`.
     public var objectID: NSManagedObjectID { persistentModelID }
 }
 
-/// Core Data's name for ``PersistentIdentifier``.
+/// Core Data's name for `PersistentIdentifier`.
 public typealias NSManagedObjectID = PersistentIdentifier
 
 extension ModelContext {
@@ -60,7 +60,7 @@ extension ModelContext {
     /// - Returns: `[T]` where `T` is the model type (objects), `NSManagedObjectID` (identifiers),
     ///   `NSDictionary` or `[String: Any]` (dictionaries; nil values are left out), or
     ///   `NSNumber`/`Int` (one count).
-    /// - Throws: the predicate's ``Foundation/NSPredicate/formatError``, an unknown key or
+    /// - Throws: the predicate's `Foundation/NSPredicate/formatError`, an unknown key or
     ///   selector, an entity missing from the container's schema, or a result type `T` that
     ///   does not match ``NSFetchRequest/resultType``.
     @_disfavoredOverload

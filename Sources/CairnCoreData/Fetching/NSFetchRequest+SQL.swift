@@ -13,7 +13,7 @@ extension NSFetchRequest {
     /// ```
     ///
     /// - Throws: the predicate's ``NSPredicate/formatError``, a sort descriptor's
-    ///   ``NSSortDescriptor/selectorError``, or a ``FormatPredicateError`` for an unknown key,
+    ///   ``NSSortDescriptor/selectorError``, or a `FormatPredicateError` for an unknown key,
     ///   an entity name that is not `entity`'s, a `propertiesToFetch` entry that is neither a
     ///   name nor a description, or an `NSExpression` SQL cannot compute.
     public func sqlSelect(for entity: FormatSQLEntity) throws(FormatPredicateError) -> SQLSelect {

@@ -9,7 +9,7 @@ public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
     case mainQueueConcurrencyType = 2
 }
 
-/// Core Data's coordinator: here, the ``ModelContainer`` whose stores contexts read.
+/// Core Data's coordinator: here, the `ModelContainer` whose stores contexts read.
 public final class NSPersistentStoreCoordinator: Sendable {
     /// The container.
     public let container: ModelContainer
@@ -17,7 +17,7 @@ public final class NSPersistentStoreCoordinator: Sendable {
     public init(container: ModelContainer) { self.container = container }
 }
 
-/// Core Data's `NSManagedObjectContext` as a facade over a ``ModelContext``, so Core Data code
+/// Core Data's `NSManagedObjectContext` as a facade over a `ModelContext`, so Core Data code
 /// (fetch requests, `perform`, `object(with:)`) runs unchanged.
 ///
 /// ```swift
@@ -99,7 +99,7 @@ open class NSManagedObjectContext {
     /// How many objects a request matches.
     open func count<T>(for request: NSFetchRequest<T>) throws -> Int { try context().count(for: request) }
 
-    /// The object with an identifier (see ``ModelContext/model(for:)``); `nil` without a
+    /// The object with an identifier (see `ModelContext/model(for:)`); `nil` without a
     /// coordinator.
     open func object(with objectID: NSManagedObjectID) -> (any PersistentModel)? {
         modelContext?.model(for: objectID)

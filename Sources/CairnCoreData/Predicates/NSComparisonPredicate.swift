@@ -15,7 +15,7 @@ import Foundation
 /// // WHERE cairn_fold("Expense"."name", ?) GLOB ?   (1, "star*")
 /// ```
 ///
-/// It is the same comparison `NSPredicate(format:)` parses (Cairn's ``FormatComparison``), so
+/// It is the same comparison `NSPredicate(format:)` parses (Cairn's `FormatComparison`), so
 /// it evaluates in memory, compiles to SQL in a fetch and nests in `NSCompoundPredicate`
 /// exactly as the equivalent format predicate does, and it is equal to it.
 ///
@@ -52,7 +52,7 @@ open class NSComparisonPredicate: NSPredicate {
         /// The right side (a collection) contains the left value.
         case `in` = 10
         /// A comparison by an Objective-C selector; Cairn has no selectors to call, so a
-        /// predicate of this type is invalid (its ``Foundation/NSPredicate/formatError`` says so).
+        /// predicate of this type is invalid (its `Foundation/NSPredicate/formatError` says so).
         case customSelector = 11
         /// The left side (a string or collection) contains the right value.
         case contains = 99
@@ -84,7 +84,7 @@ open class NSComparisonPredicate: NSPredicate {
     /// `[c]`, `[d]`, `[n]`.
     public let options: Options
 
-    /// Cairn's tree (`FALSEPREDICATE` when ``Foundation/NSPredicate/formatError`` is set).
+    /// Cairn's tree (`FALSEPREDICATE` when `Foundation/NSPredicate/formatError` is set).
     let tree: FormatPredicate
     /// Why the predicate cannot be used: an invalid expression or an unsupported operator.
     let error: FormatPredicateError?
@@ -101,7 +101,7 @@ open class NSComparisonPredicate: NSPredicate {
     ///
     /// - Warning: Apple raises for an operator it cannot apply (`.customSelector` here);
     ///   this initializer cannot throw (its signature is Apple's), so the predicate records
-    ///   the error in ``Foundation/NSPredicate/formatError``, evaluates to `false`,
+    ///   the error in `Foundation/NSPredicate/formatError`, evaluates to `false`,
     ///   `checkedEvaluate(with:)` and fetches that use it throw the error.
     public init(
         leftExpression lhs: NSExpression, rightExpression rhs: NSExpression, modifier: Modifier, type: Operator,

@@ -48,7 +48,7 @@ extension CoreDataFactoryInitializable where Self: NSPredicate {
     ///
     /// - Warning: Apple's initializer raises an exception for a malformed format; this one
     ///   cannot throw (its signature is Apple's), so it records the error in
-    ///   ``Foundation/NSPredicate/formatError``, evaluates to `false`, and fetches that use it
+    ///   `Foundation/NSPredicate/formatError`, evaluates to `false`, and fetches that use it
     ///   throw the error. Use ``init(validatingFormat:_:)`` to get the error where the
     ///   predicate is made.
     /// - Warning: The predicate is an `NSPredicate`; called on a subclass of `NSPredicate`
@@ -75,7 +75,7 @@ extension CoreDataFactoryInitializable where Self: NSPredicate {
         self = Self.adopting(Self.parsing(predicateFormat, (arguments ?? []).map { Optional($0) }), madeBy: "format")
     }
 
-    /// Parses the format and throws a ``FormatPredicateError`` (with the offset and a caret)
+    /// Parses the format and throws a `FormatPredicateError` (with the offset and a caret)
     /// if it is malformed, an argument is missing or unusable, or an operand can only fail
     /// when the predicate is used: `BETWEEN` with a constant that is not two bounds, a
     /// `FUNCTION(receiver, "selector")` call, a constant `MATCHES` pattern that does not compile.
@@ -97,7 +97,7 @@ extension CoreDataFactoryInitializable where Self: NSPredicate {
         self = predicate
     }
 
-    /// A predicate over a tree built by Cairn (``FormatPredicate``).
+    /// A predicate over a tree built by Cairn (`FormatPredicate`).
     ///
     /// ```swift
     /// NSPredicate(formatPredicate: try FormatPredicate("amount > 5"))

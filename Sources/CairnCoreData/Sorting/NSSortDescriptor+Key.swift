@@ -34,7 +34,7 @@ extension CoreDataFactoryInitializable where Self: NSSortDescriptor {
     /// `localizedStandardCompare:`.
     ///
     /// - Warning: Apple's initializer cannot throw, so an unknown selector is recorded in
-    ///   ``Foundation/NSSortDescriptor/selectorError``; `sortedArray(using:)` and fetches that
+    ///   `Foundation/NSSortDescriptor/selectorError`; `sortedArray(using:)` and fetches that
     ///   use the descriptor throw it, and `compare(_:to:)` answers `.orderedSame`.
     public init(key: String?, ascending: Bool, selector: Selector?) {
         self = Self.adopting(KeyedSortDescriptor(key: key, ascending: ascending, selector: selector), madeBy: "key")
@@ -73,8 +73,8 @@ extension Array {
     /// try expenses.sortedArray(using: [NSSortDescriptor(key: "amount", ascending: false)])
     /// ```
     ///
-    /// - Throws: the ``Foundation/NSSortDescriptor/selectorError`` of a descriptor with an
-    ///   unsupported selector, a ``FormatPredicateError`` if a key cannot be read, or one that
+    /// - Throws: the `Foundation/NSSortDescriptor/selectorError` of a descriptor with an
+    ///   unsupported selector, a `FormatPredicateError` if a key cannot be read, or one that
     ///   names a Swift key-path descriptor whose root type does not match an element (which
     ///   Foundation's `compare(_:to:)` would trap on).
     public func sortedArray(using sortDescriptors: [NSSortDescriptor]) throws(FormatPredicateError) -> [Element] {
@@ -112,7 +112,7 @@ extension Array {
 
     /// The elements that satisfy `predicate`, as `NSArray.filtered(using:)`.
     ///
-    /// - Throws: the predicate's ``Foundation/NSPredicate/formatError`` or an evaluation error.
+    /// - Throws: the predicate's `Foundation/NSPredicate/formatError` or an evaluation error.
     public func filtered(using predicate: NSPredicate) throws(FormatPredicateError) -> [Element] {
         var result: [Element] = []
         for element in self where try predicate.checkedEvaluate(with: element) { result.append(element) }

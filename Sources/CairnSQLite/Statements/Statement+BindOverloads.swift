@@ -6,7 +6,7 @@ import CSQLite
 // element through its type's value witnesses (about 300 instructions a W1 row). Overload
 // resolution picks these over the variadic one; more values fall back to it.
 extension Statement {
-    /// ``bind(values:)`` for 1 value.
+    /// `bind(values:)` for 1 value.
     @inlinable
     public func bind<V1>(values v1: V1) throws
     where V1: DatabaseValueConvertible {
@@ -16,7 +16,7 @@ extension Statement {
         try finishBinding(count: index)
     }
 
-    /// ``bind(values:)`` for 2 values.
+    /// `bind(values:)` for 2 values.
     @inlinable
     public func bind<V1, V2>(values v1: V1, _ v2: V2) throws
     where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible {
@@ -27,7 +27,7 @@ extension Statement {
         try finishBinding(count: index)
     }
 
-    /// ``bind(values:)`` for 3 values.
+    /// `bind(values:)` for 3 values.
     @inlinable
     public func bind<V1, V2, V3>(values v1: V1, _ v2: V2, _ v3: V3) throws
     where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible {
@@ -39,7 +39,7 @@ extension Statement {
         try finishBinding(count: index)
     }
 
-    /// ``bind(values:)`` for 4 values.
+    /// `bind(values:)` for 4 values.
     @inlinable
     public func bind<V1, V2, V3, V4>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4) throws
     where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible,
@@ -53,7 +53,7 @@ extension Statement {
         try finishBinding(count: index)
     }
 
-    /// ``bind(values:)`` for 5 values.
+    /// `bind(values:)` for 5 values.
     @inlinable
     public func bind<V1, V2, V3, V4, V5>(values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5) throws
     where V1: DatabaseValueConvertible, V2: DatabaseValueConvertible, V3: DatabaseValueConvertible,
@@ -68,7 +68,7 @@ extension Statement {
         try finishBinding(count: index)
     }
 
-    /// ``bind(values:)`` for 6 values.
+    /// `bind(values:)` for 6 values.
     @inlinable
     public func bind<V1, V2, V3, V4, V5, V6>(
         values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6
@@ -86,7 +86,7 @@ extension Statement {
         try finishBinding(count: index)
     }
 
-    /// ``bind(values:)`` for 7 values.
+    /// `bind(values:)` for 7 values.
     @inlinable
     public func bind<V1, V2, V3, V4, V5, V6, V7>(
         values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7
@@ -106,7 +106,7 @@ extension Statement {
         try finishBinding(count: index)
     }
 
-    /// ``bind(values:)`` for 8 values.
+    /// `bind(values:)` for 8 values.
     @inlinable
     public func bind<V1, V2, V3, V4, V5, V6, V7, V8>(
         values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8
@@ -127,7 +127,7 @@ extension Statement {
         try finishBinding(count: index)
     }
 
-    /// ``bind(values:)`` for 9 values.
+    /// `bind(values:)` for 9 values.
     @inlinable
     public func bind<V1, V2, V3, V4, V5, V6, V7, V8, V9>(
         values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9
@@ -149,7 +149,7 @@ extension Statement {
         try finishBinding(count: index)
     }
 
-    /// ``bind(values:)`` for 10 values.
+    /// `bind(values:)` for 10 values.
     @inlinable
     public func bind<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10>(
         values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9,
@@ -174,7 +174,7 @@ extension Statement {
         try finishBinding(count: index)
     }
 
-    /// ``bind(values:)`` for 11 values.
+    /// `bind(values:)` for 11 values.
     @inlinable
     public func bind<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11>(
         values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9,
@@ -200,7 +200,7 @@ extension Statement {
         try finishBinding(count: index)
     }
 
-    /// ``bind(values:)`` for 12 values.
+    /// `bind(values:)` for 12 values.
     @inlinable
     public func bind<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12>(
         values v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8, _ v9: V9,

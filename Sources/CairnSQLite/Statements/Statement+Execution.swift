@@ -49,7 +49,7 @@ extension Statement {
     /// ```
     ///
     /// Text is copied into a buffer the statement keeps for each parameter and bound
-    /// `SQLITE_STATIC` (``BoundTextBuffers``), so a loop of inserts does not make SQLite
+    /// `SQLITE_STATIC` (`BoundTextBuffers`), so a loop of inserts does not make SQLite
     /// allocate and free a copy of every text it binds. Up to 12 values, the call resolves to
     /// an overload of fixed arity (Statement+BindOverloads.swift), which the compiler
     /// specializes for the values' types; it binds the same way.

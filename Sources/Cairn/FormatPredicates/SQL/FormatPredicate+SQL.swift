@@ -21,6 +21,7 @@ extension FormatPredicate {
     /// literal), `MATCHES` calls `cairn_regexp`, `ANY`/`ALL`/`NONE` and collection operators on
     /// to-many relationships become `EXISTS`/`COUNT`/`SUM` subqueries.
     ///
+    /// - Parameter entity: the entity.
     /// - Parameter tableAlias: the name the outer query gives the entity's table (default: the
     ///   table's name); every column is qualified with it.
     /// - Throws: ``FormatPredicateError`` for a key that is not in `entity` (listing the valid
