@@ -106,7 +106,7 @@ import Observation
 ///
 /// `#Unique<Workout>([\.title])` adds `static var _$uniquenessConstraints: [[AnyKeyPath]]` and
 /// `#Index<Workout>([\.minutes])` adds `static var _$indices: [[AnyKeyPath]]`.
-public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, _FetchRequestResult {
     /// Makes a model around existing backing data (a context does this for each fetched row).
     init(backingData: any BackingData<Self>)
     /// The persisted properties: name, key path, default value and options.
@@ -306,3 +306,8 @@ extension PersistentModel {
         RelationshipSync.didSet(storage, model: self, relationship: relationship, old: old, new: relatedModels(newValue))
     }
 }
+
+/// What a fetch can return: Core Data's `NSFetchRequestResult`, the name `CairnCoreData` gives
+/// it. Declared here so that every model is one, as every `NSManagedObject` is, and a model can
+/// be the element of `NSFetchedResultsController<any NSFetchRequestResult>`'s results.
+public protocol _FetchRequestResult {}

@@ -1,8 +1,8 @@
 import Cairn
 import Foundation
 
-/// What a fetch request can return (Core Data's marker protocol).
-public protocol NSFetchRequestResult {}
+/// What a fetch request can return (Core Data's marker protocol); every model is one.
+public typealias NSFetchRequestResult = _FetchRequestResult
 
 extension NSNumber: NSFetchRequestResult {}
 extension NSDictionary: NSFetchRequestResult {}
