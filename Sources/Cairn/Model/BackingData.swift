@@ -17,12 +17,16 @@ public protocol BackingData<Model>: AnyObject {
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>) -> Value?
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>) -> [Value]
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>) -> [Value]?
+    func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>>) -> Set<Value>
+    func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>?>) -> Set<Value>?
 
     func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value)
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value>, to newValue: Value)
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Value?>, to newValue: Value?)
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>, to newValue: [Value])
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?)
+    func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>>, to newValue: Set<Value>)
+    func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>?>, to newValue: Set<Value>?)
 }
 
 /// Cairn's backing data: one slot per persisted property, loaded from the row lazily, with the
