@@ -14,7 +14,7 @@ extension Demo {
         request.fetchLimit = 5
         let runs = try context.fetch(request)
         printTable("Core Data: runs of 90+ minutes, most calories first (NSFetchRequest)", header, runs.map(row),
-                   note: "  predicate: \(request.predicate?.predicateFormat ?? "")")
+                   note: "  predicate: \(request.predicate?.formatPredicate.predicateFormat ?? "")")
         try showSQL(of: context.explain(request))
 
         // A controller over the long rides, told by its delegate what a save changed.

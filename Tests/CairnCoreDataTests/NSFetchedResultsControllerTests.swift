@@ -6,22 +6,26 @@ import Testing
 final class ChangeRecorder: NSFetchedResultsControllerDelegate {
     var log: [String] = []
 
-    func controllerWillChangeContent(_ controller: AnyObject) { log.append("will") }
+    func controllerWillChangeContent(_ controller: NSFetchedResultsController<any NSFetchRequestResult>) {
+        log.append("will")
+    }
     func controller(
-        _ controller: AnyObject, didChange sectionInfo: any NSFetchedResultsSectionInfo, atSectionIndex sectionIndex: Int,
-        for type: NSFetchedResultsChangeType
+        _ controller: NSFetchedResultsController<any NSFetchRequestResult>, didChange sectionInfo: any NSFetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType
     ) {
         log.append("section \(type) \(sectionInfo.name) @\(sectionIndex)")
     }
     func controller(
-        _ controller: AnyObject, didChange anObject: Any, at indexPath: IndexPath?, for type: NSFetchedResultsChangeType,
-        newIndexPath: IndexPath?
+        _ controller: NSFetchedResultsController<any NSFetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
+        for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?
     ) {
         let ref = (anObject as? StoredExpense)?.ref ?? -1
         func text(_ path: IndexPath?) -> String { path.map { "\($0.section).\($0.item)" } ?? "-" }
         log.append("\(type) #\(ref) \(text(indexPath))→\(text(newIndexPath))")
     }
-    func controllerDidChangeContent(_ controller: AnyObject) { log.append("did") }
+    func controllerDidChangeContent(_ controller: NSFetchedResultsController<any NSFetchRequestResult>) {
+        log.append("did")
+    }
 }
 
 @MainActor

@@ -1,8 +1,8 @@
 import Foundation
 
 extension ModelContext {
-    /// Writes every insert, change and delete, in one transaction per store, then tells
-    /// observers with ``didSave``.
+    /// Processes pending changes (``processPendingChanges()``), writes every insert, change and
+    /// delete, in one transaction per store, then tells observers with ``didSave``.
     ///
     /// ```sql
     /// BEGIN IMMEDIATE TRANSACTION
@@ -22,6 +22,9 @@ extension ModelContext {
     ///   and the context still has every change. Also thrown for a read-only store.
     public func save() throws {
         if let denial = applyDeleteRules().first { throw denial }
+        // Core Data processes pending changes before it saves: observers of unsaved changes
+        // (fetched-results controllers) hear them, deletes and reverts included, first.
+        postProcessedChanges()
         guard hasChanges else { return }
         NotificationCenter.default.post(name: ModelContext.willSave, object: self)
 

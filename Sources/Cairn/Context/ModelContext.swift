@@ -29,6 +29,9 @@ public final class ModelContext {
 
     var isMainContext = false
     private var autosaveScheduled = false
+    /// Whether a model was inserted, deleted or changed since pending changes were last
+    /// processed (``processPendingChanges()``, `save()`, `rollback()`).
+    private var hasUnprocessedChanges = false
     /// The error of the latest autosave that failed (nil after one that succeeded).
     var lastAutosaveError: (any Error)?
     /// The error of the latest batch a batched fetch could not read (FetchResultsCollection.swift).
@@ -192,7 +195,7 @@ public final class ModelContext {
             if storage.state == .deleted {
                 storage.state = .persisted
                 deletionOrder.removeAll { $0 == key(storage) }
-                scheduleAutosave()
+                noteUnsavedChange()
             }
             return
         }
@@ -209,7 +212,7 @@ public final class ModelContext {
             byIdentifier[storage.identifier] = key
             insertionOrder.append(key)
             insertRelatedModels(of: storage)
-            scheduleAutosave()
+            noteUnsavedChange()
         case .persisted, .inserted, .deleted, .deletedSaved:
             // A saved model whose context is gone: adopt it.
             storage.context = self
@@ -238,7 +241,7 @@ public final class ModelContext {
         case .new, .deleted, .deletedSaved:
             return
         }
-        scheduleAutosave()
+        noteUnsavedChange()
     }
 
     /// Deletes every model of a type that matches a predicate (all of them when `nil`).
@@ -282,6 +285,7 @@ public final class ModelContext {
     /// Discards every unsaved change: inserted models are dropped, deleted ones come back, and
     /// changed ones get their saved values again (observers are told).
     public func rollback() {
+        if hasPendingChanges { hasUnprocessedChanges = true }
         isRestoring = true
         defer { isRestoring = false }
         for key in insertionOrder {
@@ -300,6 +304,7 @@ public final class ModelContext {
         }
         dirty = []
         dirtySet = []
+        postProcessedChanges()
     }
 
     /// Puts back the saved values of a model, through its setters so that observers hear it.
@@ -318,10 +323,29 @@ public final class ModelContext {
         storage.changed = []
     }
 
-    /// Applies the delete rules of deleted models and settles relationships, as `save()` does
-    /// first.
+    /// Applies the delete rules of deleted models and settles relationships, then tells the
+    /// context's observers about the unsaved inserts, deletes and edits made since the last
+    /// time (a fetched-results controller over this context reports them to its delegate).
+    ///
+    /// ```swift
+    /// expense.amount = 12
+    /// context.insert(Expense(name: "Tea", amount: 3))
+    /// context.processPendingChanges()   // the controller's delegate hears the update and the insert
+    /// ```
+    ///
+    /// Core Data also processes pending changes at the end of each run-loop event. Linux has no
+    /// run loop to end an event, so Cairn processes them when this is called, at the start of
+    /// ``save()`` and after ``rollback()``.
     public func processPendingChanges() {
         applyDeleteRules()
+        postProcessedChanges()
+    }
+
+    /// Posts ``didProcessPendingChanges`` when something changed since it was last posted.
+    func postProcessedChanges() {
+        guard hasUnprocessedChanges else { return }
+        hasUnprocessedChanges = false
+        NotificationCenter.default.post(name: ModelContext.didProcessPendingChanges, object: self)
     }
 
     /// Runs `block`, then saves.
@@ -359,7 +383,7 @@ public final class ModelContext {
         if let relationship = storage.entity.properties[index] as? Schema.Relationship {
             relationshipChanged(relationship, of: storage, at: index)
         }
-        scheduleAutosave()
+        noteUnsavedChange()
     }
 
     func clearDirty() {
@@ -367,7 +391,9 @@ public final class ModelContext {
         dirtySet = []
     }
 
-    private func scheduleAutosave() {
+    /// Marks the changes unprocessed and schedules the main context's autosave.
+    private func noteUnsavedChange() {
+        hasUnprocessedChanges = true
         guard autosaveEnabled, isMainContext, !autosaveScheduled, !isRestoring else { return }
         autosaveScheduled = true
         let box = MainContextReference(context: self)
@@ -428,6 +454,11 @@ extension ModelContext {
     ///     as? [PersistentIdentifier]
     /// ```
     public static let didSave = Notification.Name("Cairn.ModelContext.didSave")
+    /// Posted by ``processPendingChanges()``, `save()` and `rollback()` when models were
+    /// inserted, deleted or changed since the last time; the object is the context. The
+    /// fetched-results controller listens to report unsaved changes.
+    @_spi(CairnCoreData)
+    public static let didProcessPendingChanges = Notification.Name("Cairn.ModelContext.didProcessPendingChanges")
 
     /// The keys of a `didSave` notification's `userInfo`.
     public enum NotificationKey: String, Sendable {

@@ -23,6 +23,8 @@ public protocol BackingData<Model>: AnyObject {
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>) -> [Value]
     /// Reads an optional to-many relationship.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>) -> [Value]?
+    func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>>) -> Set<Value>
+    func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>?>) -> Set<Value>?
 
     /// Writes an attribute's value.
     func setValue<Value: Encodable>(forKey key: KeyPath<Model, Value>, to newValue: Value)
@@ -34,6 +36,8 @@ public protocol BackingData<Model>: AnyObject {
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>, to newValue: [Value])
     /// Writes an optional to-many relationship.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?)
+    func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>>, to newValue: Set<Value>)
+    func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>?>, to newValue: Set<Value>?)
 }
 
 /// Cairn's backing data: one slot per persisted property, loaded from the row lazily, with the

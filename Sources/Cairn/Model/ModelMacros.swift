@@ -47,9 +47,10 @@ public macro Model() = #externalMacro(module: "CairnMacros", type: "ModelMacro")
 /// Written by `@Model` on each persisted property: accessors through the backing data.
 /// `slot` is the property's position among the persisted ones (its place in `schemaMetadata`),
 /// which lets the getter read a fetched row's value without looking its key path up.
+/// `storage` names the zero-size stored peer when the class declares `_name` itself (`_$name`).
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_), prefixed(_$keyPath_))
-public macro _PersistedProperty(slot: Int = -1) = #externalMacro(module: "CairnMacros", type: "_PersistedPropertyMacro")
+@attached(peer, names: prefixed(_), prefixed(_$), prefixed(_$keyPath_))
+public macro _PersistedProperty(slot: Int = -1, storage: String = "") = #externalMacro(module: "CairnMacros", type: "_PersistedPropertyMacro")
 
 /// Marks a property of a `@Model` class that is not persisted. It needs a default value.
 ///

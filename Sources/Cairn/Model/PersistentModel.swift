@@ -36,7 +36,7 @@ import Observation
 ///             }
 ///         }
 ///     }
-///     @Transient private var _title: _SwiftDataNoType
+///     @Transient private var _title: _SwiftDataNoType   // `_$title` when the class has a `_title`
 ///     // … the same for isFavorite; an Optional property's init accessor passes only a
 ///     // non-nil value on (`if initialValue != nil { … }`): a new model's storage starts its
 ///     // Optionals at nil, and `init(backingData:)` should not write them into a throwaway …
@@ -287,7 +287,7 @@ extension PersistentModel {
         setRelationship(key, newValue as Any) { persistentBackingData.setValue(forKey: key, to: newValue) }
     }
 
-    private func setRelationship(_ key: AnyKeyPath, _ newValue: Any, write: () -> Void) {
+    func setRelationship(_ key: AnyKeyPath, _ newValue: Any, write: () -> Void) {
         guard let storage = _storage, let index = storage.entity.slot(for: key),
             let relationship = storage.entity.properties[index] as? Schema.Relationship
         else { return write() }
@@ -306,3 +306,4 @@ extension PersistentModel {
         RelationshipSync.didSet(storage, model: self, relationship: relationship, old: old, new: relatedModels(newValue))
     }
 }
+

@@ -170,9 +170,11 @@ enum RelationshipSync {
         return (inverse, index)
     }
 
-    /// `models` as the Swift array type of a to-many relationship (`[Item]`), so the
-    /// generated getter's cast succeeds.
+    /// `models` as the Swift collection type of a to-many relationship (`[Item]`, or
+    /// `Set<Item>` when the property is declared so), so the generated getter's cast succeeds.
     static func typedArray(_ models: [any PersistentModel], of relationship: Schema.Relationship) -> Any {
+        let declared = (relationship.valueType as? any _OptionalMarker.Type)?._wrappedType ?? relationship.valueType
+        if let collection = declared as? any _ArrayMarker.Type { return collection._collection(of: models) }
         guard let destination = relationship.destinationType else { return models }
         return makeArray(destination, models)
     }

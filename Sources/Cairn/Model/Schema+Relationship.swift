@@ -170,7 +170,8 @@ extension Optional: _OptionalMarker {
     public var _wrappedAny: Any? { self.map { $0 as Any } }
 }
 
-/// Implemented by `Array` so Cairn can see an array's element type at run time. Not public API.
+/// Implemented by `Array` and `Set` so Cairn can see a to-many collection's element type at run
+/// time. Not public API.
 public protocol _ArrayMarker {
     static var _elementType: any Any.Type { get }
     var _elementsAny: [Any] { get }
@@ -183,11 +184,15 @@ public protocol _ArrayMarker {
     var _modelIdentities: [UInt]? { get }
     /// The element at `index` as a model, for an array of a model type.
     func _model(at index: Int) -> (any PersistentModel)?
+    /// The models of `models` that are `Element`s, as this collection type (`[Item]`,
+    /// `Set<Item>`): what a relationship slot of this type holds.
+    static func _collection(of models: [any PersistentModel]) -> Any
 }
 
 extension Array: _ArrayMarker {
     public static var _elementType: any Any.Type { Element.self }
     public var _elementsAny: [Any] { map { $0 as Any } }
+    public static func _collection(of models: [any PersistentModel]) -> Any { models.compactMap { $0 as? Element } }
 
     // A to-many relationship is read whole on every change of it (a model appended to
     // `trip.items` is compared with the items already there), so these avoid a dynamic cast

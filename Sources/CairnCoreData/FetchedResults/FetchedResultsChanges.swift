@@ -5,7 +5,11 @@ import Foundation
 /// hears: sections inserted and deleted (by name), then objects inserted, deleted, moved and
 /// updated, with Core Data's index paths (a deletion's old path, an insertion's new one, a
 /// move's both, an update's old path).
-struct FetchedResultsChanges<Model: PersistentModel> {
+///
+/// Objects are matched by identity, not by identifier: a context holds one instance per row,
+/// and an inserted model keeps its instance when its save turns its temporary identifier into
+/// a permanent one (which is no change of the results).
+struct FetchedResultsChanges {
     struct SectionChange {
         let info: any NSFetchedResultsSectionInfo
         let index: Int
@@ -13,13 +17,11 @@ struct FetchedResultsChanges<Model: PersistentModel> {
     }
 
     struct ObjectChange {
-        let object: Model
+        let object: any PersistentModel
         let indexPath: IndexPath?
         let type: NSFetchedResultsChangeType
         let newIndexPath: IndexPath?
     }
-
-    typealias Results = (objects: [Model], sections: [FetchedResultsSection<Model>])
 
     private(set) var sections: [SectionChange] = []
     private(set) var objects: [ObjectChange] = []
@@ -27,53 +29,54 @@ struct FetchedResultsChanges<Model: PersistentModel> {
     var isEmpty: Bool { sections.isEmpty && objects.isEmpty }
 
     /// Compares `old` and `new`; `updated` names the objects whose attribute values changed.
-    init(old: Results, new: Results, updated: Set<PersistentIdentifier>) {
-        let oldPaths = Self.paths(old.sections), newPaths = Self.paths(new.sections)
-        let sectionDifference = new.sections.map(\.name).difference(from: old.sections.map(\.name))
-        for change in sectionDifference {
+    init(old: [FetchedResultsSection], new: [FetchedResultsSection], updated: Set<ObjectIdentifier>) {
+        let oldPaths = Self.paths(old), newPaths = Self.paths(new)
+        for change in new.map(\.name).difference(from: old.map(\.name)) {
             switch change {
             case .remove(let offset, _, _):
-                sections.append(SectionChange(info: old.sections[offset], index: offset, type: .delete))
+                sections.append(SectionChange(info: old[offset], index: offset, type: .delete))
             case .insert(let offset, _, _):
-                sections.append(SectionChange(info: new.sections[offset], index: offset, type: .insert))
+                sections.append(SectionChange(info: new[offset], index: offset, type: .insert))
             }
         }
-        var oldByID: [PersistentIdentifier: Model] = [:]
-        for model in old.objects { oldByID[model.persistentModelID] = model }
-        var newByID: [PersistentIdentifier: Model] = [:]
-        for model in new.objects { newByID[model.persistentModelID] = model }
+        let oldObjects = old.flatMap(\.models), newObjects = new.flatMap(\.models)
+        var oldByKey: [ObjectIdentifier: any PersistentModel] = [:]
+        for model in oldObjects { oldByKey[ObjectIdentifier(model)] = model }
+        var newByKey: [ObjectIdentifier: any PersistentModel] = [:]
+        for model in newObjects { newByKey[ObjectIdentifier(model)] = model }
 
-        let difference = new.objects.map(\.persistentModelID).difference(from: old.objects.map(\.persistentModelID))
+        let difference = newObjects.map(ObjectIdentifier.init).difference(from: oldObjects.map(ObjectIdentifier.init))
             .inferringMoves()
-        var reported: Set<PersistentIdentifier> = []
+        var reported: Set<ObjectIdentifier> = []
         for change in difference {
             switch change {
-            case .remove(_, let id, let move):
-                if move == nil, let model = oldByID[id] {
-                    objects.append(ObjectChange(object: model, indexPath: oldPaths[id], type: .delete, newIndexPath: nil))
+            case .remove(_, let key, let move):
+                if move == nil, let model = oldByKey[key] {
+                    objects.append(ObjectChange(object: model, indexPath: oldPaths[key], type: .delete, newIndexPath: nil))
                 }
-            case .insert(_, let id, let move):
-                guard let model = newByID[id] else { continue }
+            case .insert(_, let key, let move):
+                guard let model = newByKey[key] else { continue }
                 let type: NSFetchedResultsChangeType = move == nil ? .insert : .move
-                objects.append(ObjectChange(object: model, indexPath: move == nil ? nil : oldPaths[id], type: type,
-                                            newIndexPath: newPaths[id]))
-                reported.insert(id)
+                objects.append(ObjectChange(object: model, indexPath: move == nil ? nil : oldPaths[key], type: type,
+                                            newIndexPath: newPaths[key]))
+                reported.insert(key)
             }
         }
-        for model in new.objects where updated.contains(model.persistentModelID) && !reported.contains(model.persistentModelID) {
-            let id = model.persistentModelID
-            if oldPaths[id] != newPaths[id] {
-                objects.append(ObjectChange(object: model, indexPath: oldPaths[id], type: .move, newIndexPath: newPaths[id]))
+        for model in newObjects {
+            let key = ObjectIdentifier(model)
+            guard updated.contains(key), !reported.contains(key) else { continue }
+            if oldPaths[key] != newPaths[key] {
+                objects.append(ObjectChange(object: model, indexPath: oldPaths[key], type: .move, newIndexPath: newPaths[key]))
             } else {
-                objects.append(ObjectChange(object: model, indexPath: oldPaths[id], type: .update, newIndexPath: nil))
+                objects.append(ObjectChange(object: model, indexPath: oldPaths[key], type: .update, newIndexPath: nil))
             }
         }
     }
 
-    private static func paths(_ sections: [FetchedResultsSection<Model>]) -> [PersistentIdentifier: IndexPath] {
-        var paths: [PersistentIdentifier: IndexPath] = [:]
+    private static func paths(_ sections: [FetchedResultsSection]) -> [ObjectIdentifier: IndexPath] {
+        var paths: [ObjectIdentifier: IndexPath] = [:]
         for (s, section) in sections.enumerated() {
-            for (i, model) in section.models.enumerated() { paths[model.persistentModelID] = IndexPath(item: i, section: s) }
+            for (i, model) in section.models.enumerated() { paths[ObjectIdentifier(model)] = IndexPath(item: i, section: s) }
         }
         return paths
     }

@@ -14,13 +14,13 @@ public protocol NSFetchedResultsSectionInfo {
 }
 
 /// A section of an ``NSFetchedResultsController``.
-public struct FetchedResultsSection<Model: PersistentModel>: NSFetchedResultsSectionInfo {
-    public let name: String
-    public let indexTitle: String?
+struct FetchedResultsSection: NSFetchedResultsSectionInfo {
+    let name: String
+    let indexTitle: String?
     /// The section's models.
-    public let models: [Model]
-    public var numberOfObjects: Int { models.count }
-    public var objects: [Any]? { models }
+    let models: [any PersistentModel]
+    var numberOfObjects: Int { models.count }
+    var objects: [Any]? { models }
 }
 
 /// What happened to an object or a section (Apple's raw values).
@@ -29,32 +29,4 @@ public enum NSFetchedResultsChangeType: UInt, Sendable {
     case delete = 2
     case move = 3
     case update = 4
-}
-
-/// Told what changed in a controller's results after a save (every method is optional). Calls
-/// come in Core Data's order: `controllerWillChangeContent`, sections, objects,
-/// `controllerDidChangeContent`.
-@MainActor
-public protocol NSFetchedResultsControllerDelegate: AnyObject {
-    func controllerWillChangeContent(_ controller: AnyObject)
-    func controller(
-        _ controller: AnyObject, didChange sectionInfo: any NSFetchedResultsSectionInfo, atSectionIndex sectionIndex: Int,
-        for type: NSFetchedResultsChangeType)
-    func controller(
-        _ controller: AnyObject, didChange anObject: Any, at indexPath: IndexPath?, for type: NSFetchedResultsChangeType,
-        newIndexPath: IndexPath?)
-    func controllerDidChangeContent(_ controller: AnyObject)
-}
-
-extension NSFetchedResultsControllerDelegate {
-    public func controllerWillChangeContent(_ controller: AnyObject) {}
-    public func controller(
-        _ controller: AnyObject, didChange sectionInfo: any NSFetchedResultsSectionInfo, atSectionIndex sectionIndex: Int,
-        for type: NSFetchedResultsChangeType
-    ) {}
-    public func controller(
-        _ controller: AnyObject, didChange anObject: Any, at indexPath: IndexPath?, for type: NSFetchedResultsChangeType,
-        newIndexPath: IndexPath?
-    ) {}
-    public func controllerDidChangeContent(_ controller: AnyObject) {}
 }

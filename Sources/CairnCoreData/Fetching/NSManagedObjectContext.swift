@@ -150,7 +150,8 @@ open class NSManagedObjectContext {
     }
 
     /// Discards every unsaved change: inserted objects are dropped, deleted ones come back,
-    /// changed ones get their saved values again.
+    /// changed ones get their saved values again; the fetched-results controllers over this
+    /// context report the reverts.
     open func rollback() {
         pendingErrors = []
         modelContext?.rollback()

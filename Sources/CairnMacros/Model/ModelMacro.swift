@@ -70,7 +70,9 @@ extension ModelMacro: MemberMacro {
             schemaMetadata(typeName: typeName, properties: properties),
         ]
         // `init(backingData:)` and `init(_$fetched:)` initialize each property's zero-size peer.
-        let placeholders = properties.map { "_\($0.name) = _SwiftDataNoType()" }.joined(separator: "\n")
+        let placeholders = properties.map {
+            "\(StoredProperty.storageName(of: $0.name, in: classDecl.memberBlock.members)) = _SwiftDataNoType()"
+        }.joined(separator: "\n")
         if !hasBackingInit {
             members.append(
                 """
@@ -136,7 +138,7 @@ extension ModelMacro: MemberMacro {
         let entries = properties.map { property -> String in
             var arguments = "name: \(TableMacro.stringLiteral(property.name)), keypath: \\\(typeName).\(property.name)"
             if let initializer = property.initializer {
-                arguments += ", defaultValue: (\(initializer.trimmedDescription)) as \(property.type.trimmedDescription)"
+                arguments += ", defaultValue: (\(initializer.trimmedDescription)) as \(property.typeAsArgument)"
             }
             if let options = property.relationshipArguments {
                 arguments += ", metadata: Cairn.Schema.Relationship(\(options.trimmedDescription))"
@@ -178,8 +180,15 @@ extension ModelMacro: MemberAttributeMacro {
         var slot = 0
         for other in declaration.memberBlock.members {
             guard case .persisted(let persisted) = MemberClassification.classify(other.decl) else { continue }
-            if persisted.name == property.name { return ["@_PersistedProperty(slot: \(raw: slot))"] }
-            slot += 1
+            guard persisted.name == property.name else {
+                slot += 1
+                continue
+            }
+            let storage = StoredProperty.storageName(of: property.name, in: declaration.memberBlock.members)
+            if storage != "_" + property.name {
+                return ["@_PersistedProperty(slot: \(raw: slot), storage: \(literal: storage))"]
+            }
+            return ["@_PersistedProperty(slot: \(raw: slot))"]
         }
         return ["@_PersistedProperty"]
     }
@@ -229,7 +238,7 @@ extension ModelMacro: ExtensionMacro {
             let propertyModifiers = variable.modifiers.filter { $0.detail == nil }.map(\.name.text)
             if propertyModifiers.contains("private") || propertyModifiers.contains("fileprivate") { continue }
             let isPublic = propertyModifiers.contains("public") || propertyModifiers.contains("open")
-            let written = property.type.trimmedDescription
+            let written = property.typeAsArgument
             let column = TableProperty(
                 name: property.name, columnName: property.name, type: written, storedType: written,
                 initializer: nil, isPrimaryKeyAttribute: false, isLet: false)

@@ -32,12 +32,13 @@ extension _PersistedPropertyMacro: AccessorMacro {
         let write: String = slot(node).map { "_$backingData.setValue(of: self, forKey: \\.\(name), to: newValue, slot: \($0))" }
             ?? "self.setValue(forKey: \\.\(name), to: newValue)"
         let observed = observedKeyPath(property, in: context)
+        let storage = storageName(node, property)
         return [
             """
-            @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
+            @storageRestrictions(accesses: _$backingData, initializes: \(raw: storage))
             init(initialValue) {
                 \(initialize)
-                _\(raw: name) = _SwiftDataNoType()
+                \(raw: storage) = _SwiftDataNoType()
             }
             """,
             """
@@ -68,10 +69,9 @@ extension _PersistedPropertyMacro: AccessorMacro {
     /// The enclosing class's name, when it can hold the cached key path: a class that is not
     /// generic, nor nested where it would be (generic types have no static stored
     /// properties; an extension or a function may be generic, which the syntax does not
-    /// tell), and a property type that can be a generic argument (not `T!`).
+    /// tell).
     static func cachingClassName(for property: StoredProperty, in context: some MacroExpansionContext) -> String? {
         guard let classDecl = context.lexicalContext.first?.as(ClassDeclSyntax.self),
-            !property.type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self),
             context.lexicalContext.allSatisfy(isNonGenericType)
         else { return nil }
         return classDecl.name.trimmedDescription
@@ -88,6 +88,18 @@ extension _PersistedPropertyMacro: AccessorMacro {
 }
 
 extension _PersistedPropertyMacro {
+    /// The stored peer's name: the `storage:` argument `@Model` writes when the class declares
+    /// `_name` itself (see ``StoredProperty/storageName(of:in:)``), else `_name`.
+    static func storageName(_ node: AttributeSyntax, _ property: StoredProperty) -> String {
+        let arguments = node.arguments?.as(LabeledExprListSyntax.self) ?? []
+        for argument in arguments where argument.label?.text == "storage" {
+            if let literal = argument.expression.as(StringLiteralExprSyntax.self), let text = literal.representedLiteralValue {
+                return text
+            }
+        }
+        return "_" + property.name
+    }
+
     /// The `slot:` argument, when given and not negative.
     static func slot(_ node: AttributeSyntax) -> Int? {
         guard let arguments = node.arguments?.as(LabeledExprListSyntax.self) else { return nil }
@@ -109,14 +121,14 @@ extension _PersistedPropertyMacro: PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard case .persisted(let property) = MemberClassification.classify(declaration) else { return [] }
-        var peers: [DeclSyntax] = ["private var _\(raw: property.name): _SwiftDataNoType"]
+        var peers: [DeclSyntax] = ["private var \(raw: storageName(node, property)): _SwiftDataNoType"]
         if let typeName = cachingClassName(for: property, in: context) {
             // `nonisolated(unsafe)`: a key path is immutable once made, and the runtime itself
             // hands the one instance of a literal key path to every thread that evaluates it.
             // (Spelled as `KeyPath`, which is not `Sendable`, so that Swift 5 and Swift 6 modes
             // both take the declaration without a warning.)
             peers.append("""
-                nonisolated(unsafe) private static let _$keyPath_\(raw: property.name): KeyPath<\(raw: typeName), \(property.type.trimmed)> = \\\(raw: typeName).\(raw: property.name)
+                nonisolated(unsafe) private static let _$keyPath_\(raw: property.name): KeyPath<\(raw: typeName), \(raw: property.typeAsArgument)> = \\\(raw: typeName).\(raw: property.name)
                 """)
         }
         return peers

@@ -10,6 +10,28 @@ struct StoredProperty {
     /// The arguments of `@Relationship(…)`, if written (empty list for `@Relationship`).
     let relationshipArguments: LabeledExprListSyntax?
 
+    /// The type as a generic argument or a cast can spell it: `T!` becomes `T?` (an implicitly
+    /// unwrapped optional may only be a declaration's type; its key path's value is `T?`).
+    var typeAsArgument: String {
+        if let iuo = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return iuo.wrappedType.trimmedDescription + "?" }
+        return type.trimmedDescription
+    }
+
+    /// The name of the zero-size stored peer that the property's init accessor initializes:
+    /// `_name`, as SwiftData names it, or `_$name` when the class declares a `_name` of its own
+    /// (a persisted `_cars` beside `cars`, as Core Data code often has).
+    static func storageName(of name: String, in members: MemberBlockItemListSyntax) -> String {
+        let plain = "_" + name
+        let taken = members.contains { member in
+            if let function = member.decl.as(FunctionDeclSyntax.self) { return function.name.text == plain }
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { return false }
+            return variable.bindings.contains {
+                $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text.filter({ $0 != "`" }) == plain
+            }
+        }
+        return taken ? "_$" + name : plain
+    }
+
     /// Whether the type is spelled as an Optional (`T?`, `T!`, `Optional<T>`); a typealias of
     /// one is not recognized, which only costs speed.
     var isOptional: Bool {
