@@ -54,7 +54,10 @@ extension Demo {
                        ["\(band * 30)–\(band * 30 + 29)", formatted(count), average.map { formatted($0) } ?? "—",
                         peak.map { formatted($0) } ?? "—"]
                    })
-        if options.showSQL { printSQL(try report.render().sql, arguments: []) }
+        if options.showSQL {
+            let rendered = try report.render()
+            printSQL(rendered.sql, arguments: rendered.arguments)
+        }
     }
 
     func showSQL(of plan: QueryPlan) throws {
