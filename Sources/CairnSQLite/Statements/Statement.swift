@@ -53,13 +53,6 @@ public final class Statement {
     var boundArguments: StatementArguments?
     /// True between the first `SQLITE_ROW` and the reset: a cursor is iterating.
     @exclusivity(unchecked) @usableFromInline var isStepping = false
-    /// The address of the current row's first column value, while the statement is on a row
-    /// whose values were found in consecutive places (Statement+RowValues.swift); nil
-    /// otherwise.
-    @exclusivity(unchecked) @usableFromInline var rowValues: UnsafeRawPointer?
-    /// The distance between consecutive column values: 0 before the first row, -1 when they
-    /// are not consecutive (or there are too few columns to gain from it).
-    @exclusivity(unchecked) @usableFromInline var rowValueStride = 0
     /// How many rows `fetchAll` returned last time (capped), to reserve the array up front.
     @exclusivity(unchecked) @usableFromInline var rowCountHint = 0
     /// True while a cursor owns the statement, so the cache hands out another one.
@@ -96,7 +89,6 @@ public final class Statement {
     /// Releases SQLite's statement; later use throws.
     func finalize() {
         guard let handle = sqliteStatement else { return }
-        rowValues = nil
         sqlite3_finalize(handle)
         sqliteStatement = nil
     }
