@@ -40,13 +40,13 @@ public final class Statement {
     /// The tables this statement inserts into, updates or deletes from, triggers included.
     public let writtenTables: Set<String>
 
-    /// The connection that prepared the statement. Not `weak`: a weak reference gives both
-    /// objects a side table, and every retain and release of either then takes the runtime's
-    /// slow path (callgrind put that at a tenth of the engine's per-row cost in an insert
-    /// loop). `unowned(unsafe)` is sound because the connection finalizes every statement it
-    /// registered before it goes away (`close()`, `deinit`), and a finalized statement reads
-    /// the connection only through ``database``, which is then nil.
-    private unowned(unsafe) let connection: Database
+    /// The connection that prepared the statement. `unowned`, checked by the runtime: the
+    /// connection may go first, but it finalizes every statement it registered as it goes
+    /// (`close()`, `deinit`), and a finalized statement reads the connection only through
+    /// ``database``, which is then nil. Not `weak`: a weak reference gives both objects a side
+    /// table, and every retain and release of either then takes the runtime's slow path
+    /// (callgrind put that at a tenth of the engine's per-row cost in an insert loop).
+    private unowned let connection: Database
     /// The connection while the statement is live; nil once finalized.
     var database: Database? { sqliteStatement == nil ? nil : connection }
     /// The arguments last bound through ``bind(_:)``, for error messages.
