@@ -3,9 +3,9 @@ import CSQLite
 import Foundation
 import Testing
 
-/// A statement finds its row's column values by address (Statement+RowValues.swift) once it has
-/// measured that SQLite keeps them one distance apart. Every value found that way must be the
-/// one `sqlite3_column_value` answers; a `Row` kept past its row must not read by address.
+/// A `Row` and its `Row.Columns` read each column through `sqlite3_column_value`: every value
+/// they give must be the one SQLite answers for it, and a `Row` kept past its row must not ask
+/// SQLite for a column at all (SQLite leaves that undefined).
 @Suite struct RowValuesTests {
     /// Each value as `sqlite3_column_value` gives it, read through the public accessors.
     static func throughSQLite(_ statement: Statement) throws -> [DatabaseValue] {
@@ -20,8 +20,8 @@ import Testing
         return nil
     }
 
-    @Test("every column of every row read by address is the value SQLite answers for it")
-    func valuesByAddressAreSQLitesValues() throws {
+    @Test("every column of every row read through a Row is the value SQLite answers for it")
+    func rowValuesAreSQLitesValues() throws {
         let db = try Database.inMemory()
         try db.execute(sql: "CREATE TABLE t (a INTEGER, b TEXT, c REAL, d BLOB, e TEXT)")
         let insert = try db.makeStatement(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)")
@@ -36,7 +36,6 @@ import Testing
         var rows = 0
         try statement.forEachRow { row in
             rows += 1
-            #expect(statement.rowValues != nil, "row \(rows) was not located")
             let expected = try Self.throughSQLite(statement)
             #expect((0..<row.count).map { row.databaseValue(at: $0) } == expected)
             #expect(try row.decode(String?.self, at: 1) == Self.text(expected[1]))
@@ -44,11 +43,9 @@ import Testing
             #expect((0..<row.count).map { columns.value(String.self, at: $0) } == expected.map(Self.text))
         }
         #expect(rows == 200)
-        #expect(statement.rowValueStride > 0)
     }
 
-    // Each arm of a compound SELECT ends in its own result row, which need not use the first
-    // arm's registers: every row is located anew, and must read its own values.
+    // Each arm of a compound SELECT ends in its own result row: every row reads its own values.
     @Test("each arm of a compound SELECT reads its own values")
     func compoundSelectArmsReadTheirOwnValues() throws {
         let db = try Database.inMemory()
@@ -66,38 +63,29 @@ import Testing
         #expect(rows[0][3] == DatabaseValue.null.description)
     }
 
-    @Test("a row kept after its statement finished, reset or closed with its connection reads through SQLite")
-    func aRowKeptPastItsRowDoesNotReadByAddress() throws {
+    @Test("a row kept after its statement finished, reset or closed with its connection reads nothing")
+    func aRowKeptPastItsRowReadsNothing() throws {
         let db = try Database.inMemory()
         let statement = try db.makeStatement(sql: "SELECT 'a text long enough to be allocated', 2, 3.5")
         #expect(try statement.step())
-        #expect(statement.rowValues != nil)
         let row = Row(statement: statement)
         #expect(try row.decode(String.self, at: 0) == "a text long enough to be allocated")
-        // Finished: SQLite resets the statement and answers NULL for every column.
+        // Finished: the row reads as NULL without asking SQLite, which would record
+        // SQLITE_RANGE as the connection's error for a column read off a row.
         #expect(try !statement.step())
-        #expect(statement.rowValues == nil)
         #expect(row.databaseValue(at: 0) == .null)
+        #expect(row.isNull(at: 0))
+        let connection = try #require(db.sqliteConnection)
+        #expect(sqlite3_errcode(connection) != SQLITE_RANGE)
         #expect(throws: RowDecodingError.self) { try row.decode(String.self, at: 0) }
 
         #expect(try statement.step())
         statement.reset()
-        #expect(statement.rowValues == nil)
         #expect(row.databaseValue(at: 2) == .null)
 
         #expect(try statement.step())
         try db.close()
-        #expect(statement.rowValues == nil)
         #expect(row.databaseValue(at: 1) == .null)
-    }
-
-    @Test("statements with fewer than three columns ask SQLite for each value")
-    func narrowRowsAreNotLocated() throws {
-        let db = try Database.inMemory()
-        let statement = try db.makeStatement(sql: "SELECT 1, 'two'")
-        #expect(try statement.step())
-        #expect(statement.rowValues == nil)
-        #expect(try Row(statement: statement).decode(String.self, at: 1) == "two")
     }
 }
 

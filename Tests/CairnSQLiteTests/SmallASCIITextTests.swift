@@ -3,11 +3,15 @@ import CairnTestSupport
 import Foundation
 import Testing
 
-/// `smallASCIIString` builds short ASCII strings in `String`'s inline form by hand
-/// (SmallASCIIText.swift). These tests check that the strings it makes are the strings the
+/// `StableABIText` builds short ASCII strings in `String`'s inline form by hand
+/// (StableABIText.swift). These tests check that the strings it makes are the strings the
 /// standard library makes, and that text it must not take falls through to the public
-/// initializers unchanged.
+/// initializers unchanged. The maker is tested whatever `CAIRN_PORTABLE` says (its layout check
+/// ignores the environment); rows read through whichever path the process uses.
 @Suite struct SmallASCIITextTests {
+    /// The maker, which this toolchain's layout must pass.
+    static func maker() throws -> StableABIText { try #require(StableABIText.layoutVerified) }
+
     /// Every length from 0 to 15, with random printable ASCII and with control bytes including
     /// NUL: the string equals `String(decoding:as:)`'s in value, hash, UTF-8, scalars, and when
     /// appended to and used as a dictionary key.
@@ -21,7 +25,7 @@ import Testing
                 }
                 let expected = String(decoding: bytes, as: UTF8.self)
                 let made = try #require(bytes.withUnsafeBufferPointer { buffer in
-                    smallASCIIString(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: count)
+                    StableABIText.makeSmall(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: count)
                 })
                 #expect(made == expected)
                 #expect(made.hashValue == expected.hashValue)
@@ -47,23 +51,23 @@ import Testing
             let text = Array("abcdefghijklmno".utf8.prefix(count))
             for (offset, byte) in text.enumerated() { buffer[start + offset] = byte }
             let pointer = (buffer.baseAddress! + start).assumingMemoryBound(to: UInt8.self)
-            #expect(smallASCIIString(pointer, count: count) == String(decoding: text, as: UTF8.self))
+            #expect(try Self.maker().make(pointer, count: count) == String(decoding: text, as: UTF8.self))
         }
     }
 
-    /// Text with any byte of 0x80 or above (UTF-8 beyond ASCII, or invalid bytes), text of 16
-    /// bytes or more and a negative count are left to the public initializers.
-    @Test func declinesTextThatIsNotShortASCII() {
+    /// Text with any byte of 0x80 or above (UTF-8 beyond ASCII, or invalid bytes) and a
+    /// negative count are left to the public initializers.
+    @Test func declinesTextThatIsNotShortASCII() throws {
+        let maker = try Self.maker()
         let cases: [[UInt8]] = [
-            Array("é".utf8), Array("abcdefgé".utf8), Array("abcdefghijklmé".utf8),
-            [0x61, 0xFF], [0x80], Array("abcdefghijklmnop".utf8),
+            Array("é".utf8), Array("abcdefgé".utf8), Array("abcdefghijklmé".utf8), [0x61, 0xFF], [0x80],
         ]
         for bytes in cases {
-            let made = bytes.withUnsafeBufferPointer { smallASCIIString($0.baseAddress!, count: bytes.count) }
+            let made = bytes.withUnsafeBufferPointer { maker.make($0.baseAddress!, count: bytes.count) }
             #expect(made == nil, "\(bytes)")
         }
         let ascii: [UInt8] = Array("abc".utf8)
-        #expect(ascii.withUnsafeBufferPointer { smallASCIIString($0.baseAddress!, count: -1) } == nil)
+        #expect(ascii.withUnsafeBufferPointer { maker.make($0.baseAddress!, count: -1) } == nil)
     }
 
     /// Through a row: stored text of every length up to 20, ASCII, accented, invalid UTF-8

@@ -5,13 +5,11 @@ import Observation
 import CairnTestSupport
 import Testing
 
-/// `@Model` makes a model's `ObservationRegistrar` on its first tracked read
-/// (`_ModelObservationRegistrar`), which needs `ObservationProbe` to see tracking.
+/// `@Model` makes a model's `ObservationRegistrar` on its first read
+/// (`_ModelObservationRegistrar`): a model never read has none, and loses no observer by it.
 @Suite("Model observation registrars")
 struct ModelObservationRegistrarTests {
     let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
-
-    static let childVariable = "CAIRN_PROBE_CHILD"
 
     /// Whether `model` has made its registrar, read through reflection (the property is
     /// private); a model without the property fails the test rather than answering false.
@@ -22,64 +20,6 @@ struct ModelObservationRegistrarTests {
             return false
         }
         return registrar.isMade
-    }
-
-    // If this fails, a new Observation stores tracked reads in a way the probe cannot see:
-    // models then make their registrars on first read, which is correct and slower.
-    @Test("the probe sees tracked reads on this toolchain, and only those")
-    func probeSeesTracking() {
-        #expect(ObservationProbe.works)
-        #expect(!ObservationProbe.isTracking())
-        let inside = withObservationTracking { ObservationProbe.isTracking() } onChange: {}
-        #expect(inside)
-        let nested = withObservationTracking {
-            withObservationTracking { ObservationProbe.isTracking() } onChange: {} && ObservationProbe.isTracking()
-        } onChange: {}
-        #expect(nested)
-        #expect(!ObservationProbe.isTracking())
-    }
-
-    @Test("tracking on one thread is not seen on another")
-    func probeIsPerThread() {
-        let entered = DispatchSemaphore(value: 0), checked = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-        let seenInside = Flag()
-        let thread = Thread {
-            withObservationTracking {
-                entered.signal()
-                checked.wait()
-                if ObservationProbe.isTracking() { seenInside.set() }
-            } onChange: {}
-            done.signal()
-        }
-        thread.start()
-        entered.wait()
-        let elsewhere = ObservationProbe.isTracking()
-        checked.signal()
-        done.wait()
-        #expect(!elsewhere, "this thread is not tracking while the other one is")
-        #expect(seenInside.value)
-    }
-
-    // The probe's one-time check runs on the first read of a model without a registrar. In
-    // this process that read may be under tracking; a child process makes sure of it.
-    @Test("the probe works when its first use is a tracked read")
-    func firstProbeUnderTracking() throws {
-        let (status, text) = try runChildTest(
-            "ModelObservationRegistrarTests/childFirstReadIsTracked", environment: [Self.childVariable: "1"])
-        #expect(status == 0, "\(text.suffix(3_000))")
-        #expect(text.contains("childFirstReadIsTracked"), "the child ran no test: \(text.suffix(1_000))")
-    }
-
-    @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
-    func childFirstReadIsTracked() {
-        let first = Workout(title: "Run", startedAt: start, minutes: 30, calories: 240)
-        let fired = Flag.firing { _ = first.title }
-        #expect(ObservationProbe.works)
-        first.title = "Long run"
-        #expect(fired.value)
-        let second = Workout(title: "Swim", startedAt: start, minutes: 30, calories: 240)
-        _ = second.title
-        #expect(!hasRegistrar(second), "an untracked read after the check makes no registrar")
     }
 
     @Test("a model read under tracking on another thread is observed")
@@ -117,8 +57,8 @@ struct ModelObservationRegistrarTests {
         #expect(await values.next() == 45)
     }
 
-    @Test("a fetched model makes its registrar on its first tracked read, not before")
-    func fetchedModelsMakeRegistrarsWhenObserved() throws {
+    @Test("a fetched model makes its registrar on its first read, not before")
+    func fetchedModelsMakeRegistrarsWhenRead() throws {
         let container = try memoryContainer(for: Workout.self)
         let setup = ModelContext(container)
         for title in ["Run", "Swim", "Ride"] {
@@ -130,15 +70,17 @@ struct ModelObservationRegistrarTests {
         let (ride, run, swim) = (fetched[0], fetched[1], fetched[2])
         #expect(fetched.allSatisfy { !hasRegistrar($0) })
 
-        // Untracked reads and writes make none, and lose nothing: nobody could be observing.
+        // A write to a model never read makes none and loses nothing: nobody could observe it.
+        swim.minutes = 25
+        #expect(!hasRegistrar(swim))
+        #expect(swim.minutes == 25)
+
         #expect(ride.title == "Ride")
-        ride.minutes = 35
-        #expect(!hasRegistrar(ride))
+        #expect(hasRegistrar(ride))
+        #expect(!hasRegistrar(run))
 
         let fired = Flag()
         withObservationTracking { _ = ride.minutes } onChange: { fired.set() }
-        #expect(hasRegistrar(ride))
-        #expect(!hasRegistrar(run) && !hasRegistrar(swim))
         run.minutes = 40
         #expect(!fired.value, "another model's change does not fire")
         ride.minutes = 45
@@ -149,13 +91,23 @@ struct ModelObservationRegistrarTests {
     @Test("a new model is observed from its first tracked read, after untracked ones")
     func newModelObservedAfterUntrackedReads() {
         let workout = Workout(title: "Run", startedAt: start, minutes: 30, calories: 240)
-        _ = workout.title
         workout.title = "Long run"
         #expect(!hasRegistrar(workout))
+        _ = workout.title
+        #expect(hasRegistrar(workout))
         let fired = Flag.firing { _ = workout.title }
         workout.minutes = 50
         #expect(!fired.value, "a property that was not read does not fire")
         workout.title = "Longer run"
+        #expect(fired.value)
+    }
+
+    @Test("a model first read under tracking is observed")
+    func firstReadUnderTracking() {
+        let workout = Workout(title: "Run", startedAt: start, minutes: 30, calories: 240)
+        let fired = Flag.firing { _ = workout.title }
+        #expect(hasRegistrar(workout))
+        workout.title = "Long run"
         #expect(fired.value)
     }
 }

@@ -44,10 +44,8 @@ final class ModelStorage: ManagedBuffer<ModelStorage.Fields, ModelStorage.Slot> 
     /// Everything but the slots (a `ManagedBuffer` subclass keeps its stored state in the header).
     @usableFromInline
     struct Fields {
-        /// Unowned: every entity is made once per model type and kept by `EntityCache` for the
-        /// life of the process (no other code makes one), so it outlives every storage. A
-        /// strong reference cost each fetched row an atomic retain and release (callgrind W6).
-        unowned(unsafe) let entity: Schema.Entity
+        /// The model's entity.
+        let entity: Schema.Entity
         var changed = SlotSet()
         var identifier: PersistentIdentifier
         var state: State

@@ -76,8 +76,8 @@ import Observation
 ///     public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Workout {
 ///         Workout(_$fetched: storage)
 ///     }
-///     // Observation's registrar, made on the model's first tracked read (a fetched model
-///     // that is never observed does not pay for one; see `_ModelObservationRegistrar`).
+///     // Observation's registrar, made on the model's first read (a fetched model dropped
+///     // unread does not pay for one; see `_ModelObservationRegistrar`).
 ///     @Transient @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar =
 ///         Cairn._ModelObservationRegistrar()
 ///     struct _SwiftDataNoType {}

@@ -111,8 +111,8 @@ extension ModelMacro: MemberMacro {
             }
         }
         members += [
-            // Made on the first tracked read (`Cairn._ModelObservationRegistrar`): most fetched
-            // models are never observed. `nonisolated(unsafe)`: `access` and `withMutation` are
+            // Made on the model's first read (`Cairn._ModelObservationRegistrar`): a fetched
+            // model dropped unread never pays for one. `nonisolated(unsafe)`: `access` and `withMutation` are
             // nonisolated, as Observation's are, and a model is confined to one context.
             "@exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = Cairn._ModelObservationRegistrar()",
             // The key path is an autoclosure: a model without a registrar, read or written

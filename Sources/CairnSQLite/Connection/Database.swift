@@ -160,12 +160,15 @@ public final class Database {
 
     /// Finalizes every statement of this connection; used by ``close()``.
     func finalizeAllStatements() {
-        statementCache.removeAll()
-        recentStatement = nil
+        // Finalized first, then released: a statement the cache held alone goes away in
+        // `removeAll`, and its `deinit` reaches the connection (which may be in its own
+        // `deinit`) only while the statement is still live.
         for entry in openStatements.values {
             entry.statement.finalize()
         }
         openStatements.removeAll()
+        statementCache.removeAll()
+        recentStatement = nil
         // Other statements SQLite lists on the connection belong to virtual tables (FTS5
         // prepares its own on its shadow tables) and are finalized by them as the connection
         // closes. Finalizing them here as well freed them twice (a crash on closing any

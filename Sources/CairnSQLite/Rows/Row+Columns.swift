@@ -6,10 +6,11 @@ extension Row {
     /// where ``Row/subscript(_:)-(Int)`` checks the statement and the index again for every
     /// column (SwiftData's slot plan: about 12 instructions a column, callgrind W6).
     ///
-    /// The caller keeps each index in `0..<count`. Past the row SQLite answers a `NULL` value
-    /// (and records `SQLITE_RANGE` as the connection's last error) where ``Row`` answers nil;
-    /// an index beyond `Int32` would be truncated onto another column. A `Columns` is valid
-    /// while the statement stays on the row and no code that could close the connection runs.
+    /// The caller keeps each index in `0..<count`. Past the row `sqlite3_column_value` answers
+    /// a `NULL` value (and records `SQLITE_RANGE` as the connection's last error) where ``Row``
+    /// answers nil; an index beyond `Int32` would be truncated onto another column. A `Columns`
+    /// is valid while the statement stays on the row and no code that could close the
+    /// connection runs.
     @usableFromInline
     package struct Columns {
         @usableFromInline
@@ -17,30 +18,19 @@ extension Row {
         /// The number of columns.
         @usableFromInline
         package let count: Int
-        /// The row's first value and the distance between values, when the statement located
-        /// them (Statement+RowValues.swift).
-        @usableFromInline
-        let rowValues: UnsafeRawPointer?
-        @usableFromInline
-        let rowValueStride: Int
 
         @inlinable
-        package init(handle: SQLiteStatement, count: Int, rowValues: UnsafeRawPointer? = nil, rowValueStride: Int = 0) {
+        package init(handle: SQLiteStatement, count: Int) {
             self.handle = handle
             self.count = count
-            self.rowValues = rowValues
-            self.rowValueStride = rowValueStride
         }
 
-        /// Column `index`'s `sqlite3_value`: by address when the row's values were located and
-        /// `index` is in the row, through `sqlite3_column_value` otherwise (past the row, its
-        /// `NULL`; an address there would be another register, or beyond them all).
+        /// Column `index`'s `sqlite3_value`, from `sqlite3_column_value`: one call a column,
+        /// then the `sqlite3_value_*` accessors read it (no further `sqlite3_column_*` call,
+        /// each of which would look the column up and check the connection again).
         @inlinable @inline(__always)
         func sqliteValue(at index: Int) -> SQLiteValue? {
-            if let rowValues, UInt(bitPattern: index) < UInt(bitPattern: count) {
-                return Statement.rowValue(rowValues, stride: rowValueStride, at: index)
-            }
-            return sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
+            sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
         }
 
         /// Column `index` as `Value`, as ``Row/subscript(_:)-(Int)`` reads it.
@@ -68,7 +58,6 @@ extension Row {
     @inlinable
     package var columns: Columns? {
         guard let handle = statement.sqliteStatement else { return nil }
-        return Columns(handle: handle, count: statement.columnCount, rowValues: statement.rowValues,
-                       rowValueStride: statement.rowValueStride)
+        return Columns(handle: handle, count: statement.columnCount)
     }
 }

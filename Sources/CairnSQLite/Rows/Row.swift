@@ -16,9 +16,8 @@ import CSQLite
 /// ```
 ///
 /// Decoding reads each column's `sqlite3_value` with the `sqlite3_value_*` functions (no
-/// ``DatabaseValue`` in between for the standard types; the value found by address where the
-/// statement located the row, Statement+RowValues.swift) and looks names up in a per-statement
-/// map, so no column costs an allocation beyond the value itself (a `String`'s or `Data`'s
+/// ``DatabaseValue`` in between for the standard types; one `sqlite3_column_value` call a
+/// column) and looks names up in a per-statement map, so no column costs an allocation beyond the value itself (a `String`'s or `Data`'s
 /// storage).
 public struct Row {
     /// The statement whose current row this is.
@@ -32,20 +31,19 @@ public struct Row {
     /// The number of columns.
     @inlinable public var count: Int { statement.columnCount }
 
-    /// Column `index`'s `sqlite3_value`, or nil when the statement is finalized or `index` is
-    /// out of range.
+    /// Column `index`'s `sqlite3_value`, or nil when the statement is finalized or not on a
+    /// row, or `index` is out of range.
     ///
+    /// SQLite leaves a column read undefined once the statement has finished or been reset, so
+    /// a `Row` kept past its row answers nil (``Statement/isStepping``) rather than asking.
     /// One unsigned compare checks both `index >= 0` and `index < columnCount`, and the index
     /// then converts to `Int32` without a check: `columnCount` is `sqlite3_column_count`'s
-    /// `Int32`. That is about three instructions a column fewer than two signed compares and a
-    /// checked conversion (typed SQL W6, 22.4M columns: 12,103.2M → 12,040.6M instructions).
+    /// `Int32` (about three instructions a column fewer than two signed compares and a
+    /// checked conversion).
     @inlinable @inline(__always)
     func columnValue(at index: Int) -> SQLiteValue? {
-        guard let handle = statement.sqliteStatement,
+        guard let handle = statement.sqliteStatement, statement.isStepping,
               UInt(bitPattern: index) < UInt(bitPattern: statement.columnCount) else { return nil }
-        // Found by address while the statement is on a row whose values it located
-        // (Statement+RowValues.swift); through SQLite otherwise.
-        if let rowValues = statement.rowValues { return statement.rowValue(rowValues, at: index) }
         return sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
     }
 
@@ -59,9 +57,9 @@ public struct Row {
     @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, at index: Int) throws -> Value {
         // One sqlite3_column_value call per column, then the cheap sqlite3_value_* accessors.
-        // The value is "unprotected" in SQLite's terms; that only matters for connections
-        // shared across threads under SQLite's mutex, and a Cairn connection is confined to one
-        // thread (SQLITE_OPEN_NOMUTEX).
+        // The value is "unprotected" in SQLite's terms; SQLite documents that the distinction
+        // vanishes without its mutex, and a Cairn connection is opened SQLITE_OPEN_NOMUTEX
+        // (multi-thread mode) and confined to one thread.
         if let sqliteValue = columnValue(at: index),
            let value = Value.decode(from: sqliteValue, storageClass: sqlite3_value_type(sqliteValue)) {
             return value

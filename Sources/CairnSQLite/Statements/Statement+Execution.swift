@@ -134,7 +134,6 @@ extension Statement {
     public func reset() {
         let wasStepping = isStepping
         isStepping = false
-        rowValues = nil
         if let sqliteStatement { sqlite3_reset(sqliteStatement) }
         // Resetting a write mid-way completes it (and may commit in autocommit mode).
         if wasStepping { database?.statementDidComplete() }
@@ -149,10 +148,7 @@ extension Statement {
         let handle = try handle()
         if !isStepping { try willStart() }
         let code = sqlite3_step(handle)
-        if code == SQLITE_ROW {
-            locateRowValues(handle)
-            return true
-        }
+        if code == SQLITE_ROW { return true }
         return try didFinish(code: code, handle: handle)
     }
 
@@ -169,7 +165,6 @@ extension Statement {
     @usableFromInline
     func didFinish(code: Int32, handle: SQLiteStatement) throws -> Bool {
         isStepping = false
-        rowValues = nil
         if code == SQLITE_DONE {
             sqlite3_reset(handle)
             database?.statementDidComplete()

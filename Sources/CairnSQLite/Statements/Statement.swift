@@ -40,26 +40,19 @@ public final class Statement {
     /// The tables this statement inserts into, updates or deletes from, triggers included.
     public let writtenTables: Set<String>
 
-    /// The connection that prepared the statement. Not `weak`: a weak reference gives both
-    /// objects a side table, and every retain and release of either then takes the runtime's
-    /// slow path (callgrind put that at a tenth of the engine's per-row cost in an insert
-    /// loop). `unowned(unsafe)` is sound because the connection finalizes every statement it
-    /// registered before it goes away (`close()`, `deinit`), and a finalized statement reads
-    /// the connection only through ``database``, which is then nil.
-    private unowned(unsafe) let connection: Database
+    /// The connection that prepared the statement. `unowned`, checked by the runtime: the
+    /// connection may go first, but it finalizes every statement it registered as it goes
+    /// (`close()`, `deinit`), and a finalized statement reads the connection only through
+    /// ``database``, which is then nil. Not `weak`: a weak reference gives both objects a side
+    /// table, and every retain and release of either then takes the runtime's slow path
+    /// (callgrind put that at a tenth of the engine's per-row cost in an insert loop).
+    private unowned let connection: Database
     /// The connection while the statement is live; nil once finalized.
     var database: Database? { sqliteStatement == nil ? nil : connection }
     /// The arguments last bound through ``bind(_:)``, for error messages.
     var boundArguments: StatementArguments?
     /// True between the first `SQLITE_ROW` and the reset: a cursor is iterating.
     @exclusivity(unchecked) @usableFromInline var isStepping = false
-    /// The address of the current row's first column value, while the statement is on a row
-    /// whose values were found in consecutive places (Statement+RowValues.swift); nil
-    /// otherwise.
-    @exclusivity(unchecked) @usableFromInline var rowValues: UnsafeRawPointer?
-    /// The distance between consecutive column values: 0 before the first row, -1 when they
-    /// are not consecutive (or there are too few columns to gain from it).
-    @exclusivity(unchecked) @usableFromInline var rowValueStride = 0
     /// How many rows `fetchAll` returned last time (capped), to reserve the array up front.
     @exclusivity(unchecked) @usableFromInline var rowCountHint = 0
     /// True while a cursor owns the statement, so the cache hands out another one.
@@ -96,7 +89,6 @@ public final class Statement {
     /// Releases SQLite's statement; later use throws.
     func finalize() {
         guard let handle = sqliteStatement else { return }
-        rowValues = nil
         sqlite3_finalize(handle)
         sqliteStatement = nil
     }
@@ -154,8 +146,7 @@ public final class Statement {
     /// Throws ``decodingError(_:at:)``, out of line. `Row.decode(_:at:)` is inlined into a
     /// caller once per column; building and throwing the error there put about 140 bytes of
     /// cold code beside every column's few hot instructions, and a 14-column decoder spanned
-    /// 4.7 KB. A row loop's code competes with SQLite's for the L1 instruction cache (see
-    /// Docs/PerformanceHistory.md, session 12).
+    /// 4.7 KB. A row loop's code competes with SQLite's for the L1 instruction cache.
     @usableFromInline @inline(never)
     func throwDecodingError<T>(_ type: T.Type, at index: Int) throws -> Never {
         throw decodingError(type, at: index)

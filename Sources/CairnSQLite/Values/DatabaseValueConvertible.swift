@@ -154,23 +154,23 @@ extension DatabaseValue {
     }
 }
 
-/// The text of a value as a Swift `String` (one allocation, as C's `strdup`), or nil for NULL.
+/// The text of a value as a Swift `String` (one allocation at most, as C's `strdup`), or nil
+/// for NULL.
 ///
-/// ASCII text of up to 15 bytes is built inline (SmallASCIIText.swift), ASCII text of 16 to 63
-/// bytes in the standard library's native storage (NativeASCIIText.swift); the rest goes
-/// through the public initializers. Invalid UTF-8 is repaired (U+FFFD), as
-/// `String(decoding:as:)` does, never trusted.
+/// ASCII text of up to 63 bytes is built through Swift's stable ABI when this process verified
+/// it can be (StableABIText.swift; never under `CAIRN_PORTABLE=1`). The rest, and all text in
+/// the portable mode, goes through the public initializer that is cheapest for its length
+/// (callgrind, a string made and freed): up to 15 bytes, which fit Swift's inline small
+/// string, `String(unsafeUninitializedCapacity:initializingUTF8With:)` builds in place (about
+/// 145 instructions, against 151–249 for `String(decoding:as:)`); from 16 bytes
+/// `String(decoding:as:)` (514–525 for 16–63 bytes, against 567–578). Both validate, and
+/// repair invalid UTF-8 (U+FFFD) rather than trust it.
 @inlinable @inline(__always)
 func readText(_ sqliteValue: SQLiteValue) -> String? {
     guard let pointer = sqlite3_value_text(sqliteValue) else { return nil }
     let count = Int(sqlite3_value_bytes(sqliteValue))
-    if let text = smallASCIIString(pointer, count: count) { return text }
-    if let text = nativeASCIIString(pointer, count: count) { return text }
+    if let text = stableABIString(pointer, count: count) { return text }
     if count <= 15 {
-        // Short text that is not ASCII. Text that fits Swift's inline small string (15 UTF-8
-        // bytes on 64-bit platforms) is built in place, which costs about half of
-        // `String(decoding:as:)`'s generic path (111 against 218 instructions for 15 bytes).
-        // The initializer validates and repairs what it was given.
         return String(unsafeUninitializedCapacity: count) { buffer in
             guard let base = buffer.baseAddress else { return 0 }
             base.initialize(from: pointer, count: count)
