@@ -42,6 +42,8 @@ public struct FormatPredicateParser {
 
     /// Parses a predicate, substituting `arguments` for the format specifiers in order.
     ///
+    /// - Parameter format: the predicate in Core Data's format language.
+    /// - Parameter arguments: the values of `%@`, `%K`, `%d`… in order (or by position).
     /// - Parameter validating: also reject what parses but can only fail later, when the
     ///   predicate is evaluated or fetched with: `BETWEEN` with a constant that is not two
     ///   bounds (`value BETWEEN 5`), `FUNCTION(receiver, "selector")` (Cairn calls no method
