@@ -78,6 +78,21 @@ struct AttributeTests {
         ])
     }
 
+    /// SQLite stores a whole-number value of a REAL column as an integer, which has no sign, so
+    /// `-0.0` comes back as `0.0`, as it does from a Core Data store (whose Double columns are
+    /// REAL too). The two are equal in Swift, so predicates and sorts treat them alike.
+    @Test("-0.0 reads back as 0.0, equal to it, as SQLite stores REAL columns")
+    func negativeZero() throws {
+        let context = ModelContext(try memoryContainer(for: Workout.self))
+        context.insert(Workout(title: "zero", startedAt: .now, minutes: 0, calories: -0.0))
+        try context.save()
+        let fresh = ModelContext(context.container)
+        let calories = try #require(try fresh.fetch(FetchDescriptor<Workout>()).first?.calories)
+        #expect(calories == -0.0)
+        #expect(calories.sign == .plus)
+        #expect(try fresh.fetchCount(FetchDescriptor<Workout>(predicate: #Predicate { $0.calories == -0.0 })) == 1)
+    }
+
     @Test("each Swift type gets its column type", arguments: [
         ("int", "INTEGER"), ("uint64", "INTEGER"), ("double", "REAL"), ("float", "REAL"), ("bool", "INTEGER"),
         ("string", "TEXT"), ("date", "REAL"), ("data", "BLOB"), ("uuid", "TEXT"), ("url", "TEXT"),
