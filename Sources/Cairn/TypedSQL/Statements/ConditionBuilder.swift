@@ -26,6 +26,9 @@ public enum ConditionBuilder {
         [condition.sqlExpression]
     }
 
+    /// `nil`: no condition, as in StructuredQueries' `where { _ in nil }`.
+    public static func buildExpression(_ condition: Never?) -> [SQLExpression] { [] }
+
     public static func buildBlock(_ parts: [SQLExpression]...) -> [SQLExpression] { parts.flatMap { $0 } }
     public static func buildOptional(_ part: [SQLExpression]?) -> [SQLExpression] { part ?? [] }
     public static func buildEither(first part: [SQLExpression]) -> [SQLExpression] { part }
