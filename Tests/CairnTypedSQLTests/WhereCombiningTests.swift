@@ -44,14 +44,14 @@ struct WhereCombiningTests {
 
     /// Precedence survives combination: `(a AND b) OR c`, `NOT (a OR b)`.
     @Test func combinedConditionsKeepTheirGrouping() throws {
-        let flaggedToday = Reminder.where { $0.isFlagged && $0.position == 0 }
-        let query = flaggedToday.or(Reminder.where { $0.priority == nil }).order(by: \.id).select(\.id)
+        let flaggedToday = Reminder.where { $0.isFlagged && $0.position.eq(0) }
+        let query = flaggedToday.or(Reminder.where { $0.priority.is(nil) }).order(by: \.id).select(\.id)
         try assertQuery(
             query,
             sql: #"SELECT "reminders"."id" FROM "reminders" WHERE "reminders"."isFlagged" AND "reminders"."position" = ? OR "reminders"."priority" IS ? ORDER BY "reminders"."id" ASC"#,
             rows: { try query.fetchAll(db) }, [1, 4])
         let either = Reminder.where(\.isCompleted).or(Reminder.where(\.isFlagged))
-        let second = either.and(Reminder.where { $0.position == 1 }).order(by: \.id).select(\.id)
+        let second = either.and(Reminder.where { $0.position.eq(1) }).order(by: \.id).select(\.id)
         try assertQuery(
             second,
             sql: #"SELECT "reminders"."id" FROM "reminders" WHERE ("reminders"."isCompleted" OR "reminders"."isFlagged") AND "reminders"."position" = ? ORDER BY "reminders"."id" ASC"#,
@@ -65,7 +65,7 @@ struct WhereCombiningTests {
         try assertQuery(all, sql: #"SELECT "remindersLists"."id" FROM "remindersLists""#, rows: { try all.fetchAll(db) }, [1, 2, 3])
         let listID: Int? = nil
         let chosen = Reminder.where {
-            if let listID { $0.remindersListID == listID } else { nil }
+            if let listID { $0.remindersListID.eq(listID) } else { nil }
         }.count()
         try checkCount(chosen, #"SELECT COUNT(*) FROM "reminders""#, 6)
     }
@@ -75,7 +75,7 @@ struct WhereCombiningTests {
             Reminder.count { $0.isCompleted },
             #"SELECT COUNT(*) FILTER (WHERE "reminders"."isCompleted") FROM "reminders""#, 2)
         try checkCount(
-            Reminder.where(\.isFlagged).count(filter: { $0.priority == .high }),
+            Reminder.where(\.isFlagged).count(filter: { $0.priority.is(.high) }),
             #"SELECT COUNT(*) FILTER (WHERE "reminders"."priority" IS ?) FROM "reminders" WHERE "reminders"."isFlagged""#, 2)
         try checkCount(Reminder.where(\.isFlagged).count(), #"SELECT COUNT(*) FROM "reminders" WHERE "reminders"."isFlagged""#, 3)
     }
@@ -125,7 +125,7 @@ struct WhereCombiningTests {
         try assertQuery(
             byColumns, sql: #"SELECT "reminders"."id" FROM "reminders" ORDER BY "reminders"."id" ASC LIMIT ? OFFSET ?"#,
             arguments: [.integer(1), .integer(2)], rows: { try byColumns.fetchAll(db) }, [3])
-        let joined = RemindersList.join(Reminder.all) { $0.id == $1.remindersListID }
+        let joined = RemindersList.join(Reminder.all) { $0.id.eq($1.remindersListID) }
             .limit { _, _ in 2 }
             .select { ($0.id, $1.id) }
         #expect(try joined.fetchAll(db).count == 2)

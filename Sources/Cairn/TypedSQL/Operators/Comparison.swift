@@ -1,6 +1,6 @@
-// Comparison methods (`eq`, `neq`, `is`, `gt`…), as in StructuredQueries; the operators
-// (`==`, `>`…) are in ComparisonOperators.swift. Either side may be optional
-// (`$0.id.eq($1.remindersListID)` after a left join); a plain value is bound.
+// Comparison operators as methods (`eq`, `neq`, `gt`…), as in StructuredQueries: Swift's
+// `==` is deliberately not offered, so a query never silently compares in Swift. Either side
+// may be optional (`$0.id.eq($1.remindersListID)` after a left join); a plain value is bound.
 
 extension QueryExpression where QueryValue: QueryRepresentable {
     private func compare(_ op: SQLBinaryOperator, _ other: SQLExpression) -> SQLQueryExpression<Bool> {
