@@ -27,6 +27,9 @@ public enum ConditionBuilder {
         [condition.sqlExpression]
     }
 
+    /// `nil`: no condition, as in StructuredQueries' `where { _ in nil }`.
+    public static func buildExpression(_ condition: Never?) -> [SQLExpression] { [] }
+
     /// Result builder: the statements of a block.
     public static func buildBlock(_ parts: [SQLExpression]...) -> [SQLExpression] { parts.flatMap { $0 } }
     /// Result builder: an `if` without `else` (nothing when false).

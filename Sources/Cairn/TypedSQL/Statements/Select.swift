@@ -122,26 +122,6 @@ extension Select {
     public func distinct(_ isDistinct: Bool = true) -> Self {
         with { $0.isDistinct = isDistinct }
     }
-
-    /// `LIMIT n [OFFSET m]`; the numbers are bound.
-    ///
-    /// ```swift
-    /// Reminder.all.limit(10, offset: 20)  // … LIMIT ? OFFSET ?
-    /// ```
-    public func limit(_ maxLength: Int, offset: Int? = nil) -> Self {
-        with {
-            $0 = $0.limit(maxLength)
-            if let offset { $0 = $0.offset(offset) }
-        }
-    }
-
-    /// `OFFSET m` (with `LIMIT -1` when no limit was set).
-    public func offset(_ offset: Int) -> Self {
-        with {
-            if $0.limit == nil { $0 = $0.limit(-1) }
-            $0 = $0.offset(offset)
-        }
-    }
 }
 
 // MARK: - Ordering and grouping

@@ -87,11 +87,6 @@ extension Table {
         all.distinct(isDistinct)
     }
 
-    /// `Self.all.limit(n, offset: m)`
-    public static func limit(_ maxLength: Int, offset: Int? = nil) -> SelectOf<Self> {
-        all.limit(maxLength, offset: offset)
-    }
-
     /// `SELECT COUNT(*) FROM table`: the seed's `Fact.count()`.
     ///
     /// ```swift
