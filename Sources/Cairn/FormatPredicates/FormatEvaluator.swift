@@ -9,6 +9,20 @@ public struct FormatEvaluationLimits: Sendable, Hashable {
     /// How long one `MATCHES` may run before it fails with an error, in seconds.
     public var regularExpressionTimeout: Double
 
+    /// Limits for `evaluate(with:substitutionVariables:limits:)` and
+    /// `FormatExpression.value(with:limits:)`; a `MATCHES` beyond them throws
+    /// ``FormatPredicateError/Code/regularExpression`` instead of running unbounded.
+    ///
+    /// ```swift
+    /// let strict = FormatEvaluationLimits(maximumPatternLength: 200, regularExpressionTimeout: 0.1)
+    /// try predicate.evaluate(with: row, limits: strict)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maximumPatternLength: The longest `MATCHES` pattern accepted, in characters.
+    ///   - maximumMatchedLength: The longest string a pattern runs against, in UTF-16 code
+    ///     units.
+    ///   - regularExpressionTimeout: How long one `MATCHES` may run, in seconds.
     public init(maximumPatternLength: Int = 1_000, maximumMatchedLength: Int = 1_000_000,
                 regularExpressionTimeout: Double = 1.0) {
         self.maximumPatternLength = maximumPatternLength

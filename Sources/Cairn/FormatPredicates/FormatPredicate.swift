@@ -38,6 +38,21 @@ public struct FormatComparison: Sendable, Hashable {
     /// `[c]`, `[d]`, `[n]`.
     public var options: FormatComparisonOptions
 
+    /// A comparison of `lhs` with `rhs`: what the parser builds for `lhs op[options] rhs`.
+    ///
+    /// ```swift
+    /// let comparison = FormatComparison(
+    ///     .keyPath(base: .evaluatedObject, path: ["tags", "name"]), .beginsWith,
+    ///     .constant(.string("sw")), modifier: .any, options: [.caseInsensitive, .diacriticInsensitive])
+    /// FormatPredicate.comparison(comparison).predicateFormat   // ANY tags.name BEGINSWITH[cd] "sw"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - lhs: The left expression.
+    ///   - operatorType: The operator.
+    ///   - rhs: The right expression.
+    ///   - modifier: `ANY`, `ALL`, or none (the default).
+    ///   - options: The string options written in brackets after the operator (none by default).
     public init(
         _ lhs: FormatExpression, _ operatorType: FormatOperator, _ rhs: FormatExpression,
         modifier: FormatModifier = .direct, options: FormatComparisonOptions = []
@@ -50,20 +65,49 @@ public struct FormatComparison: Sendable, Hashable {
     }
 }
 
-/// The comparison operators.
+/// The comparison operators; the raw value is the operator's spelling in a format string.
+///
+/// Comparisons are two-valued, in memory and in SQL: `nil` equals only `nil`, and an ordering
+/// or string test with `nil` on either side is false (also under `NOT`).
+///
+/// ```swift
+/// try FormatPredicate("name BEGINSWITH[c] %@", arguments: ["St*r"])
+///     .sqlCondition(for: expense).render().sql
+/// // cairn_fold("Expense"."name", ?) GLOB ?        (1, "st[*]r*")
+/// ```
 public enum FormatOperator: String, Sendable, Hashable, CaseIterable {
+    /// `a < b`: numbers by value, strings literally (after `[c]`/`[d]` folding), dates
+    /// chronologically. SQL `<`.
     case lessThan = "<"
+    /// `a <= b` (also written `=<`). SQL `<=`.
     case lessThanOrEqualTo = "<="
+    /// `a > b`. SQL `>`.
     case greaterThan = ">"
+    /// `a >= b` (also written `=>`). SQL `>=`.
     case greaterThanOrEqualTo = ">="
+    /// `a == b` (also written `=`): `nil` equals only `nil`. SQL `IS`, so never `NULL`.
     case equalTo = "=="
+    /// `a != b` (also written `<>`): the negation of ``equalTo``. SQL `NOT (a IS b)`.
     case notEqualTo = "!="
+    /// `s MATCHES regex`: the whole string matches an ICU regular expression, within
+    /// ``FormatEvaluationLimits``. SQL calls `cairn_regexp`.
     case matches = "MATCHES"
+    /// `s LIKE pattern`: the whole string matches a pattern where `*` is any run of characters
+    /// and `?` one character. SQL `GLOB`, so `%` and `_` are literal.
     case like = "LIKE"
+    /// `s BEGINSWITH prefix`. SQL: a range on the column that can use an index, or `GLOB`
+    /// under `[c]`/`[d]`.
     case beginsWith = "BEGINSWITH"
+    /// `s ENDSWITH suffix`. SQL `GLOB '*suffix'`.
     case endsWith = "ENDSWITH"
+    /// `a IN collection`: `a` equals an element of an array or set (or a value of a
+    /// dictionary), or is a substring of a string. SQL `IN (…)` with bound values, or `instr`
+    /// for a string.
     case `in` = "IN"
+    /// `s CONTAINS t`: `t` is a substring of `s`, or, with a collection on the left, one of its
+    /// elements (the reverse of ``in``). SQL `GLOB '*t*'` or `IN (…)`.
     case contains = "CONTAINS"
+    /// `a BETWEEN {low, high}`: `low <= a <= high`, bounds included. SQL `BETWEEN`.
     case between = "BETWEEN"
 }
 

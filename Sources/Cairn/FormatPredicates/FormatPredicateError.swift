@@ -42,6 +42,20 @@ public struct FormatPredicateError: Error, Sendable, Hashable, CustomStringConve
     /// The offset of the problem in `format`, counted in `Character`s from 0.
     public let offset: Int?
 
+    /// An error of kind `code`, for code that parses or checks format predicates of its own and
+    /// reports failures as Cairn does.
+    ///
+    /// ```swift
+    /// throw FormatPredicateError(.syntax, "expected an expression after '=='",
+    ///                            format: "name == AND amount > 5", offset: 8)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - code: The kind of failure, matchable in `catch`.
+    ///   - message: What went wrong, in words.
+    ///   - format: The format string, when the error is about a position in it.
+    ///   - offset: The offset of the problem in `format`, in `Character`s from 0; with
+    ///     `format`, ``description`` shows a caret under it.
     public init(_ code: Code, _ message: String, format: String? = nil, offset: Int? = nil) {
         self.code = code
         self.message = message

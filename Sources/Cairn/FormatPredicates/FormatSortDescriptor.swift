@@ -19,6 +19,18 @@ public struct FormatSortDescriptor: Sendable, Hashable {
     /// How strings compare.
     public var comparison: FormatStringComparison
 
+    /// A sort by the value `key` reads, as `NSSortDescriptor(key:ascending:selector:)` makes
+    /// one.
+    ///
+    /// ```swift
+    /// FormatSortDescriptor(key: "owner.name", ascending: false, comparison: .caseInsensitiveCompare)
+    /// // ORDER BY … COLLATE cairn_case_insensitive DESC, in a fetch
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The dotted key path read from each object (to-one relationships only, in SQL).
+    ///   - ascending: `true` (the default) for smallest first.
+    ///   - comparison: How strings compare; `compare:` (literal order) by default.
     public init(key: String, ascending: Bool = true, comparison: FormatStringComparison = .compare) {
         self.key = key
         self.ascending = ascending

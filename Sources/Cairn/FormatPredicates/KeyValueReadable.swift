@@ -22,6 +22,11 @@ public protocol KeyValueReadable {
 }
 
 extension Dictionary: KeyValueReadable where Key == String {
+    /// The value stored under `key`, or `nil` when the dictionary has none.
+    ///
+    /// ```swift
+    /// ["name": "Coffee"].value(forKey: "name")   // "Coffee"
+    /// ```
     public func value(forKey key: String) -> Any? { self[key] }
 }
 

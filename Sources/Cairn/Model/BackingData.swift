@@ -23,7 +23,9 @@ public protocol BackingData<Model>: AnyObject {
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>) -> [Value]
     /// Reads an optional to-many relationship.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>) -> [Value]?
+    /// Reads a to-many relationship declared as a `Set`.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>>) -> Set<Value>
+    /// Reads an optional to-many relationship declared as a `Set`.
     func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>?>) -> Set<Value>?
 
     /// Writes an attribute's value.
@@ -36,7 +38,9 @@ public protocol BackingData<Model>: AnyObject {
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]>, to newValue: [Value])
     /// Writes an optional to-many relationship.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, [Value]?>, to newValue: [Value]?)
+    /// Writes a to-many relationship declared as a `Set`.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>>, to newValue: Set<Value>)
+    /// Writes an optional to-many relationship declared as a `Set`.
     func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>?>, to newValue: Set<Value>?)
 }
 

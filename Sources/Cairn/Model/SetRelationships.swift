@@ -5,15 +5,19 @@
 /// collection type.
 
 extension DefaultBackingData {
+    /// Reads a `Set` to-many relationship from the model's storage.
     public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>>) -> Set<Value> {
         storage.value(forKey: key, as: Set<Value>.self)
     }
+    /// Reads an optional `Set` to-many relationship from the model's storage.
     public func getValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>?>) -> Set<Value>? {
         storage.value(forKey: key, as: Set<Value>?.self)
     }
+    /// Writes a `Set` to-many relationship into the model's storage.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>>, to newValue: Set<Value>) {
         storage.setValue(newValue, forKey: key)
     }
+    /// Writes an optional `Set` to-many relationship into the model's storage.
     public func setValue<Value: PersistentModel>(forKey key: KeyPath<Model, Set<Value>?>, to newValue: Set<Value>?) {
         storage.setValue(newValue as Any, forKey: key)
     }

@@ -21,19 +21,42 @@ import Foundation
 /// Not `Sendable`, like Apple's: it is configured once and used where it was made.
 open class NSExpression: CustomStringConvertible {
     /// What kind of expression this is (Apple's raw values).
+    ///
+    /// ```swift
+    /// NSExpression(format: "amount * 2").expressionType   // .function ("multiply:by:")
+    /// NSExpression(forKeyPath: "amount").expressionType  // .keyPath
+    /// ```
+    ///
+    /// Cairn makes the kinds its format language has; ``unionSet``, ``intersectSet``,
+    /// ``minusSet``, ``anyKey``, ``block`` and ``conditional`` are declared so that code that
+    /// switches over Core Data's kinds compiles, and no Cairn expression has them.
     public enum ExpressionType: UInt, Sendable {
+        /// A constant: `NSExpression(forConstantValue:)`, a literal, or a substituted argument.
         case constantValue = 0
+        /// `SELF`: the object being evaluated.
         case evaluatedObject = 1
+        /// `$name`: a substitution variable.
         case variable = 2
+        /// A key path read from the evaluated object: `NSExpression(forKeyPath:)`.
         case keyPath = 3
+        /// A function of other expressions: `sum:`, arithmetic (`add:to:`), and the index,
+        /// negation, `CAST` and `FUNCTION` forms of the format language.
         case function = 4
+        /// The union of two collections, in Core Data; never made by Cairn.
         case unionSet = 5
+        /// The intersection of two collections, in Core Data; never made by Cairn.
         case intersectSet = 6
+        /// The difference of two collections, in Core Data; never made by Cairn.
         case minusSet = 7
+        /// `SUBQUERY(collection, $x, predicate)`.
         case subquery = 13
+        /// `{a, b, c}`: a list with at least one expression that is not a constant.
         case aggregate = 14
+        /// Any key of the evaluated object, in Core Data; never made by Cairn.
         case anyKey = 15
+        /// A Swift closure, in Core Data; never made by Cairn.
         case block = 19
+        /// `TERNARY(predicate, a, b)`, in Core Data; never made by Cairn.
         case conditional = 20
     }
 

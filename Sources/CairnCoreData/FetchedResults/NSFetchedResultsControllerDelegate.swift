@@ -55,21 +55,33 @@ public protocol NSFetchedResultsControllerDelegate: AnyObject {
 }
 
 extension NSFetchedResultsControllerDelegate {
+    /// Does nothing: a delegate implements it to prepare for a batch of changes (for example,
+    /// to begin a table view's updates).
     public func controllerWillChangeContent(_ controller: NSFetchedResultsController<any NSFetchRequestResult>) {}
+    /// Does nothing: a delegate implements it to insert, delete, move or reload one object's
+    /// row.
     public func controller(
         _ controller: NSFetchedResultsController<any NSFetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
         for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?
     ) {}
+    /// Does nothing: a delegate implements it to insert or delete a section.
     public func controller(
         _ controller: NSFetchedResultsController<any NSFetchRequestResult>, didChange sectionInfo: any NSFetchedResultsSectionInfo,
         atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType
     ) {}
+    /// Does nothing: a delegate implements it to finish a batch of changes (for example, to
+    /// end a table view's updates).
     public func controllerDidChangeContent(_ controller: NSFetchedResultsController<any NSFetchRequestResult>) {}
+    /// The controller's ``NSFetchedResultsController/sectionIndexTitle(forSectionName:)``, as
+    /// in Core Data: the first letter of `sectionName`, uppercased, unless a subclass of the
+    /// controller overrides it.
     public func controller(
         _ controller: NSFetchedResultsController<any NSFetchRequestResult>, sectionIndexTitleForSectionName sectionName: String
     ) -> String? {
         controller.core.defaultSectionIndexTitle(forSectionName: sectionName)
     }
+    /// Not implemented: the controller reports the change through the other methods instead,
+    /// as Core Data does for a delegate without this method.
     public func controller(
         _ controller: NSFetchedResultsController<any NSFetchRequestResult>,
         didChangeContentWith diff: CollectionDifference<NSManagedObjectID>

@@ -24,9 +24,23 @@ struct FetchedResultsSection: NSFetchedResultsSectionInfo {
 }
 
 /// What happened to an object or a section (Apple's raw values).
+///
+/// ```swift
+/// switch (type, indexPath, newIndexPath) {
+/// case (.insert, _, let new?): tableView.insertRows(at: [new], with: .automatic)
+/// case (.delete, let old?, _): tableView.deleteRows(at: [old], with: .automatic)
+/// case (.move, let old?, let new?): tableView.moveRow(at: old, to: new)
+/// case (.update, let old?, _): tableView.reloadRows(at: [old], with: .automatic)
+/// default: break
+/// }
+/// ```
 public enum NSFetchedResultsChangeType: UInt, Sendable {
+    /// The object (at `newIndexPath`) or section (at its section index) is new in the results.
     case insert = 1
+    /// The object (at `indexPath`) or section (at its section index) left the results.
     case delete = 2
+    /// The object changed position, from `indexPath` to `newIndexPath`.
     case move = 3
+    /// The object changed in place, at `indexPath`.
     case update = 4
 }

@@ -17,7 +17,7 @@ extension ModelContext {
     ///
     /// Unsaved changes, which a fetch merges in memory, are not part of the plan.
     ///
-    /// - Throws: ``FormatPredicateError`` for an unknown entity, key or unsupported predicate,
+    /// - Throws: `FormatPredicateError` for an unknown entity, key or unsupported predicate,
     ///   as `fetch(_:)` would.
     public func explain<T>(_ request: NSFetchRequest<T>) throws -> QueryPlan {
         let entity = try schemaEntity(for: request)

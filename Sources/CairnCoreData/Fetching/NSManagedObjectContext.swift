@@ -4,8 +4,14 @@ import Foundation
 /// How a Core Data context schedules its work (Apple's raw values). Cairn's contexts belong to
 /// the actor that uses them, so the type is recorded and changes nothing.
 public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
+    /// The thread that made the context uses it (deprecated by Apple); a facade over an
+    /// existing `ModelContext` reports this type.
     case confinementConcurrencyType = 0
+    /// Core Data runs `perform` blocks on the context's own queue; in Cairn they run at once,
+    /// on the caller.
     case privateQueueConcurrencyType = 1
+    /// Core Data runs `perform` blocks on the main queue; in Cairn they run at once, on the
+    /// caller.
     case mainQueueConcurrencyType = 2
 }
 
@@ -14,6 +20,16 @@ public final class NSPersistentStoreCoordinator: Sendable {
     /// The container.
     public let container: ModelContainer
 
+    /// A coordinator over `container`'s stores; a context given this coordinator makes its
+    /// `ModelContext` on `container`.
+    ///
+    /// ```swift
+    /// context.persistentStoreCoordinator = NSPersistentStoreCoordinator(container: container)
+    /// ```
+    ///
+    /// - Parameter container: The container whose stores contexts read and write. Core Data
+    ///   makes a coordinator from a managed object model and adds stores to it; in Cairn the
+    ///   container already holds both.
     public init(container: ModelContainer) { self.container = container }
 }
 
@@ -46,6 +62,16 @@ open class NSManagedObjectContext {
     /// raises such errors, Cairn cannot raise and its signatures do not throw).
     private var pendingErrors: [String] = []
 
+    /// A context with no coordinator yet: set ``persistentStoreCoordinator`` before a fetch or
+    /// a save, which otherwise throw.
+    ///
+    /// ```swift
+    /// let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+    /// context.persistentStoreCoordinator = NSPersistentStoreCoordinator(container: container)
+    /// ```
+    ///
+    /// - Parameter concurrencyType: Recorded in ``concurrencyType``; it changes nothing, since a
+    ///   Cairn context belongs to the actor that uses it.
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         self.concurrencyType = concurrencyType
     }

@@ -37,17 +37,36 @@ open class NSComparisonPredicate: NSPredicate {
         case any = 2
     }
 
-    /// The comparison operators (Apple's raw values).
+    /// The comparison operators (Apple's raw values), with the meaning of the format
+    /// language's operators of the same name: `nil` equals only `nil`, and an ordering or
+    /// string test with `nil` on either side is false.
+    ///
+    /// ```swift
+    /// NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "amount"),
+    ///                       rightExpression: NSExpression(forConstantValue: 50),
+    ///                       modifier: .direct, type: .greaterThan, options: []).predicateFormat
+    /// // amount > 50          in a fetch: WHERE "Expense"."amount" > ?   (50)
+    /// ```
     public enum Operator: UInt, Sendable {
+        /// `amount < 5`: numbers by value, strings literally, dates chronologically.
         case lessThan = 0
+        /// `amount <= 5`.
         case lessThanOrEqualTo = 1
+        /// `amount > 5`.
         case greaterThan = 2
+        /// `amount >= 5`.
         case greaterThanOrEqualTo = 3
+        /// `name == "Tea"`: `nil` equals only `nil`. SQL `IS`.
         case equalTo = 4
+        /// `name != "Tea"`.
         case notEqualTo = 5
+        /// `name MATCHES "[A-Z].*"`: the whole string matches an ICU regular expression.
         case matches = 6
+        /// `name LIKE "Sta*"`: the whole string matches a pattern with `*` and `?` wildcards.
         case like = 7
+        /// `name BEGINSWITH "Sta"`.
         case beginsWith = 8
+        /// `name ENDSWITH "bucks"`.
         case endsWith = 9
         /// The right side (a collection) contains the left value.
         case `in` = 10
@@ -164,6 +183,8 @@ open class NSComparisonPredicate: NSPredicate {
     /// Equal to another comparison, or to an `NSPredicate(format:)`, of the same tree.
     override open func isEqual(_ object: Any?) -> Bool { isEqualTree(object) }
 
+    /// A hash of the comparison's tree, so that predicates equal by `isEqual(_:)` (the same
+    /// comparison built here or parsed from a format) hash alike.
     override open var hash: Int { tree.hashValue }
 
     /// Immutable, so a copy is the same object (as Foundation's own immutable classes do).

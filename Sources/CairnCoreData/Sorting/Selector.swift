@@ -13,7 +13,14 @@ public struct Selector: Sendable, Hashable, ExpressibleByStringLiteral, CustomSt
     /// The selector's name, colons included (`"localizedStandardCompare:"`).
     public let name: String
 
+    /// The selector named `name`, as Objective-C's `Selector("…")` makes one.
+    ///
+    /// - Parameter name: The method name, colons included (`"caseInsensitiveCompare:"`).
     public init(_ name: String) { self.name = name }
+    /// The selector a string literal names, so a sort descriptor can take
+    /// `selector: "localizedCompare:"`.
+    ///
+    /// - Parameter name: The method name, colons included.
     public init(stringLiteral name: String) { self.name = name }
 
     public var description: String { name }

@@ -26,6 +26,21 @@ public struct FormatSQLEntity: Sendable {
     /// Each relationship's key.
     public var relationships: [String: FormatSQLRelationship]
 
+    /// An entity stored in `table`, for a table not declared with `@Model` (``init(_:)``
+    /// covers those).
+    ///
+    /// ```swift
+    /// let expense = FormatSQLEntity(table: "Expense", attributes: ["name": "name", "amount": "amount_cents"])
+    /// try FormatPredicate("amount > 50").sqlCondition(for: expense).render().sql
+    /// // "Expense"."amount_cents" > ?
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The entity's name in error messages; the table's name by default.
+    ///   - table: The table that holds its rows.
+    ///   - primaryKey: The integer primary key column; `id` by default.
+    ///   - attributes: Each attribute's key, mapped to its column.
+    ///   - relationships: Each relationship's key, mapped to its foreign key and destination.
     public init(
         name: String? = nil, table: String, primaryKey: String = "id", attributes: [String: String],
         relationships: [String: FormatSQLRelationship] = [:]
@@ -56,6 +71,16 @@ public struct FormatSQLRelationship: Sendable {
     /// The destination entity (a closure, so entities can refer to each other).
     public var destination: @Sendable () -> FormatSQLEntity
 
+    /// A relationship of `kind` to the entity `destination` returns.
+    ///
+    /// ```swift
+    /// let items = FormatSQLRelationship(.toMany(foreignKey: "expense"), destination: { item })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - kind: To-one or to-many, with the foreign key column.
+    ///   - destination: The destination entity, read when the compiler follows the
+    ///     relationship, so two entities may refer to each other.
     public init(_ kind: Kind, destination: @escaping @Sendable () -> FormatSQLEntity) {
         self.kind = kind
         self.destination = destination
