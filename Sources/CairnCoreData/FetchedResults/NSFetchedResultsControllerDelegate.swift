@@ -80,13 +80,13 @@ extension NSFetchedResultsControllerDelegate {
     ) -> String? {
         controller.core.defaultSectionIndexTitle(forSectionName: sectionName)
     }
-    /// Not implemented: the controller reports the change through the other methods instead,
-    /// as Core Data does for a delegate without this method.
+    /// The default: the controller reports the change through the other methods instead, as
+    /// Core Data does for a delegate without this method.
     public func controller(
         _ controller: NSFetchedResultsController<any NSFetchRequestResult>,
         didChangeContentWith diff: CollectionDifference<NSManagedObjectID>
     ) {
-        // Not implemented by the delegate: the controller goes on with the other calls.
+        // The delegate does not implement it: the controller goes on with the other calls.
         controller.core.differenceWasIgnored = true
     }
 }

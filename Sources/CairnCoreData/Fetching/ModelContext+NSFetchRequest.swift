@@ -94,7 +94,7 @@ extension ModelContext {
     /// let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Expense")
     /// request.resultType = .dictionaryResultType
     /// request.propertiesToFetch = ["name", "amount"]
-    /// let rows = try context.fetch(request) as! [[String: Any]]     // or as! [NSDictionary]
+    /// let rows = try context.fetch(request) as? [[String: Any]] ?? []   // or as? [NSDictionary]
     /// ```
     ///
     /// Objects come as the models, identifiers as `NSManagedObjectID`, dictionaries as

@@ -8,7 +8,7 @@ import Foundation
 /// let request: NSFetchRequest<NSFetchRequestResult> = Expense.fetchRequest()
 /// request.resultType = .dictionaryResultType
 /// request.propertiesToFetch = ["name"]
-/// let rows = try context.fetch(request) as! [[String: Any]]
+/// let rows = try context.fetch(request) as? [[String: Any]] ?? []
 /// ```
 public typealias NSFetchRequestResult = FetchRequestResult
 

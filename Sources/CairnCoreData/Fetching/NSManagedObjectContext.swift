@@ -116,7 +116,7 @@ open class NSManagedObjectContext {
     /// ```swift
     /// let request: NSFetchRequest<NSFetchRequestResult> = Expense.fetchRequest()
     /// request.resultType = .dictionaryResultType
-    /// let rows = try context.fetch(request) as! [[String: Any]]
+    /// let rows = try context.fetch(request) as? [[String: Any]] ?? []
     /// ```
     open func fetch(_ request: NSFetchRequest<any NSFetchRequestResult>) throws -> [any NSFetchRequestResult] {
         try context().fetch(request)

@@ -101,8 +101,8 @@ extension FormatSQLEntity {
     /// The entity of a `@Model`'s schema: attributes by property name, to-one relationships by
     /// their foreign-key column (named as the property), to-many relationships through their
     /// inverse's column. Built once per entity (`Schema.Entity.formatSQLEntity`): every
-    /// `NSFetchRequest` asks for it, and building its dictionaries cost about 10,700
-    /// instructions a fetch (callgrind, the Core Data surface's W5).
+    /// `NSFetchRequest` asks for it, and building its dictionaries would cost about 10,700
+    /// instructions a fetch.
     public init(_ entity: Schema.Entity) {
         self = entity.formatSQLEntity
     }
