@@ -15,6 +15,7 @@
 /// ```
 @resultBuilder
 public enum LimitBuilder {
+    /// An integer expression (a literal or a value is bound): the limit or offset.
     public static func buildExpression(_ expression: some QueryExpression<Int>) -> [SQLExpression] {
         [expression.sqlExpression]
     }
@@ -22,9 +23,13 @@ public enum LimitBuilder {
     /// `nil`: no limit (or offset) from this closure.
     public static func buildExpression(_ expression: Never?) -> [SQLExpression] { [] }
 
+    /// Result builder: the statements of a block.
     public static func buildBlock(_ parts: [SQLExpression]...) -> [SQLExpression] { parts.flatMap { $0 } }
+    /// Result builder: an `if` without `else` (no limit when false).
     public static func buildOptional(_ part: [SQLExpression]?) -> [SQLExpression] { part ?? [] }
+    /// Result builder: the `if` branch of an `if`/`else`.
     public static func buildEither(first part: [SQLExpression]) -> [SQLExpression] { part }
+    /// Result builder: the `else` branch of an `if`/`else`.
     public static func buildEither(second part: [SQLExpression]) -> [SQLExpression] { part }
 }
 
