@@ -41,18 +41,25 @@ struct FormatRoundTripTests {
         ("a[0] == 1", "a[0] == 1"),
     ])
     func optionLetterSubscripts(format: String, printed: String) throws {
-        let predicate = try FormatPredicate(format)
-        #expect(predicate.predicateFormat == printed)
-        #expect(try FormatPredicate(predicate.predicateFormat) == predicate)
-        guard case .comparison(let comparison) = predicate.and.first else {
-            Issue.record("\(format) is not a comparison")
-            return
-        }
+        guard let comparison = try Self.roundTrippedComparison(format, printed: printed) else { return }
         #expect(comparison.options == (format.contains("==[c]") ? .caseInsensitive : []))
         guard case .index = comparison.lhs else {
             Issue.record("\(format): the left side is \(comparison.lhs), not a subscript")
             return
         }
+    }
+
+    /// Parses `format`, checks that it prints as `printed` and reads back as itself, and
+    /// returns its first comparison (recording an issue when there is none).
+    static func roundTrippedComparison(_ format: String, printed: String) throws -> FormatComparison? {
+        let predicate = try FormatPredicate(format)
+        #expect(predicate.predicateFormat == printed)
+        #expect(try FormatPredicate(predicate.predicateFormat) == predicate)
+        guard case .comparison(let comparison) = predicate.and.first else {
+            Issue.record("\(format) is not a comparison")
+            return nil
+        }
+        return comparison
     }
 
     @Test func subscriptByAKeyReadsThatKey() throws {
@@ -68,13 +75,8 @@ struct FormatRoundTripTests {
         ("a.b [d] != 1", "a.b !=[d] 1"),
     ])
     func optionsBeforeTheOperatorApartFromTheKey(format: String, printed: String) throws {
-        let predicate = try FormatPredicate(format)
-        #expect(predicate.predicateFormat == printed)
-        #expect(try FormatPredicate(predicate.predicateFormat) == predicate)
-        guard case .comparison(let comparison) = predicate.and.first else {
-            Issue.record("\(format) is not a comparison")
-            return
-        }
+        guard let comparison = try Self.roundTrippedComparison(format, printed: printed) else { return }
+        #expect(!comparison.options.isEmpty, "\(format) lost its options")
         guard case .keyPath = comparison.lhs else {
             Issue.record("\(format): the left side is \(comparison.lhs), not a key path")
             return
