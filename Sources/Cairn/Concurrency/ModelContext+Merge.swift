@@ -171,8 +171,11 @@ extension ModelContext {
         releaseUnreferenced(Array(tracked.keys))
     }
 
-    /// Forgets the saved, unchanged models among `keys` that nothing outside the context holds.
-    func releaseUnreferenced(_ keys: [ObjectIdentifier]) {
+    /// Forgets the saved, unchanged models among `keys` that nothing outside the context holds;
+    /// returns the keys it forgot.
+    @discardableResult
+    func releaseUnreferenced(_ keys: [ObjectIdentifier]) -> Set<ObjectIdentifier> {
+        var released = Set<ObjectIdentifier>()
         for key in keys {
             guard let storage = cleanSavedStorage(key) else { continue }
             // An optional AnyObject: binding a non-optional from the removed existential keeps a
@@ -180,10 +183,12 @@ extension ModelContext {
             var object: AnyObject? = tracked.removeValue(forKey: key)
             if isKnownUniquelyReferenced(&object) {
                 byIdentifier[storage.identifier] = nil
+                released.insert(key)
             } else if let model = object as? any PersistentModel {
                 tracked[key] = model
             }
         }
+        return released
     }
 
     /// The storage of a tracked model that is saved and unchanged (in its own function, so no

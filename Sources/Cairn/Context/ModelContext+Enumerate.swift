@@ -7,7 +7,8 @@ extension ModelContext {
     /// Unless `allowEscapingMutations` is `true`, each batch lets go of what it loaded once
     /// `block` has seen it: its models, and the related models `block` reached through their
     /// relationships (`trip.items`, `item.trip`). Models registered before the call stay
-    /// registered, and so do models `block` changed, until the caller's `save()` writes them.
+    /// registered, and so do models `block` changed, until the caller's `save()` writes them,
+    /// and models the caller still holds, so that changing or deleting one later is saved.
     ///
     /// ```swift
     /// try context.enumerate(FetchDescriptor<Workout>(), batchSize: 1_000) { workout in
@@ -149,23 +150,18 @@ extension ModelContext {
         try body()
     }
 
-    /// Forgets the saved, unchanged models among `keys`, first breaking the relationships
-    /// between them when asked (a batch that let its block read relationships); returns the
-    /// keys it forgot. A changed model stays registered until `save()` writes it.
+    /// Forgets the saved, unchanged models among `keys` that nothing outside the context holds,
+    /// having first broken the relationships between them; returns the keys it forgot. A
+    /// changed model stays registered until `save()` writes it, and so does a model the caller
+    /// kept (appended to an array in the block, say): a change made to it later, or its
+    /// deletion, must reach the next `save()`. Its relationships load again on first use.
     @discardableResult
-    func releaseSavedModels(_ keys: [ObjectIdentifier], detachingRelationships: Bool = true) -> Set<ObjectIdentifier> {
-        var clean: [(key: ObjectIdentifier, storage: ModelStorage)] = []
-        for key in keys {
-            guard let storage = trackedStorage(key), storage.state == .persisted, !storage.hasChanges else { continue }
-            clean.append((key, storage))
+    func releaseSavedModels(_ keys: [ObjectIdentifier]) -> Set<ObjectIdentifier> {
+        let clean = keys.filter { key in
+            guard let storage = trackedStorage(key) else { return false }
+            return storage.state == .persisted && !storage.hasChanges
         }
-        if detachingRelationships {
-            for (_, storage) in clean { storage.detachSavedRelatedModels() }
-        }
-        for (key, storage) in clean {
-            tracked[key] = nil
-            if byIdentifier[storage.identifier] == key { byIdentifier[storage.identifier] = nil }
-        }
-        return Set(clean.map(\.key))
+        for key in clean { trackedStorage(key)?.detachSavedRelatedModels() }
+        return releaseUnreferenced(clean)
     }
 }

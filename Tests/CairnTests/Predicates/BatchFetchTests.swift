@@ -111,4 +111,45 @@ struct BatchFetchTests {
         #expect(batched[150].title == "")  // no way to throw from a subscript: a placeholder
         #expect(context.lastBatchReadError != nil)
     }
+
+    @Test("a model kept out of enumerate's block stays registered: changing or deleting it later is saved")
+    func enumerateKeepsHeldModels() throws {
+        let context = try context(rows: 30)
+        var kept: [Workout] = []
+        try context.enumerate(FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.calories)]), batchSize: 10) { workout in
+            if Int(workout.calories) % 10 < 2 { kept.append(workout) }
+        }
+        // Those the block let go of are forgotten, as before; the six kept ones are not.
+        #expect(context.tracked.count == kept.count)
+        #expect(kept.map(\.title) == ["W0", "W1", "W10", "W11", "W20", "W21"])
+        kept[0].calories = -5
+        context.delete(kept[3])
+        try context.save()
+
+        let check = ModelContext(context.container)
+        #expect(try check.fetchCount(FetchDescriptor<Workout>()) == 29)
+        #expect(try check.fetch(FetchDescriptor<Workout>(predicate: #Predicate { $0.calories == -5 })).map(\.title) == ["W0"])
+        #expect(try check.fetchCount(FetchDescriptor<Workout>(predicate: #Predicate { $0.title == "W11" })) == 0)
+        // Reading a kept model again gives the same instance.
+        let again = try context.fetch(FetchDescriptor<Workout>(predicate: #Predicate { $0.title == "W20" }))
+        #expect(again.first === kept[4])
+    }
+
+    @Test("a model kept from an earlier batch of a batched collection is saved when changed or deleted")
+    func collectionKeepsHeldModels() throws {
+        let context = try context(rows: 30)
+        var descriptor = FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.calories)])
+        descriptor.includePendingChanges = false
+        let batched = try context.fetch(descriptor, batchSize: 10)
+        let first = batched[0]
+        let second = batched[1]
+        _ = batched[25]  // two batches later
+        first.calories = -5
+        context.delete(second)
+        try context.save()
+
+        let check = ModelContext(context.container)
+        #expect(try check.fetchCount(FetchDescriptor<Workout>()) == 29)
+        #expect(try check.fetch(FetchDescriptor<Workout>(predicate: #Predicate { $0.calories == -5 })).map(\.title) == ["W0"])
+    }
 }
