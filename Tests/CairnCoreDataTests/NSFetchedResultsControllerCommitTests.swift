@@ -181,4 +181,47 @@ struct NSFetchedResultsControllerRelationshipTests {
         #expect(viaParis.refetchCount == 1)
         #expect(all.refetchCount == 0)
     }
+
+    @Test func unsavedChangesRefetchOnlyTheControllersThatReadTheirEntity() throws {
+        let container = try ModelContainer(
+            for: Schema([Voyage.self, VoyageStop.self]), configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+        let context = ModelContext(container)
+        let alps = Voyage(name: "Alps")
+        let paris = VoyageStop(title: "Paris", voyage: alps)
+        context.insert(alps)
+        context.insert(paris)
+        try context.save()
+
+        let byName = NSFetchRequest<Voyage>(entityName: "Voyage")
+        byName.predicate = NSPredicate(format: "name BEGINSWITH %@", "A")
+        byName.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        let named = NSFetchedResultsController(
+            fetchRequest: byName, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        try named.performFetch()
+        let throughStops = NSFetchRequest<Voyage>(entityName: "Voyage")
+        throughStops.predicate = NSPredicate(format: "ANY stops.title == %@", "Lyon")
+        throughStops.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        let viaLyon = NSFetchedResultsController(
+            fetchRequest: throughStops, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        try viaLyon.performFetch()
+
+        paris.title = "Lyon"  // a stop's attribute: only the controller that reads stops can change
+        context.processPendingChanges()
+        #expect(named.refetchCount == 0)
+        #expect(viaLyon.refetchCount == 1)
+
+        alps.name = "Andes"  // a voyage's attribute: both read voyages
+        context.processPendingChanges()
+        #expect(named.refetchCount == 1)
+        #expect(viaLyon.refetchCount == 2)
+
+        context.insert(VoyageStop(title: "Lima", voyage: alps))  // an insert changes its voyage's stops too
+        context.processPendingChanges()
+        #expect(named.refetchCount == 2)
+        #expect(viaLyon.refetchCount == 3)
+
+        context.rollback()  // reverts what it must: every controller looks again
+        #expect(named.refetchCount == 3)
+        #expect(viaLyon.refetchCount == 4)
+    }
 }

@@ -32,6 +32,12 @@ public final class ModelContext {
     /// Whether a model was inserted, deleted or changed since pending changes were last
     /// processed (``processPendingChanges()``, `save()`, `rollback()`).
     private var hasUnprocessedChanges = false
+    /// The entities whose models changed since ``postProcessedChanges()`` last posted; `nil`
+    /// when that is not known (a rollback), which observers read as every entity.
+    private var unprocessedEntities: Set<String>? = []
+    /// The entity ``noteUnsavedChange(of:insertedOrDeleted:)`` last added to
+    /// `unprocessedEntities`: a run of edits to one entity's models hashes its name once.
+    private var lastUnprocessedEntity: ObjectIdentifier?
     /// The error of the latest autosave that failed (nil after one that succeeded).
     var lastAutosaveError: (any Error)?
     /// The error of the latest batch a batched fetch could not read (FetchResultsCollection.swift).
@@ -195,7 +201,7 @@ public final class ModelContext {
             if storage.state == .deleted {
                 storage.state = .persisted
                 deletionOrder.removeAll { $0 == key(storage) }
-                noteUnsavedChange()
+                noteUnsavedChange(of: storage.entity)
             }
             return
         }
@@ -212,7 +218,7 @@ public final class ModelContext {
             byIdentifier[storage.identifier] = key
             insertionOrder.append(key)
             insertRelatedModels(of: storage)
-            noteUnsavedChange()
+            noteUnsavedChange(of: storage.entity)
         case .persisted, .inserted, .deleted, .deletedSaved:
             // A saved model whose context is gone: adopt it.
             storage.context = self
@@ -241,7 +247,7 @@ public final class ModelContext {
         case .new, .deleted, .deletedSaved:
             return
         }
-        noteUnsavedChange()
+        noteUnsavedChange(of: storage.entity)
     }
 
     /// Deletes every model of a type that matches a predicate (all of them when `nil`).
@@ -285,7 +291,10 @@ public final class ModelContext {
     /// Discards every unsaved change: inserted models are dropped, deleted ones come back, and
     /// changed ones get their saved values again (observers are told).
     public func rollback() {
-        if hasPendingChanges { hasUnprocessedChanges = true }
+        if hasPendingChanges {
+            hasUnprocessedChanges = true
+            unprocessedEntities = nil
+        }
         isRestoring = true
         defer { isRestoring = false }
         for key in insertionOrder {
@@ -345,7 +354,12 @@ public final class ModelContext {
     func postProcessedChanges() {
         guard hasUnprocessedChanges else { return }
         hasUnprocessedChanges = false
-        NotificationCenter.default.post(name: ModelContext.didProcessPendingChanges, object: self)
+        let entities = unprocessedEntities
+        unprocessedEntities = []
+        lastUnprocessedEntity = nil
+        NotificationCenter.default.post(
+            name: ModelContext.didProcessPendingChanges, object: self,
+            userInfo: entities.map { [ModelContext.processedEntityNamesKey: $0] })
     }
 
     /// Runs `block`, then saves.
@@ -382,8 +396,10 @@ public final class ModelContext {
         if storage.state == .persisted, dirtySet.insert(key).inserted { dirty.append(key) }
         if let relationship = storage.entity.properties[index] as? Schema.Relationship {
             relationshipChanged(relationship, of: storage, at: index)
+            // The inverse side changes too, whether or not its model is loaded.
+            unprocessedEntities?.insert(relationship.destination)
         }
-        noteUnsavedChange()
+        noteUnsavedChange(of: storage.entity, insertedOrDeleted: false)
     }
 
     func clearDirty() {
@@ -391,9 +407,17 @@ public final class ModelContext {
         dirtySet = []
     }
 
-    /// Marks the changes unprocessed and schedules the main context's autosave.
-    private func noteUnsavedChange() {
+    /// Marks the changes of a model of `entity` unprocessed and schedules the main context's
+    /// autosave. An insert or a delete also changes the other side of each relationship.
+    private func noteUnsavedChange(of entity: Schema.Entity, insertedOrDeleted: Bool = true) {
         hasUnprocessedChanges = true
+        if lastUnprocessedEntity != ObjectIdentifier(entity) {
+            lastUnprocessedEntity = ObjectIdentifier(entity)
+            unprocessedEntities?.insert(entity.name)
+        }
+        if insertedOrDeleted {
+            for relationship in entity.relationships { unprocessedEntities?.insert(relationship.destination) }
+        }
         guard autosaveEnabled, isMainContext, !autosaveScheduled, !isRestoring else { return }
         autosaveScheduled = true
         let box = MainContextReference(context: self)
@@ -455,10 +479,16 @@ extension ModelContext {
     /// ```
     public static let didSave = Notification.Name("Cairn.ModelContext.didSave")
     /// Posted by ``processPendingChanges()``, `save()` and `rollback()` when models were
-    /// inserted, deleted or changed since the last time; the object is the context. The
-    /// fetched-results controller listens to report unsaved changes.
+    /// inserted, deleted or changed since the last time; the object is the context, and
+    /// `userInfo[processedEntityNamesKey]` the names of the entities whose models changed
+    /// (absent when every entity may have: after a rollback). The fetched-results controller
+    /// listens to report unsaved changes.
     @_spi(CairnCoreData)
     public static let didProcessPendingChanges = Notification.Name("Cairn.ModelContext.didProcessPendingChanges")
+    /// The `userInfo` key of ``didProcessPendingChanges`` with the changed entities' names
+    /// (`Set<String>`).
+    @_spi(CairnCoreData)
+    public static let processedEntityNamesKey = "entityNames"
 
     /// The keys of a `didSave` notification's `userInfo`.
     public enum NotificationKey: String, Sendable {

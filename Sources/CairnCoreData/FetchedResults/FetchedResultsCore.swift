@@ -102,10 +102,23 @@ final class FetchedResultsCore {
         })
         observers.append(NotificationCenter.default.addObserver(
             forName: ModelContext.didProcessPendingChanges, object: context, queue: nil
-        ) { _ in
-            MainActor.assumeIsolated { target.value?.refresh() }
+        ) { notification in
+            let changed = notification.userInfo?[ModelContext.processedEntityNamesKey] as? Set<String>
+            MainActor.assumeIsolated {
+                guard let core = target.value, core.reads(changedEntities: changed) else { return }
+                core.refresh()
+            }
         })
         return trigger
+    }
+
+    /// Whether unsaved changes to models of `changedEntities` (`nil`: of any entity) can change
+    /// the results: the request reads one of their tables, or a table that is not an entity's
+    /// (a many-to-many join table, which a change on either side writes).
+    private func reads(changedEntities: Set<String>?) -> Bool {
+        guard let changedEntities, let watched = trigger?.tables, let context = context.modelContext else { return true }
+        let entities = context.container.schema.entitiesByName
+        return watched.contains { changedEntities.contains($0) || entities[$0] == nil }
     }
 
     /// Fetches again and tells the delegate what changed. A failed fetch keeps the last
