@@ -1,0 +1,72 @@
+import Cairn
+import Foundation
+
+/// Reads date strings in `--where` as dates where they meet a date attribute:
+/// `startedAt > "2024-03-01"` compares with the date, as `startedAt > CAST(…, "NSDate")` does,
+/// where SQLite would otherwise compare a number with text (always less).
+struct DateLiterals {
+    let query: EntityQuery
+
+    func rewrite(_ predicate: FormatPredicate) -> FormatPredicate {
+        switch predicate {
+        case .constant: return predicate
+        case .and(let operands): return .and(operands.map(rewrite))
+        case .or(let operands): return .or(operands.map(rewrite))
+        case .not(let operand): return .not(rewrite(operand))
+        case .comparison(var comparison):
+            if isDate(comparison.lhs) {
+                comparison.rhs = dates(in: comparison.rhs)
+            } else if isDate(comparison.rhs) {
+                comparison.lhs = dates(in: comparison.lhs)
+            }
+            comparison.lhs = casts(in: comparison.lhs)
+            comparison.rhs = casts(in: comparison.rhs)
+            return .comparison(comparison)
+        }
+    }
+
+    /// A date attribute, or in a Cairn store any REAL column: Cairn keeps dates there as
+    /// seconds since 2001 without recording which columns they are, and a date string
+    /// compared with a number can only mean a date.
+    func isDate(_ expression: FormatExpression) -> Bool {
+        let type = query.type(of: expression)
+        return type == .date || (type == .double && query.store.kind == .cairn)
+    }
+
+    /// A string constant (or a `{low, high}` of them) that reads as an ISO 8601 date.
+    func dates(in expression: FormatExpression) -> FormatExpression {
+        switch expression {
+        case .constant(.string(let text)): Self.date(text).map { .constant(.date($0)) } ?? expression
+        case .aggregate(let elements): .aggregate(elements.map(dates))
+        default: expression
+        }
+    }
+
+    /// `CAST("2024-03-01", "NSDate")`: the string read as an ISO 8601 date.
+    func casts(in expression: FormatExpression) -> FormatExpression {
+        switch expression {
+        case .cast(.constant(.string(let text)), let type) where type == "NSDate":
+            Self.date(text).map { .constant(.date($0)) } ?? expression
+        case .aggregate(let elements): .aggregate(elements.map(casts))
+        default: expression
+        }
+    }
+
+    /// `2024-03-01`, `2024-03-01T09:30:00Z`, `2024-03-01T09:30:00.250+02:00`; UTC when no zone
+    /// is given.
+    static func date(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count >= 10, trimmed.first?.isNumber == true else { return nil }
+        let utc = TimeZone(identifier: "UTC") ?? TimeZone.current
+        let candidates: [Date.ISO8601FormatStyle] = [
+            Date.ISO8601FormatStyle(timeZone: utc),
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: utc),
+            Date.ISO8601FormatStyle(timeZone: utc).year().month().day().time(includingFractionalSeconds: false),
+            Date.ISO8601FormatStyle(timeZone: utc).year().month().day(),
+        ]
+        for style in candidates {
+            if let date = try? style.parse(trimmed) { return date }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,142 @@
+import Cairn
+import CairnSQLite
+import Foundation
+
+/// A `SELECT` over one entity built from the command line: keys to show, a format-predicate
+/// filter, a sort, a page; compiled by Cairn's format-predicate compiler, values bound.
+struct EntityQuery {
+    /// One output column: its name, its SQL, and how its values print.
+    struct Column {
+        let name: String
+        let expression: SQLExpression
+        let type: ValueType
+    }
+
+    let store: StoreFile
+    let entity: StoreEntity
+    let formatEntity: FormatSQLEntity
+    var columns: [Column] = []
+    var predicate: FormatPredicate?
+    var select: SQLSelect
+
+    init(store: StoreFile, entityName: String) throws(ToolError) {
+        self.store = store
+        entity = try store.model.entity(named: entityName)
+        formatEntity = store.model.formatEntity(entity)
+        select = SQLSelect(from: .table(entity.table))
+        select.condition = formatEntity.rowCondition(alias: entity.table)
+    }
+
+    var alias: String { entity.table }
+
+    /// The default keys: the primary key, every attribute, every to-one relationship (as the
+    /// related row's key), and for an entity with sub-entities which one each row is.
+    mutating func selectDefaultKeys() {
+        columns = [Column(name: entity.primaryKey, expression: .column(entity.primaryKey, table: alias), type: .integer)]
+        if entity.rowRestriction.map({ $0.values.count > 1 }) ?? false, !entity.keys.contains("entity") {
+            var branches: [(SQLExpression, SQLExpression)] = []
+            for candidate in store.model.entities {
+                guard let number = candidate.entityNumber, candidate.table == entity.table else { continue }
+                branches.append((.value(.integer(number)), .value(.text(candidate.name))))
+            }
+            let name = SQLExpression.case(.column("Z_ENT", table: alias), when: branches)
+            columns.append(Column(name: "entity", expression: name, type: .string))
+        }
+        for attribute in entity.attributes {
+            columns.append(Column(name: attribute.name, expression: .column(attribute.column, table: alias), type: attribute.type))
+        }
+        for relationship in entity.relationships {
+            guard case .foreignKey(let column) = relationship.storage else { continue }
+            columns.append(Column(name: relationship.name, expression: .column(column, table: alias), type: .integer))
+        }
+    }
+
+    /// `--keys a,b.c,tags.@count`: each a key path or expression over the entity.
+    mutating func selectKeys(_ list: String) throws(ToolError) {
+        columns = []
+        for key in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !key.isEmpty {
+            if key == entity.primaryKey {
+                columns.append(Column(name: key, expression: .column(key, table: alias), type: .integer))
+                continue
+            }
+            do {
+                let expression = try FormatPredicateParser.parseExpression(key)
+                let sql = try expression.sqlExpression(for: formatEntity, tableAlias: alias)
+                columns.append(Column(name: key, expression: sql, type: type(of: expression)))
+            } catch {
+                throw ToolError.usage("in --keys '\(key)': \(error.description)")
+            }
+        }
+        guard !columns.isEmpty else { throw ToolError.usage("--keys names no key; valid keys: \(formatEntity.validKeys.joined(separator: ", "))") }
+    }
+
+    /// The type of a key path's last attribute, through to-one relationships.
+    func type(of expression: FormatExpression) -> ValueType {
+        guard case .keyPath(.evaluatedObject, let path) = expression else { return .unknown }
+        var current = entity
+        for (index, key) in path.enumerated() {
+            if index == path.count - 1 { return current.attribute(named: key)?.type ?? (current.relationship(named: key).map { $0.isToMany ? .unknown : .integer } ?? .unknown) }
+            guard let relationship = current.relationship(named: key), !relationship.isToMany,
+                let next = store.model.entities.first(where: { $0.name == relationship.destination })
+            else { return .unknown }
+            current = next
+        }
+        return .unknown
+    }
+
+    /// `--where FORMAT`: parsed, its date strings read as dates, compiled against the entity.
+    mutating func filter(_ format: String) throws(ToolError) {
+        do {
+            let parsed = try FormatPredicateParser.parse(format)
+            let predicate = DateLiterals(query: self).rewrite(parsed)
+            self.predicate = predicate
+            let condition = try predicate.sqlCondition(for: formatEntity, tableAlias: alias)
+            select.condition = select.condition.map { $0.and(condition) } ?? condition
+        } catch {
+            throw ToolError.usage("in --where: \(error.description)")
+        }
+    }
+
+    /// `--sort KEY,-KEY`: ascending, or descending with a leading `-`; the primary key last, so
+    /// pages are stable.
+    mutating func sort(_ list: String?) throws(ToolError) {
+        var terms: [SQLOrderingTerm] = []
+        for var key in (list ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !key.isEmpty {
+            let ascending = !key.hasPrefix("-")
+            if key.hasPrefix("-") || key.hasPrefix("+") { key.removeFirst() }
+            if key == entity.primaryKey {
+                let column = SQLExpression.column(key, table: alias)
+                terms.append(ascending ? column.ascending() : column.descending())
+                continue
+            }
+            do {
+                terms.append(try FormatSortDescriptor(key: key, ascending: ascending).sqlOrderingTerm(for: formatEntity, tableAlias: alias))
+            } catch {
+                throw ToolError.usage("in --sort '\(key)': \(error.description)")
+            }
+        }
+        terms.append(SQLExpression.column(entity.primaryKey, table: alias).ascending())
+        var sorted = select
+        for term in terms { sorted = sorted.orderBy(term) }
+        select = sorted
+    }
+
+    /// The statement with its columns, rendered.
+    func rendered(limit: Int?, offset: Int?) throws -> RenderedSQL {
+        var statement = select.select(columns.map { SQLSelectColumn($0.expression, as: $0.name) })
+        if let limit { statement = statement.limit(limit) }
+        if let offset { statement = statement.offset(offset) }
+        return try statement.render()
+    }
+
+    /// Runs the statement and hands each row's cells to `body`.
+    func run(limit: Int?, offset: Int?, _ body: ([Cell]) throws -> Void) throws {
+        let sql = try rendered(limit: limit, offset: offset)
+        let cursor = try store.db.fetchCursor(sql: sql.sql, arguments: StatementArguments(sql.arguments))
+        defer { cursor.close() }
+        let types = columns.map(\.type)
+        while let row = try cursor.next() {
+            try body(types.indices.map { Cell(row.databaseValue(at: $0), type: types[$0]) })
+        }
+    }
+}
