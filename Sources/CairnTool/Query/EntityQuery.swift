@@ -33,7 +33,7 @@ struct EntityQuery {
     /// related row's key), and for an entity with sub-entities which one each row is.
     mutating func selectDefaultKeys() {
         columns = [Column(name: entity.primaryKey, expression: .column(entity.primaryKey, table: alias), type: .integer)]
-        if entity.rowRestriction.map({ $0.values.count > 1 }) ?? false, !entity.keys.contains("entity") {
+        if store.model.entities.contains(where: { $0.parent == entity.name }), !entity.keys.contains("entity") {
             var branches: [(SQLExpression, SQLExpression)] = []
             for candidate in store.model.entities {
                 guard let number = candidate.entityNumber, candidate.table == entity.table else { continue }
