@@ -58,7 +58,7 @@ struct StoreReaderTests {
     @Test("a many-to-many relationship finds its join table, with and without the model")
     func joinTable() throws {
         for modelPath in [Fixtures.testModelContents, nil] {
-            let model = try StoreFile(path: Fixtures.testModel, modelPath: modelPath).model
+            let model = try StoreFile(path: Fixtures.testModel, modelPath: modelPath, readModelCache: false).model
             let books = try #require(try model.entity(named: "Author").relationship(named: "books"))
             guard case .joinTable("Z_1BOOKS", "Z_1AUTHORS", "Z_2BOOKS") = books.storage else {
                 Issue.record("books: \(books.storage)")
@@ -74,16 +74,47 @@ struct StoreReaderTests {
 
     @Test("without a model, Z columns name keys: Z<n>_<REL> and entity names make to-ones, Z<n><REL> a to-many without inverse")
     func matchedColumns() throws {
-        let books = try StoreFile(path: Fixtures.books).model
+        let books = try StoreFile(path: Fixtures.books, readModelCache: false).model
         let page = try books.entity(named: "Page")
         #expect(page.relationship(named: "book")?.destination == "Book")
         #expect(page.attribute(named: "number")?.column == "ZNUMBER")
         #expect(page.attribute(named: "book") == nil)
         #expect(books.namesSource.contains("matched by name"))
-        let cart = try StoreFile(path: Fixtures.cartSwiftData).model
+        let cart = try StoreFile(path: Fixtures.cartSwiftData, readModelCache: false).model
         let items = try #require(try cart.entity(named: "CartModel").relationship(named: "items"))
         #expect(items.destination == "CartItemModel" && items.isToMany)
         guard case .inverseForeignKey("Z3ITEMS") = items.storage else { Issue.record("items: \(items.storage)"); return }
+    }
+
+    @Test("the model cached in Z_MODELCACHE gives the model file's entities, types and relationships", arguments: [
+        (Fixtures.sampleModel, Fixtures.sampleModelContents), (Fixtures.testModel, Fixtures.testModelContents),
+    ])
+    func modelCache(store: String, contents: String) throws {
+        let db = try Fixtures.open(store)
+        let blob = try #require(try db.fetchValue(Data.self, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE"))
+        let cached = try ModelCache.read(Array(blob))
+        let file = try ModelContents.read(contents)
+        func summary(_ model: ModelContents) -> [String] {
+            model.entities.sorted { $0.name < $1.name }.map { entity in
+                "\(entity.name):\(entity.parent ?? "-") " + entity.attributes.map { "\($0.name)=\($0.type.rawValue)" }.joined(separator: ",")
+                    + " " + entity.relationships.map { "\($0.name)->\($0.destination)\($0.isToMany ? "*" : "1")~\($0.inverse ?? "")" }
+                    .joined(separator: ",")
+            }
+        }
+        #expect(summary(cached) == summary(file))
+        #expect(try StoreFile(path: store).model.namesSource == "the model cached in the store (Z_MODELCACHE)")
+    }
+
+    @Test("a model cache that does not decompress is a note, and names fall back to the Z columns")
+    func corruptModelCache() throws {
+        let copy = try Fixtures.copy(Fixtures.users)
+        let db = try Database(path: copy)
+        try db.execute(sql: "UPDATE Z_MODELCACHE SET Z_CONTENT = x'FFFFFFFF'")
+        try db.close()
+        let model = try StoreFile(path: copy).model
+        #expect(model.namesSource.hasPrefix("the Z columns, matched by name"))
+        #expect(model.notes.first?.hasPrefix("the model cached in Z_MODELCACHE could not be read (Z_MODELCACHE does not decompress: ") == true)
+        #expect(throws: ModelCache.Failure.self) { _ = try ModelCache.read(Array("bplist00".utf8)) }
     }
 
     @Test("Z_METADATA's property list gives the model's version hashes")

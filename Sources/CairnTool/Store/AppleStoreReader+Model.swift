@@ -10,13 +10,13 @@ extension AppleStoreReader {
     ) throws {
         let known = Set(model.entities.map(\.name))
         for name in definitions.entities.map(\.name) where !known.contains(name) {
-            model.notes.append("the model's entity \(name) is not in this store (Z_PRIMARYKEY): a different model version?")
+            model.notes.append("\(model.namesSource) has an entity \(name) that this store does not (Z_PRIMARYKEY): a different model version?")
         }
         for index in model.entities.indices {
             let entity = model.entities[index]
             let lineage = definitions.lineage(of: entity.name)
             guard !lineage.isEmpty else {
-                model.notes.append("entity \(entity.name) is not in the model \(modelPath ?? ""): its keys are its Z columns, matched by name")
+                model.notes.append("entity \(entity.name) is not in \(model.namesSource): its keys are its Z columns, matched by name")
                 model.entities[index].attributes = matchedAttributes(columnsByTable[entity.table] ?? [], table: entity.table, rows: rows)
                 continue
             }

@@ -9,6 +9,8 @@ struct AppleStoreReader {
     let tables: [String]
     let modelPath: String?
     let definitions: ModelContents?
+    /// Whether names come from `Z_MODELCACHE` when no model file is given.
+    var readModelCache = true
 
     struct Row {
         let number: Int64
@@ -27,6 +29,17 @@ struct AppleStoreReader {
             namesSource: modelPath.map { "the model \($0)" }
                 ?? "the Z columns, matched by name (keys are lower case; pass --model X.xcdatamodeld for the model's names and types)")
         model.facts = try metadataFacts()
+        var definitions = self.definitions
+        if definitions == nil, readModelCache, tables.contains("Z_MODELCACHE"),
+            let blob = try db.fetchOne(sql: "SELECT Z_CONTENT FROM Z_MODELCACHE", { try $0.decode(Data?.self, at: 0) }) ?? nil
+        {
+            do {
+                definitions = try ModelCache.read(Array(blob))
+                model.namesSource = "the model cached in the store (Z_MODELCACHE)"
+            } catch {
+                model.notes.append("the model cached in Z_MODELCACHE could not be read (\(error)); keys are matched from the Z columns")
+            }
+        }
         var columnsByTable: [String: [ColumnInfo]] = [:]
         for row in rows {
             let root = self.root(of: row, in: rows)

@@ -14,7 +14,9 @@ final class StoreFile {
     /// Opens the file at `path`: read-only unless `writable`, and an Apple store always
     /// read-only unless `allowWritingAppleStore` (raw `sql --write`). `modelPath` names an
     /// `.xcdatamodel(d)` whose names and types replace the ones matched from `Z` columns.
-    init(path: String, writable: Bool = false, modelPath: String? = nil) throws(ToolError) {
+    /// `readModelCache: false` matches names from the `Z` columns even when the store caches
+    /// its model (for tests of that path).
+    init(path: String, writable: Bool = false, modelPath: String? = nil, readModelCache: Bool = true) throws(ToolError) {
         self.path = path
         try Self.checkIsSQLite(path)
         do {
@@ -38,7 +40,9 @@ final class StoreFile {
             switch kind {
             case .apple:
                 let definitions = try modelPath.map { path throws(ToolError) in try ModelContents.read(path) }
-                model = try AppleStoreReader(db: db, tables: tables, modelPath: modelPath, definitions: definitions).read()
+                model = try AppleStoreReader(
+                    db: db, tables: tables, modelPath: modelPath, definitions: definitions, readModelCache: readModelCache
+                ).read()
             case .cairn, .sqlite:
                 if modelPath != nil {
                     throw ToolError.usage("--model applies to Core Data and SwiftData stores; \(path) is a \(kind.rawValue)")
