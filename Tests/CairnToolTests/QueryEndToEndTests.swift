@@ -75,6 +75,20 @@ struct QueryEndToEndTests {
         #expect(total > 0)
     }
 
+    @Test("a UUID string compares with the 16 bytes Core Data stores, alone and in a list")
+    func uuidLiterals() throws {
+        let db = try Fixtures.open(Fixtures.books)
+        let rows = try db.fetchAll(sql: "SELECT ZTITLE, ZUNIQUEID FROM ZBOOK ORDER BY Z_PK LIMIT 2") {
+            (try $0.decode(String.self, at: 0), try $0.decode(Data.self, at: 1))
+        }
+        let uuids = rows.map { row in row.1.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }.uuidString }
+        let one = try Binary.cairn("query", Fixtures.books, "Book", "--where", "uniqueID == '\(uuids[1])'", "--keys", "title", "--format", "csv")
+        #expect(one.out == "title\r\n\(rows[1].0)\r\n")
+        let list = try Binary.cairn("query", Fixtures.books, "Book", "--where", "uniqueID IN {'\(uuids[0])', '\(uuids[1])'}",
+                                    "--keys", "title", "--format", "csv")
+        #expect(list.out == "title\r\n\(rows[0].0)\r\n\(rows[1].0)\r\n")
+    }
+
     @Test("JSON keys are the model's names; UUIDs, Bools and binary data print as users think of them")
     func jsonValues() throws {
         let run = try Binary.cairn("query", Fixtures.sampleModel, "ExpensiveSportCar", "--model", Fixtures.sampleModelContents,

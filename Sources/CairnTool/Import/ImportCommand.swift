@@ -125,7 +125,7 @@ struct ImportPlan {
         case (.text(let text), .double), (.text(let text), .decimal):
             return Double(text.trimmingCharacters(in: .whitespaces)).map(DatabaseValue.real)
         case (.number(let number), .double), (.number(let number), .decimal): return .real(number.doubleValue)
-        case (.text(let text), .date): return DateLiterals.date(text).map { .real($0.timeIntervalSinceReferenceDate) }
+        case (.text(let text), .date): return TypedLiterals.date(text).map { .real($0.timeIntervalSinceReferenceDate) }
         case (.text(let text), .string), (.text(let text), .uri): return .text(text)
         case (.number(let number), .string): return .text(number.stringValue)
         case (.text(let text), .unknown): return .text(text)

@@ -88,7 +88,7 @@ struct EntityQuery {
     mutating func filter(_ format: String) throws(ToolError) {
         do {
             let parsed = try FormatPredicateParser.parse(format)
-            let predicate = DateLiterals(query: self).rewrite(parsed)
+            let predicate = TypedLiterals(query: self).rewrite(parsed)
             self.predicate = predicate
             let condition = try predicate.sqlCondition(for: formatEntity, tableAlias: alias)
             select.condition = select.condition.map { $0.and(condition) } ?? condition

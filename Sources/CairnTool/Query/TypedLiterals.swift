@@ -1,10 +1,11 @@
 import Cairn
 import Foundation
 
-/// Reads date strings in `--where` as dates where they meet a date attribute:
+/// Reads strings in `--where` as the values they stand for where they meet a typed attribute:
 /// `startedAt > "2024-03-01"` compares with the date, as `startedAt > CAST(…, "NSDate")` does,
-/// where SQLite would otherwise compare a number with text (always less).
-struct DateLiterals {
+/// and `id == "C4637490-BD7F-…"` with the 16 bytes Core Data stores a UUID as. Without this
+/// SQLite would compare a number or a blob with text, which never matches.
+struct TypedLiterals {
     let query: EntityQuery
 
     func rewrite(_ predicate: FormatPredicate) -> FormatPredicate {
@@ -18,6 +19,10 @@ struct DateLiterals {
                 comparison.rhs = dates(in: comparison.rhs)
             } else if isDate(comparison.rhs) {
                 comparison.lhs = dates(in: comparison.lhs)
+            } else if query.type(of: comparison.lhs) == .uuid {
+                comparison.rhs = uuids(in: comparison.rhs)
+            } else if query.type(of: comparison.rhs) == .uuid {
+                comparison.lhs = uuids(in: comparison.lhs)
             }
             comparison.lhs = casts(in: comparison.lhs)
             comparison.rhs = casts(in: comparison.rhs)
@@ -37,8 +42,27 @@ struct DateLiterals {
     func dates(in expression: FormatExpression) -> FormatExpression {
         switch expression {
         case .constant(.string(let text)): Self.date(text).map { .constant(.date($0)) } ?? expression
+        case .constant(.array(let values)): .constant(.array(values.map { value in
+            if case .string(let text) = value, let date = Self.date(text) { .date(date) } else { value }
+        }))
         case .aggregate(let elements): .aggregate(elements.map(dates))
         default: expression
+        }
+    }
+
+    /// A UUID string (or a `{…}` of them) as the 16 bytes of a Core Data UUID attribute.
+    func uuids(in expression: FormatExpression) -> FormatExpression {
+        switch expression {
+        case .constant(.string(let text)):
+            guard let uuid = UUID(uuidString: text) else { return expression }
+            return .constant(.data(withUnsafeBytes(of: uuid.uuid) { Data($0) }))
+        case .constant(.array(let values)):
+            return .constant(.array(values.map { value in
+                guard case .string(let text) = value, let uuid = UUID(uuidString: text) else { return value }
+                return .data(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+            }))
+        case .aggregate(let elements): return .aggregate(elements.map(uuids))
+        default: return expression
         }
     }
 
