@@ -173,5 +173,15 @@ struct WriteEndToEndTests {
         #expect(try count("isFavorite == YES") == demoNumber("marked on the actor"))
         #expect(try count("title CONTAINS[cd] 'run'") == demoNumber("Search \"run\":"))
         #expect(try count("title CONTAINS[cd] 'run' AND isFavorite == YES") == demoNumber("Search \"run\", favorites only:"))
+
+        // Importing into the demo's store: ISO 8601 dates fill its REAL date columns as seconds
+        // since 2001, true/false its INTEGER Bool column; the primary key is a key of --where.
+        let csv = try Fixtures.write("title,startedAt,minutes,calories,isFavorite\nLunch run,2026-12-01T12:00:00Z,35,310.5,false\n", named: "more.csv")
+        let imported = try Binary.cairn("import", store, "Workout", csv)
+        #expect(imported.status == 0, "\(imported.err)")
+        let added = try Binary.cairn("query", store, "Workout", "--where", "id > 1200 AND startedAt == '2026-12-01T12:00:00Z'",
+                                     "--keys", "id,title,startedAt,isFavorite", "--format", "csv")
+        let seconds = Cell.decimalText(Date(timeIntervalSince1970: 1_796_126_400).timeIntervalSinceReferenceDate)
+        #expect(added.out == "id,title,startedAt,isFavorite\r\n1201,Lunch run,\(seconds),0\r\n")
     }
 }

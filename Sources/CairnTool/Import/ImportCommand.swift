@@ -33,7 +33,7 @@ enum ImportCommand {
         let input = try ImportRecords.read(file)
         let store = try StoreFile(path: path, writable: true)
         let entity = try store.model.entity(named: arguments.positionals[1])
-        let plan = try ImportPlan(entity: entity, fieldNames: input.fieldNames, file: file)
+        let plan = try ImportPlan(entity: entity, fieldNames: input.fieldNames, file: file, datesInReals: kind == .cairn)
         let statement = try store.db.makeStatement(sql: plan.insertSQL())
         let progress = ImportProgress(total: input.records.count, console: console)
         var written = 0
@@ -55,7 +55,8 @@ enum ImportCommand {
                 progress.end()
                 let kept = written == 0 ? "nothing was written" : "the \(written) rows of earlier batches were written"
                 let message = (error as? ToolError)?.message ?? "\(error)"
-                throw ToolError.failure("\(message)\n  its batch (records \(start + 1)–\(start + batch.count)) was rolled back; \(kept)")
+                let records = batch.count == 1 ? "record \(start + 1)" : "records \(start + 1)–\(start + batch.count)"
+                throw ToolError.failure("\(message)\n  its batch (\(records)) was rolled back; \(kept)")
             }
             written += batch.count
             progress.report(written)
@@ -71,8 +72,13 @@ struct ImportPlan {
     /// Field name, column, type, for each field of the file, in the file's order.
     let targets: [(field: String, column: String, type: ValueType)]
 
-    init(entity: StoreEntity, fieldNames: [String], file: String) throws(ToolError) {
+    /// Whether an ISO 8601 date may fill a REAL column, as seconds since 2001: a Cairn store
+    /// keeps its dates so, without saying which REAL columns hold them.
+    let datesInReals: Bool
+
+    init(entity: StoreEntity, fieldNames: [String], file: String, datesInReals: Bool = false) throws(ToolError) {
         self.entity = entity
+        self.datesInReals = datesInReals
         var targets: [(field: String, column: String, type: ValueType)] = []
         for name in fieldNames {
             if name == entity.primaryKey {
@@ -102,8 +108,13 @@ struct ImportPlan {
                 values.append(.null)
                 continue
             }
-            guard let value = Self.convert(field, to: target.type) else {
-                throw ToolError.failure("\(file) line \(record.line): \(target.field) = \(Self.show(field)) is not \(Self.describe(target.type))")
+            var converted = Self.convert(field, to: target.type)
+            if converted == nil, datesInReals, target.type == .double, case .text(let text) = field {
+                converted = TypedLiterals.date(text).map { .real($0.timeIntervalSinceReferenceDate) }
+            }
+            guard let value = converted else {
+                let expected = Self.describe(target.type) + (datesInReals && target.type == .double ? " or an ISO 8601 date" : "")
+                throw ToolError.failure("\(file) line \(record.line): \(target.field) = \(Self.show(field)) is not \(expected)")
             }
             values.append(value)
         }
@@ -120,7 +131,13 @@ struct ImportPlan {
             default: return nil
             }
         case (.number(let number), .bool): return number == 0 || number == 1 ? .integer(number.int64Value) : nil
-        case (.text(let text), .integer): return Int64(text.trimmingCharacters(in: .whitespaces)).map(DatabaseValue.integer)
+        case (.text(let text), .integer):
+            // SQLite keeps Bools as 0 and 1 in INTEGER columns (Cairn's and Core Data's do).
+            switch text.lowercased() {
+            case "true": return .integer(1)
+            case "false": return .integer(0)
+            default: return Int64(text.trimmingCharacters(in: .whitespaces)).map(DatabaseValue.integer)
+            }
         case (.number(let number), .integer): return Double(exactly: number.int64Value) == number.doubleValue ? .integer(number.int64Value) : nil
         case (.text(let text), .double), (.text(let text), .decimal):
             return Double(text.trimmingCharacters(in: .whitespaces)).map(DatabaseValue.real)

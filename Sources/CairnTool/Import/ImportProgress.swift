@@ -19,6 +19,9 @@ final class ImportProgress {
         let elapsed = max(now.timeIntervalSince(started), 0.001)
         let rate = Double(done) / elapsed
         if console.errorIsTerminal {
+            // Ten redraws a second are enough to read; more only cost the terminal time.
+            guard now.timeIntervalSince(lastLine) >= 0.1 || done == total else { return }
+            lastLine = now
             let width = 30
             let filled = total == 0 ? width : width * done / total
             let remaining = rate > 0 ? Double(total - done) / rate : 0

@@ -63,13 +63,19 @@ struct Explain {
         return result
     }
 
-    /// The keys of the entity itself (not behind a relationship) that comparisons test.
+    /// The keys of the entity itself (not behind a relationship) that comparisons test in a way
+    /// an index on their column serves: equality, order, ranges, lists, and a prefix without
+    /// [c]/[d] (a folded or CONTAINS test reads every value whatever the indexes).
     static func comparedKeys(_ predicate: FormatPredicate) -> [String] {
         switch predicate {
         case .constant: return []
         case .and(let operands), .or(let operands): return operands.flatMap(comparedKeys)
         case .not(let operand): return comparedKeys(operand)
         case .comparison(let comparison):
+            let indexable: Set<FormatOperator> = [
+                .equalTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .between, .in, .beginsWith,
+            ]
+            guard indexable.contains(comparison.operatorType), comparison.options.isEmpty, comparison.modifier == .direct else { return [] }
             return [comparison.lhs, comparison.rhs].compactMap { expression in
                 if case .keyPath(.evaluatedObject, let path) = expression, path.count == 1 { return path[0] }
                 return nil

@@ -103,7 +103,7 @@ struct AppleStoreReader {
         for key in ["NSStoreType", "NSStoreUUID", "NSPersistenceFrameworkVersion", "NSStoreModelVersionHashesVersion"] {
             if let value = plist[key] { facts.append((key, "\(value)")) }
         }
-        if let identifiers = plist["NSStoreModelVersionIdentifiers"] as? [Any] {
+        if let identifiers = plist["NSStoreModelVersionIdentifiers"] as? [Any], !identifiers.isEmpty {
             facts.append(("NSStoreModelVersionIdentifiers", identifiers.map { "\"\($0)\"" }.joined(separator: ", ")))
         }
         if let hashes = plist["NSStoreModelVersionHashes"] as? [String: Any] {

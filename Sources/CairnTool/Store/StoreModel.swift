@@ -114,6 +114,10 @@ struct StoreModel: Sendable {
     func formatEntity(_ entity: StoreEntity) -> FormatSQLEntity {
         var attributes: [String: String] = [:]
         for attribute in entity.attributes { attributes[attribute.name] = attribute.column }
+        // The primary key is a key too (`id > 100`, `Z_PK IN {1, 2}`), under its column's name.
+        if entity.attribute(named: entity.primaryKey) == nil, entity.relationship(named: entity.primaryKey) == nil {
+            attributes[entity.primaryKey] = entity.primaryKey
+        }
         var relationships: [String: FormatSQLRelationship] = [:]
         for relationship in entity.relationships {
             guard let destination = entities.first(where: { $0.name == relationship.destination }) else { continue }
