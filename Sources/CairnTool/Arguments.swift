@@ -9,6 +9,9 @@ struct CommandSpec: Sendable {
         /// `--model PATH`, which every command that reads entities accepts.
         static let model = Option(
             name: "model", value: "PATH", help: "an .xcdatamodeld/.xcdatamodel (or its contents file) for Apple stores")
+        /// `--types key=type,…`, for stores that do not record dates and Bools.
+        static let types = Option(
+            name: "types", value: "key=type,…", help: "read attributes as these types (startedAt=date,isFavorite=bool)")
     }
 
     let name: String

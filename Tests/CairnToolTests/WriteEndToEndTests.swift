@@ -183,5 +183,9 @@ struct WriteEndToEndTests {
                                      "--keys", "id,title,startedAt,isFavorite", "--format", "csv")
         let seconds = Cell.decimalText(Date(timeIntervalSince1970: 1_796_126_400).timeIntervalSinceReferenceDate)
         #expect(added.out == "id,title,startedAt,isFavorite\r\n1201,Lunch run,\(seconds),0\r\n")
+        // Told which columns are dates and Bools, the same row prints as the model sees it.
+        let typed = try Binary.cairn("query", store, "Workout", "--where", "id > 1200", "--keys", "title,startedAt,isFavorite",
+                                     "--types", "startedAt=date,isFavorite=bool", "--format", "json")
+        #expect(typed.out == "[\n  {\"title\": \"Lunch run\", \"startedAt\": \"2026-12-01T12:00:00Z\", \"isFavorite\": false}\n]\n")
     }
 }

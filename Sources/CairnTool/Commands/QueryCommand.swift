@@ -11,6 +11,7 @@ enum QueryCommand {
             .init(name: "keys", value: "a,b,c", help: "the keys to show (key paths, tags.@count, …); all by default"),
             .init(name: "format", value: "table|json|csv", help: "how rows print (table by default)"),
             .init(name: "explain", value: nil, help: "print the SQL, its bound values and SQLite's query plan instead of rows"),
+            .types,
             .model,
         ],
         details: """
@@ -20,13 +21,15 @@ enum QueryCommand {
               cairn query App.sqlite Workout --where 'startedAt > "2024-03-01"' --format json
 
             Dates print in ISO 8601 and compare with ISO 8601 strings; to-one relationships print as
-            the related row's key; binary values as their size.
+            the related row's key; binary values as their size. A Cairn store does not record which
+            REAL columns are dates: say so with --types startedAt=date,isFavorite=bool.
             """)
 
     static func run(_ arguments: ParsedArguments, console: Console) throws {
         let format = try OutputFormat(option: arguments.values["format"])
         let store = try StoreFile(path: arguments.positionals[0], modelPath: arguments.values["model"])
         var query = try EntityQuery(store: store, entityName: arguments.positionals[1])
+        if let types = arguments.values["types"] { try query.setTypes(types) }
         if let keys = arguments.values["keys"] { try query.selectKeys(keys) } else { query.selectDefaultKeys() }
         if let condition = arguments.values["where"] { try query.filter(condition) }
         try query.sort(arguments.values["sort"])
@@ -48,6 +51,7 @@ enum ExportCommand {
         summary: "every row of an entity as JSON or CSV, keyed by the model's names",
         options: [
             .init(name: "format", value: "json|csv", help: "json (default) or csv"),
+            .types,
             .model,
         ],
         details: "example: cairn export App.sqlite Workout --format csv > workouts.csv")
@@ -57,6 +61,7 @@ enum ExportCommand {
         guard format != .table else { throw ToolError.usage("export writes json or csv; for a table use 'cairn query'") }
         let store = try StoreFile(path: arguments.positionals[0], modelPath: arguments.values["model"])
         var query = try EntityQuery(store: store, entityName: arguments.positionals[1])
+        if let types = arguments.values["types"] { try query.setTypes(types) }
         query.selectDefaultKeys()
         try query.sort(nil)
         var writer = RowWriter(format: format, columns: query.columns.map(\.name), console: console)

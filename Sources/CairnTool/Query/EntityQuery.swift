@@ -13,7 +13,7 @@ struct EntityQuery {
     }
 
     let store: StoreFile
-    let entity: StoreEntity
+    private(set) var entity: StoreEntity
     let formatEntity: FormatSQLEntity
     var columns: [Column] = []
     var predicate: FormatPredicate?
@@ -28,6 +28,26 @@ struct EntityQuery {
     }
 
     var alias: String { entity.table }
+
+    /// `--types startedAt=date,isFavorite=bool`: how attributes print and compare, for stores
+    /// that do not record it (a Cairn store's dates are REAL, its Bools INTEGER columns).
+    /// Applies before the keys are chosen.
+    mutating func setTypes(_ list: String) throws(ToolError) {
+        for pair in list.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let type = ValueType(rawValue: parts[1]) else {
+                throw ToolError.usage(
+                    "--types takes key=type pairs such as startedAt=date; types: "
+                        + ["integer", "double", "decimal", "string", "bool", "date", "binary", "uuid"].joined(separator: ", "))
+            }
+            guard let index = entity.attributes.firstIndex(where: { $0.name == parts[0] }) else {
+                throw ToolError.usage("--types: \(entity.name) has no attribute '\(parts[0])'; its attributes: "
+                    + entity.attributes.map(\.name).joined(separator: ", "))
+            }
+            let attribute = entity.attributes[index]
+            entity.attributes[index] = StoreAttribute(name: attribute.name, column: attribute.column, type: type)
+        }
+    }
 
     /// The default keys: the primary key, every attribute, every to-one relationship (as the
     /// related row's key), and for an entity with sub-entities which one each row is.

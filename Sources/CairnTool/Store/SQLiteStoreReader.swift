@@ -14,7 +14,8 @@ struct SQLiteStoreReader {
             namesSource: kind == .cairn ? "the tables and columns (Cairn names them as the model does)" : "the tables and columns")
         if kind == .cairn {
             model.notes.append(
-                "a Cairn store does not record which REAL columns hold dates or which INTEGER columns hold Bools: they print as numbers")
+                "a Cairn store does not record which REAL columns hold dates or which INTEGER columns hold Bools: they print as "
+                    + "numbers unless 'query' and 'export' are told with --types startedAt=date,isFavorite=bool")
         }
         var foreignKeys: [(table: String, column: String, target: String)] = []
         for table in tables where !table.hasPrefix("_Cairn") {
