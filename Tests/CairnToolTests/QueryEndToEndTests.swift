@@ -162,6 +162,24 @@ struct QueryEndToEndTests {
         #expect(!indexed.out.contains("suggestions:"))
     }
 
+    @Test("without a cached model, keys from Z columns match in any case, in --where, --keys and --sort")
+    func keysFromColumns() throws {
+        let copy = try Fixtures.copy(Fixtures.sampleModel)
+        let db = try Database(path: copy)
+        try db.execute(sql: "DELETE FROM Z_MODELCACHE")
+        try db.close()
+        let info = try Binary.cairn("info", copy)
+        #expect(info.out.contains("names from: the Z columns, matched by name"))
+        let run = try Binary.cairn("query", copy, "Person", "--where", "firstName BEGINSWITH 'T' AND updatedAt > '2021-01-01'",
+                                   "--keys", "firstName,lastName", "--sort", "-lastName", "--format", "csv")
+        #expect(run.status == 0, "\(run.err)")
+        let expected = try Fixtures.open(Fixtures.sampleModel).fetchAll(sql: """
+            SELECT ZFIRSTNAME, ZLASTNAME FROM ZPERSON WHERE ZFIRSTNAME >= 'T' AND ZFIRSTNAME < 'U' ORDER BY ZLASTNAME DESC, Z_PK
+            """) { "\(try $0.decode(String.self, at: 0)),\(try $0.decode(String.self, at: 1))" }
+        #expect(!expected.isEmpty)
+        #expect(run.out == "firstName,lastName\r\n" + expected.map { $0 + "\r\n" }.joined())
+    }
+
     @Test("sort, limit and offset page through rows in order")
     func paging() throws {
         let run = try Binary.cairn("query", Fixtures.sampleModel, "Person", "--model", Fixtures.sampleModelContents,

@@ -80,7 +80,8 @@ struct EntityQuery {
                 continue
             }
             do {
-                let expression = try FormatPredicateParser.parseExpression(key)
+                var expression = try FormatPredicateParser.parseExpression(key)
+                if store.model.keysFromColumns { expression = KeyCasing(model: store.model).expression(expression, in: entity) }
                 let sql = try expression.sqlExpression(for: formatEntity, tableAlias: alias)
                 columns.append(Column(name: key, expression: sql, type: type(of: expression)))
             } catch {
@@ -95,7 +96,11 @@ struct EntityQuery {
         guard case .keyPath(.evaluatedObject, let path) = expression else { return .unknown }
         var current = entity
         for (index, key) in path.enumerated() {
-            if index == path.count - 1 { return current.attribute(named: key)?.type ?? (current.relationship(named: key).map { $0.isToMany ? .unknown : .integer } ?? .unknown) }
+            if index == path.count - 1 {
+                if let attribute = current.attribute(named: key) { return attribute.type }
+                // A to-one relationship reads as the related row's key.
+                return current.relationship(named: key).map { $0.isToMany ? .unknown : .integer } ?? .unknown
+            }
             guard let relationship = current.relationship(named: key), !relationship.isToMany,
                 let next = store.model.entities.first(where: { $0.name == relationship.destination })
             else { return .unknown }
@@ -107,7 +112,8 @@ struct EntityQuery {
     /// `--where FORMAT`: parsed, its date strings read as dates, compiled against the entity.
     mutating func filter(_ format: String) throws(ToolError) {
         do {
-            let parsed = try FormatPredicateParser.parse(format)
+            var parsed = try FormatPredicateParser.parse(format)
+            if store.model.keysFromColumns { parsed = KeyCasing(model: store.model).predicate(parsed, in: entity) }
             let predicate = TypedLiterals(query: self).rewrite(parsed)
             self.predicate = predicate
             let condition = try predicate.sqlCondition(for: formatEntity, tableAlias: alias)
@@ -124,6 +130,9 @@ struct EntityQuery {
         for var key in (list ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !key.isEmpty {
             let ascending = !key.hasPrefix("-")
             if key.hasPrefix("-") || key.hasPrefix("+") { key.removeFirst() }
+            if store.model.keysFromColumns {
+                key = KeyCasing(model: store.model).path(key.split(separator: ".").map(String.init), from: entity).joined(separator: ".")
+            }
             if key == entity.primaryKey {
                 let column = SQLExpression.column(key, table: alias)
                 terms.append(ascending ? column.ascending() : column.descending())

@@ -2,7 +2,7 @@ import Cairn
 import Foundation
 
 /// Reads strings in `--where` as the values they stand for where they meet a typed attribute:
-/// `startedAt > "2024-03-01"` compares with the date, as `startedAt > CAST(…, "NSDate")` does,
+/// `startedAt > "2024-03-01"` compares with the date, as `startedAt > CAST(730944000, "NSDate")` does,
 /// and `id == "C4637490-BD7F-…"` with the 16 bytes Core Data stores a UUID as. Without this
 /// SQLite would compare a number or a blob with text, which never matches.
 struct TypedLiterals {
@@ -24,8 +24,6 @@ struct TypedLiterals {
             } else if query.type(of: comparison.rhs) == .uuid {
                 comparison.lhs = uuids(in: comparison.lhs)
             }
-            comparison.lhs = casts(in: comparison.lhs)
-            comparison.rhs = casts(in: comparison.rhs)
             return .comparison(comparison)
         }
     }
@@ -63,16 +61,6 @@ struct TypedLiterals {
             }))
         case .aggregate(let elements): return .aggregate(elements.map(uuids))
         default: return expression
-        }
-    }
-
-    /// `CAST("2024-03-01", "NSDate")`: the string read as an ISO 8601 date.
-    func casts(in expression: FormatExpression) -> FormatExpression {
-        switch expression {
-        case .cast(.constant(.string(let text)), let type) where type == "NSDate":
-            Self.date(text).map { .constant(.date($0)) } ?? expression
-        case .aggregate(let elements): .aggregate(elements.map(casts))
-        default: expression
         }
     }
 

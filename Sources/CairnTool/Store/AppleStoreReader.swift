@@ -68,6 +68,7 @@ struct AppleStoreReader {
             try resolveNames(definitions, into: &model, columnsByTable: columnsByTable, rows: rows)
         } else {
             try matchRelationships(into: &model, columnsByTable: columnsByTable, rows: rows)
+            model.keysFromColumns = true
         }
         return model
     }

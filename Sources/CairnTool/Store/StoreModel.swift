@@ -95,6 +95,9 @@ struct StoreModel: Sendable {
     /// How keys were matched to columns, said in `info` (the model file, the schema, or the
     /// `Z` columns by name).
     var namesSource: String
+    /// Whether the keys were made from `Z` column names, so queries match them without regard
+    /// to case (``KeyCasing``).
+    var keysFromColumns = false
     /// Things `info` should say: what could not be resolved and why.
     var notes: [String] = []
     /// Labelled facts `info` prints about the store (an Apple store's metadata).
