@@ -112,14 +112,11 @@ struct QueryEndToEndTests {
 
     @Test("a many-to-many filter reads the join table (on a copy with rows added)")
     func manyToMany() throws {
-        let path = try Fixtures.copy(Fixtures.testModel)
-        let db = try Database(path: path)
-        try db.execute(sql: """
+        let path = try Fixtures.copy(Fixtures.testModel, executing: """
             INSERT INTO ZAUTHOR VALUES (1, 1, 1, 'Ann', 'Lee'), (2, 1, 1, 'Bo', 'Ng'), (3, 1, 1, 'Cy', 'Ray');
             INSERT INTO ZBOOK VALUES (1, 2, 1, 'Swift'), (2, 2, 1, 'SQLite');
             INSERT INTO Z_1BOOKS VALUES (1, 1), (1, 2), (2, 2);
             """)
-        try db.close()
         let run = try Binary.cairn("query", path, "Author", "--model", Fixtures.testModelContents,
                                    "--where", "ANY books.title == 'SQLite'", "--keys", "firstName,books.@count", "--format", "csv")
         #expect(run.status == 0, "\(run.err)")
@@ -164,10 +161,7 @@ struct QueryEndToEndTests {
 
     @Test("without a cached model, keys from Z columns match in any case, in --where, --keys and --sort")
     func keysFromColumns() throws {
-        let copy = try Fixtures.copy(Fixtures.sampleModel)
-        let db = try Database(path: copy)
-        try db.execute(sql: "DELETE FROM Z_MODELCACHE")
-        try db.close()
+        let copy = try Fixtures.copy(Fixtures.sampleModel, executing: "DELETE FROM Z_MODELCACHE")
         let info = try Binary.cairn("info", copy)
         #expect(info.out.contains("names from: the Z columns, matched by name"))
         let run = try Binary.cairn("query", copy, "Person", "--where", "firstName BEGINSWITH 'T' AND updatedAt > '2021-01-01'",

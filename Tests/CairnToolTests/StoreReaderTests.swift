@@ -107,10 +107,7 @@ struct StoreReaderTests {
 
     @Test("a model cache that does not decompress is a note, and names fall back to the Z columns")
     func corruptModelCache() throws {
-        let copy = try Fixtures.copy(Fixtures.users)
-        let db = try Database(path: copy)
-        try db.execute(sql: "UPDATE Z_MODELCACHE SET Z_CONTENT = x'FFFFFFFF'")
-        try db.close()
+        let copy = try Fixtures.copy(Fixtures.users, executing: "UPDATE Z_MODELCACHE SET Z_CONTENT = x'FFFFFFFF'")
         let model = try StoreFile(path: copy).model
         #expect(model.namesSource.hasPrefix("the Z columns, matched by name"))
         #expect(model.notes.first?.hasPrefix("the model cached in Z_MODELCACHE could not be read (Z_MODELCACHE does not decompress: ") == true)

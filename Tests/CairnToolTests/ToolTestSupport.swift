@@ -39,6 +39,15 @@ enum Fixtures {
         return target
     }
 
+    /// A copy of `path` changed by `sql` (run on the copy only).
+    static func copy(_ path: String, executing sql: String) throws -> String {
+        let copy = try copy(path)
+        let db = try Database(path: copy)
+        try db.execute(sql: sql)
+        try db.close()
+        return copy
+    }
+
     /// A new file in a fresh temporary folder holding `text`.
     static func write(_ text: String, named name: String) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-tool-\(UUID().uuidString)")
