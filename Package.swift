@@ -79,7 +79,7 @@ let package = Package(
         .executable(name: "workouts", targets: ["workouts"]),
         .executable(name: "cairn-fuzz-format", targets: ["cairn-fuzz-format"]),
         // `cairn info|query|sql|import|export`: Cairn, Core Data and SwiftData stores from the shell.
-        .executable(name: "cairn", targets: ["cairn"]),
+        .executable(name: "cairn", targets: ["CairnCommand"]),
     ],
     targets: [
         // The system SQLite (Debian: libsqlite3-dev).
@@ -133,9 +133,11 @@ let package = Package(
         // The demo: `swift run workouts`.
         .executableTarget(name: "workouts", dependencies: ["Cairn", "CoreData"], swiftSettings: strict),
 
-        // The command-line tool: its logic in a library the tests call, and a thin executable.
+        // The command-line tool: its logic in a library the tests call, and a thin executable
+        // (the product `cairn`; its module is not named `cairn`, which would differ from `Cairn`
+        // only in case).
         .target(name: "CairnTool", dependencies: ["Cairn"], swiftSettings: strict),
-        .executableTarget(name: "cairn", dependencies: ["CairnTool"], swiftSettings: strict),
+        .executableTarget(name: "CairnCommand", dependencies: ["CairnTool"], swiftSettings: strict),
 
         // Test support: an SQLite VFS that fails the Nth write, for the I/O-error tests.
         .target(name: "CairnFaultyVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
