@@ -146,6 +146,27 @@ struct WriteEndToEndTests {
         #expect(bad.err.contains("syntax error"))
     }
 
+    @Test("rows committed to a -wal file beside the store are read, and the store is not changed")
+    func writeAheadLog() throws {
+        // A copy taken while a connection is open keeps its last commits in the -wal file only.
+        let folder = try Fixtures.write("", named: "placeholder")
+        let original = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("live.db").path
+        let db = try Database(path: original)
+        try db.execute(sql: "PRAGMA wal_autocheckpoint = 0; CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT)")
+        try db.execute(sql: "INSERT INTO note (text) VALUES ('in the WAL')")
+        let copyFolder = try Fixtures.write("", named: "placeholder")
+        let copy = URL(fileURLWithPath: copyFolder).deletingLastPathComponent().appendingPathComponent("copy.db").path
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        try FileManager.default.copyItem(atPath: original + "-wal", toPath: copy + "-wal")
+        try db.close()
+        let walBefore = try Data(contentsOf: URL(fileURLWithPath: copy + "-wal"))
+        #expect(!walBefore.isEmpty)
+        let run = try Binary.cairn("query", copy, "note", "--format", "csv")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "id,text\r\n1,in the WAL\r\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy + "-wal")) == walBefore)
+    }
+
     @Test("query on the demo's store gives the demo's numbers")
     func demoNumbers() throws {
         let folder = try Fixtures.write("", named: "placeholder")

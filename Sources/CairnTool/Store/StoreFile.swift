@@ -27,7 +27,13 @@ final class StoreFile {
         } catch let error as ToolError {
             throw error
         } catch {
-            throw ToolError.failure("cannot open \(path) as an SQLite database: \(error)")
+            var hint = ""
+            if !writable, Self.uri(path, writable: false).hasSuffix("mode=ro") {
+                hint = "; it has a -wal file with changes not yet checkpointed, and reading those needs write access to "
+                    + "its folder (for the -shm file): copy the store with its -wal file to a folder you can write, or "
+                    + "open it once in its app to checkpoint"
+            }
+            throw ToolError.failure("cannot open \(path) as an SQLite database: \(error)\(hint)")
         }
         if tables.contains("_CairnMetadata") {
             kind = .cairn
