@@ -2,9 +2,11 @@ import CairnSQLite
 import Foundation
 import Testing
 
-/// The fixture stores written by Apple's frameworks (read-only; tests that write use copies).
+/// The fixture stores written by Apple's frameworks (read-only; tests that write use copies):
+/// the folder `CAIRN_APPLE_STORES` names, or the shared fixtures folder of the development
+/// machines. The suites that read them are skipped, and say so, where neither exists.
 enum Fixtures {
-    static let folder = "/work/shared/fixtures/apple-stores"
+    static let folder = ProcessInfo.processInfo.environment["CAIRN_APPLE_STORES"] ?? "/work/shared/fixtures/apple-stores"
     static let sampleModel = folder + "/CoreDataPlus/SampleModel_V1.sqlite"
     static let sampleModelV2 = folder + "/CoreDataPlus/SampleModel_V2.sqlite"
     static let sampleModelContents = folder + "/CoreDataPlus/SampleModel.xcdatamodel.contents"
