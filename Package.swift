@@ -78,6 +78,8 @@ let package = Package(
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
         .executable(name: "workouts", targets: ["workouts"]),
         .executable(name: "cairn-fuzz-format", targets: ["cairn-fuzz-format"]),
+        // `cairn info|query|sql|import|export`: Cairn, Core Data and SwiftData stores from the shell.
+        .executable(name: "cairn", targets: ["CairnCommand"]),
     ],
     targets: [
         // The system SQLite (Debian: libsqlite3-dev).
@@ -131,6 +133,12 @@ let package = Package(
         // The demo: `swift run workouts`.
         .executableTarget(name: "workouts", dependencies: ["Cairn", "CoreData"], swiftSettings: strict),
 
+        // The command-line tool: its logic in a library the tests call, and a thin executable
+        // (the product `cairn`; its module is not named `cairn`, which would differ from `Cairn`
+        // only in case).
+        .target(name: "CairnTool", dependencies: ["Cairn"], swiftSettings: strict),
+        .executableTarget(name: "CairnCommand", dependencies: ["CairnTool"], swiftSettings: strict),
+
         // Test support: an SQLite VFS that fails the Nth write, for the I/O-error tests.
         .target(name: "CairnFaultyVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Test support: runs one test of the test binary in a child process (process-wide state).
@@ -154,6 +162,8 @@ let package = Package(
             name: "DropInTests",
             dependencies: ["SwiftData", "StructuredQueries", "StructuredQueriesSQLite", "SQLiteData"],
             swiftSettings: strict),
+        // Its end-to-end tests run the `cairn` binary `swift build --build-tests` puts beside the bundle.
+        .testTarget(name: "CairnToolTests", dependencies: ["CairnTool", "CairnSQLite"], swiftSettings: strict),
         .testTarget(
             name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData", "CairnTestSupport", "CairnFormatCheck"],
             // The fuzz corpus is read from the source tree by FormatFuzzCorpusTests.

@@ -3,7 +3,7 @@ import Foundation
 /// `text` as a double-quoted literal: quotes, backslashes and control characters escaped
 /// (DEL too, as `\u007f`). Valid JSON, and the string form of an `NSPredicate` format: the
 /// history's change documents, predicate-shape keys and `predicateFormat` all write it.
-func jsonStringLiteral(_ text: String) -> String {
+package func jsonStringLiteral(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
         switch scalar {

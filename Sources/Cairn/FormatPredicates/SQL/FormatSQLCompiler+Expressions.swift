@@ -144,9 +144,19 @@ extension FormatSQLCompiler {
             select.condition = inner.column(destination.primaryKey).equals(scope.column(foreignKey))
             return .scalar(.subquery(select))
         case .toMany(let foreignKey):
-            let rows = FormatSQLCollection(
-                scope: inner, condition: inner.column(foreignKey).equals(scope.column(entity.primaryKey)), element: nil)
-            return try collectionPath(rows, rest)
+            var condition = inner.column(foreignKey).equals(scope.column(entity.primaryKey))
+            if let restriction = destination.rowCondition(alias: inner.alias) { condition = condition.and(restriction) }
+            return try collectionPath(FormatSQLCollection(scope: inner, condition: condition, element: nil), rest)
+        case .manyToMany(let joinTable, let sourceColumn, let destinationColumn):
+            // The destination rows paired with this row: EXISTS over the join table, so each
+            // destination row counts once.
+            let join = aliases.make()
+            var pairs = SQLSelect([.value(.integer(1))], from: .table(joinTable, as: join))
+            pairs.condition = SQLExpression.column(sourceColumn, table: join).equals(scope.column(entity.primaryKey))
+                .and(SQLExpression.column(destinationColumn, table: join).equals(inner.column(destination.primaryKey)))
+            var condition = SQLExpression.exists(pairs)
+            if let restriction = destination.rowCondition(alias: inner.alias) { condition = condition.and(restriction) }
+            return try collectionPath(FormatSQLCollection(scope: inner, condition: condition, element: nil), rest)
         }
     }
 

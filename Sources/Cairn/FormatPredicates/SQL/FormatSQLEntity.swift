@@ -25,6 +25,10 @@ public struct FormatSQLEntity: Sendable {
     public var attributes: [String: String]
     /// Each relationship's key.
     public var relationships: [String: FormatSQLRelationship]
+    /// The rows of the table that belong to this entity, when its table also holds other
+    /// entities' rows (Core Data keeps sub-entities in their root's table, told apart by
+    /// `Z_ENT`); nil when every row does.
+    public var rowRestriction: RowRestriction?
 
     /// An entity stored in `table`, for a table not declared with `@Model` (``init(_:)``
     /// covers those).
@@ -54,6 +58,33 @@ public struct FormatSQLEntity: Sendable {
 
     /// Every key a predicate may name, sorted, for error messages.
     public var validKeys: [String] { (Array(attributes.keys) + Array(relationships.keys)).sorted() }
+
+    /// The condition that keeps this entity's rows of a shared table, qualified with `alias`;
+    /// nil when there is no ``rowRestriction``.
+    ///
+    /// ```swift
+    /// var car = FormatSQLEntity(name: "SportCar", table: "ZCAR", primaryKey: "Z_PK", attributes: [:])
+    /// car.rowRestriction = .init(column: "Z_ENT", values: [2, 3])
+    /// try car.rowCondition(alias: "t")?.render().sql   // "t"."Z_ENT" IN (?, …), values bound
+    /// ```
+    public func rowCondition(alias: String) -> SQLExpression? {
+        rowRestriction.map { SQLExpression.column($0.column, table: alias).in(values: $0.values.map(DatabaseValue.integer)) }
+    }
+
+    /// Which rows of a shared table are the entity's: those whose `column` holds one of
+    /// `values` (an entity and its sub-entities).
+    public struct RowRestriction: Sendable, Hashable {
+        /// The column that tells entities apart (`Z_ENT`).
+        public var column: String
+        /// The values of the entity and of each of its sub-entities.
+        public var values: [Int64]
+
+        /// Rows whose `column` is one of `values`.
+        public init(column: String, values: [Int64]) {
+            self.column = column
+            self.values = values
+        }
+    }
 }
 
 /// A relationship as the SQL compiler sees it.
@@ -64,6 +95,9 @@ public struct FormatSQLRelationship: Sendable {
         case toOne(foreignKey: String)
         /// The destination table has this entity's primary key in `foreignKey`.
         case toMany(foreignKey: String)
+        /// A join table pairs the two sides' primary keys: `sourceColumn` holds this entity's,
+        /// `destinationColumn` the destination's (Core Data's `Z_1TAGS (Z_1POSTS, Z_2TAGS)`).
+        case manyToMany(joinTable: String, sourceColumn: String, destinationColumn: String)
     }
 
     /// To-one or to-many, and the foreign key column.
