@@ -6,7 +6,7 @@ import Testing
 
 /// `cairn info` and `cairn query` run as a user runs them, their output checked against what
 /// SQLite reads from the same rows.
-@Suite("cairn info and query, end to end", .enabled(if: Fixtures.available, "the fixture stores are not on this machine"))
+@Suite("cairn info and query, end to end")
 struct QueryEndToEndTests {
     @Test("info names the kind, the inheritance, the row counts, relationships and indexes")
     func info() throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import CairnTool
 
-@Suite("Store reader on Apple-written stores", .enabled(if: Fixtures.available, "the fixture stores are not on this machine"))
+@Suite("Store reader on Apple-written stores")
 struct StoreReaderTests {
     @Test("every fixture store reads as a Core Data store with Z_PRIMARYKEY's entities and their row counts", arguments: Fixtures.allStores)
     func everyStore(path: String) throws {

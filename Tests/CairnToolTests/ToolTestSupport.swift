@@ -2,11 +2,12 @@ import CairnSQLite
 import Foundation
 import Testing
 
-/// The fixture stores written by Apple's frameworks (read-only; tests that write use copies):
-/// the folder `CAIRN_APPLE_STORES` names, or the shared fixtures folder of the development
-/// machines. The suites that read them are skipped, and say so, where neither exists.
+/// The fixture stores written by Apple's frameworks, in Tests/Fixtures/apple-stores (read-only;
+/// tests that write use copies), or the folder `CAIRN_APPLE_STORES` names.
 enum Fixtures {
-    static let folder = ProcessInfo.processInfo.environment["CAIRN_APPLE_STORES"] ?? "/work/shared/fixtures/apple-stores"
+    static let folder = ProcessInfo.processInfo.environment["CAIRN_APPLE_STORES"]
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/apple-stores").path
     static let sampleModel = folder + "/CoreDataPlus/SampleModel_V1.sqlite"
     static let sampleModelV2 = folder + "/CoreDataPlus/SampleModel_V2.sqlite"
     static let sampleModelContents = folder + "/CoreDataPlus/SampleModel.xcdatamodel.contents"
@@ -19,9 +20,6 @@ enum Fixtures {
     static let cartCoreData = folder + "/CartKit/CartStorage_v1.sqlite"
     static let cartContents = folder + "/CartKit/CartStorage.xcdatamodel.contents"
     static let allStores = [sampleModel, sampleModelV2, books, booksV2, users, testModel, cartSwiftData, cartCoreData]
-
-    /// Whether the fixtures are on this machine; the suites that read them are skipped where not.
-    static var available: Bool { FileManager.default.fileExists(atPath: sampleModel) }
 
     /// Opens `path` read-only without writing anything beside it.
     static func open(_ path: String) throws -> Database {

@@ -78,7 +78,7 @@ struct WriteEndToEndTests {
         #expect(refused.err == "cairn import: \(unknown): field 'nickname' is not a key of person; its keys: id, name, age, score, active, pet\n")
     }
 
-    @Test("import refuses Core Data and SwiftData stores and leaves them untouched", .enabled(if: Fixtures.available))
+    @Test("import refuses Core Data and SwiftData stores and leaves them untouched")
     func importAppleStore() throws {
         let copy = try Fixtures.copy(Fixtures.testModel)
         let before = try Data(contentsOf: URL(fileURLWithPath: copy))
@@ -110,7 +110,7 @@ struct WriteEndToEndTests {
         #expect(try rows(second, "SELECT * FROM person") == rows(path, "SELECT * FROM person"))
     }
 
-    @Test("export of an Apple store's entity matches SQLite's rows", .enabled(if: Fixtures.available))
+    @Test("export of an Apple store's entity matches SQLite's rows")
     func exportAppleStore() throws {
         let run = try Binary.cairn("export", Fixtures.books, "Author", "--format", "csv")
         #expect(run.status == 0, "\(run.err)")
