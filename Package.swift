@@ -163,7 +163,7 @@ let package = Package(
             dependencies: ["SwiftData", "StructuredQueries", "StructuredQueriesSQLite", "SQLiteData"],
             swiftSettings: strict),
         // Its end-to-end tests run the `cairn` binary `swift build --build-tests` puts beside the bundle.
-        .testTarget(name: "CairnToolTests", dependencies: ["CairnTool", "CairnSQLite"], swiftSettings: strict),
+        .testTarget(name: "CairnToolTests", dependencies: ["CairnTool", "Cairn", "CairnSQLite"], swiftSettings: strict),
         .testTarget(
             name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData", "CairnTestSupport", "CairnFormatCheck"],
             // The fuzz corpus is read from the source tree by FormatFuzzCorpusTests.

@@ -38,7 +38,23 @@ struct StoreMigrator {
             try database.execute(
                 sql: #"INSERT OR REPLACE INTO "_CairnMetadata" ("key", "value") VALUES ('schemaVersion', ?)"#,
                 arguments: StatementArguments([.text(version.description)]))
+            try recordSchema()
         }
+    }
+
+    /// Keeps the description of the entities' tables in the store (``StoredSchemaRecord``),
+    /// merged with what other containers of the same file recorded.
+    private func recordSchema() throws {
+        let key = StoredSchemaRecord.metadataKey
+        let existing = try strings(#"SELECT "value" FROM "_CairnMetadata" WHERE "key" = ?"#, [.text(key)]).first
+            .flatMap { try? JSONDecoder().decode(StoredSchemaRecord.self, from: Data($0.utf8)) }
+        let record = StoredSchemaRecord.merging(layouts, into: existing)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(record), as: UTF8.self)
+        try database.execute(
+            sql: #"INSERT OR REPLACE INTO "_CairnMetadata" ("key", "value") VALUES (?, ?)"#,
+            arguments: StatementArguments([.text(key), .text(json)]))
     }
 
     private func migrateColumns(of layout: TableLayout) throws {

@@ -28,12 +28,12 @@ struct TypedLiterals {
         }
     }
 
-    /// A date attribute, or in a Cairn store any REAL column: Cairn keeps dates there as
-    /// seconds since 2001 without recording which columns they are, and a date string
-    /// compared with a number can only mean a date.
+    /// A date attribute, or in a Cairn store that does not record its schema any REAL column:
+    /// Cairn keeps dates there as seconds since 2001, and a date string compared with a
+    /// number can only mean a date.
     func isDate(_ expression: FormatExpression) -> Bool {
         let type = query.type(of: expression)
-        return type == .date || (type == .double && query.store.kind == .cairn)
+        return type == .date || (type == .double && query.store.kind == .cairn && !query.store.model.typesRecorded)
     }
 
     /// A string constant (or a `{low, high}` of them) that reads as an ISO 8601 date.
@@ -48,17 +48,16 @@ struct TypedLiterals {
         }
     }
 
-    /// A UUID string (or a `{…}` of them) as the 16 bytes of a Core Data UUID attribute.
+    /// A UUID string (or a `{…}` of them) as the store keeps a UUID attribute: Core Data's 16
+    /// bytes, or Cairn's upper-case text.
     func uuids(in expression: FormatExpression) -> FormatExpression {
+        func stored(_ value: FormatValue) -> FormatValue {
+            guard case .string(let text) = value, let uuid = UUID(uuidString: text) else { return value }
+            if query.store.kind == .apple { return .data(withUnsafeBytes(of: uuid.uuid) { Data($0) }) }
+            return .string(uuid.uuidString)
+        }
         switch expression {
-        case .constant(.string(let text)):
-            guard let uuid = UUID(uuidString: text) else { return expression }
-            return .constant(.data(withUnsafeBytes(of: uuid.uuid) { Data($0) }))
-        case .constant(.array(let values)):
-            return .constant(.array(values.map { value in
-                guard case .string(let text) = value, let uuid = UUID(uuidString: text) else { return value }
-                return .data(withUnsafeBytes(of: uuid.uuid) { Data($0) })
-            }))
+        case .constant(let value): return .constant(value.mapArray(stored) ?? stored(value))
         case .aggregate(let elements): return .aggregate(elements.map(uuids))
         default: return expression
         }
@@ -80,5 +79,13 @@ struct TypedLiterals {
             if let date = try? style.parse(trimmed) { return date }
         }
         return nil
+    }
+}
+
+private extension FormatValue {
+    /// An array with `transform` applied to each element; nil for any other value.
+    func mapArray(_ transform: (FormatValue) -> FormatValue) -> FormatValue? {
+        guard case .array(let values) = self else { return nil }
+        return .array(values.map(transform))
     }
 }

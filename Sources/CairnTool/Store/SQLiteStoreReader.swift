@@ -1,4 +1,6 @@
+import Cairn
 import CairnSQLite
+import Foundation
 
 /// Reads the entities of a Cairn store or a plain SQLite database: a table per entity, its
 /// columns as attributes, foreign keys (declared, or for Cairn's to-one columns named as a
@@ -9,13 +11,15 @@ struct SQLiteStoreReader {
     let kind: StoreKind
 
     func read() throws -> StoreModel {
+        if kind == .cairn, let record = try recordedSchema() { return try model(from: record) }
         var model = StoreModel(
             kind: kind, entities: [],
             namesSource: kind == .cairn ? "the tables and columns (Cairn names them as the model does)" : "the tables and columns")
         if kind == .cairn {
             model.notes.append(
-                "a Cairn store does not record which REAL columns hold dates or which INTEGER columns hold Bools: they print as "
-                    + "numbers unless 'query' and 'export' are told with --types startedAt=date,isFavorite=bool")
+                "this Cairn store does not record its schema (it was last opened for writing by an older Cairn), so it does not say "
+                    + "which REAL columns hold dates or which INTEGER columns hold Bools: they print as numbers unless 'query' and "
+                    + "'export' are told with --types startedAt=date,isFavorite=bool")
         }
         var foreignKeys: [(table: String, column: String, target: String)] = []
         for table in tables where !table.hasPrefix("_Cairn") {
@@ -62,5 +66,62 @@ struct SQLiteStoreReader {
                                   storage: .inverseForeignKey(column: key.column)))
         }
         return model
+    }
+
+    // MARK: - The schema a Cairn store records
+
+    /// The description of its entities a Cairn store keeps in `_CairnMetadata`, if it has one.
+    private func recordedSchema() throws -> StoredSchemaRecord? {
+        let key = StoredSchemaRecord.metadataKey
+        guard let json = try db.fetchAll(sql: #"SELECT "value" FROM "_CairnMetadata" WHERE "key" = ?"#, arguments: [key], {
+            try $0.decode(String.self, at: 0)
+        }).first else { return nil }
+        do {
+            return try JSONDecoder().decode(StoredSchemaRecord.self, from: Data(json.utf8))
+        } catch {
+            throw ToolError.failure("the store's recorded schema (_CairnMetadata key '\(key)') cannot be read: \(error)")
+        }
+    }
+
+    /// The entities as the store's recorded schema describes them.
+    private func model(from record: StoredSchemaRecord) throws -> StoreModel {
+        var model = StoreModel(kind: kind, entities: [], namesSource: "the schema the store records (_CairnMetadata)")
+        model.typesRecorded = true
+        for recorded in record.entities where tables.contains(recorded.table) {
+            let attributes = recorded.attributes.map {
+                StoreAttribute(name: $0.name, column: $0.column, type: Self.valueType($0.type))
+            }
+            let relationships = recorded.relationships.compactMap { relationship -> StoreRelationship? in
+                let storage: StoreRelationship.Storage
+                if let column = relationship.column {
+                    storage = .foreignKey(column: column)
+                } else if let column = relationship.inverseColumn {
+                    storage = .inverseForeignKey(column: column)
+                } else if let table = relationship.joinTable, let source = relationship.sourceColumn,
+                    let destination = relationship.destinationColumn
+                {
+                    storage = .joinTable(table: table, sourceColumn: source, destinationColumn: destination)
+                } else {
+                    model.notes.append("\(recorded.name).\(relationship.name): the recorded schema does not say where its keys are")
+                    return nil
+                }
+                return StoreRelationship(
+                    name: relationship.name, destination: relationship.destination, isToMany: relationship.toMany,
+                    inverse: relationship.inverse, storage: storage)
+            }
+            model.entities.append(StoreEntity(
+                name: recorded.name, table: recorded.table, primaryKey: recorded.primaryKey, attributes: attributes,
+                relationships: relationships))
+        }
+        return model
+    }
+
+    /// How a recorded attribute type prints and compares (JSON and decimals are text).
+    static func valueType(_ recorded: String) -> ValueType {
+        switch recorded {
+        case "json": .string
+        case "decimal": .string
+        default: ValueType(rawValue: recorded) ?? .unknown
+        }
     }
 }

@@ -98,6 +98,9 @@ struct StoreModel: Sendable {
     /// Whether the keys were made from `Z` column names, so queries match them without regard
     /// to case (``KeyCasing``).
     var keysFromColumns = false
+    /// Whether the store says what type each attribute is (an Apple store's model, a Cairn
+    /// store's recorded schema), rather than its columns' SQLite types alone.
+    var typesRecorded = false
     /// Things `info` should say: what could not be resolved and why.
     var notes: [String] = []
     /// Labelled facts `info` prints about the store (an Apple store's metadata).
