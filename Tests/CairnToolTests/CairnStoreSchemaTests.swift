@@ -91,4 +91,26 @@ struct CairnStoreSchemaTests {
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == "name,isBooked\r\nOslo,false\r\n")
     }
+
+    @Test("import records its batches in the store's history, as a save's inserts")
+    func importIsInTheHistory() throws {
+        let store = try voyages()
+        let url = URL(fileURLWithPath: store)
+        let before = try ModelContext(ModelContainer(for: Voyage.self, Leg.self, Label.self, configurations: ModelConfiguration(url: url)))
+            .fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count
+        let csv = try Fixtures.write("name,departure,isBooked\nRiga,2026-02-01,false\nTallinn,2026-02-02,true\nVilnius,2026-02-03,true\n",
+                                     named: "more.csv")
+        let run = try Binary.cairn("import", store, "Voyage", csv, "--batch", "2")
+        #expect(run.status == 0, "\(run.err)")
+
+        let context = ModelContext(try ModelContainer(for: Voyage.self, Leg.self, Label.self, configurations: ModelConfiguration(url: url)))
+        let transactions = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        let imported = transactions.dropFirst(before)
+        #expect(imported.map(\.author) == ["cairn import", "cairn import"])
+        let inserted = imported.flatMap(\.changes).compactMap { change -> String? in
+            guard case .insert = change, let voyage = context.model(for: change.changedPersistentIdentifier) as? Voyage else { return nil }
+            return voyage.name
+        }
+        #expect(inserted == ["Riga", "Tallinn", "Vilnius"])
+    }
 }

@@ -127,6 +127,34 @@ struct HistoryRecord {
     }
 }
 
+/// History for rows written outside a context, so that a program following the store's history
+/// (`fetchHistory`) sees them as it sees a save's: the `cairn` tool's import.
+package enum ExternalHistory {
+    /// Records the insert of the rows with `keys` into `entityName`'s table as one history
+    /// transaction, on `database`, inside the caller's SQL transaction.
+    package static func recordInserts(entityName: String, keys: [Int64], author: String?, on database: Database) throws {
+        guard !keys.isEmpty else { return }
+        var runs: [String] = []
+        var run = (first: keys[0], last: keys[0])
+        for key in keys.dropFirst() {
+            if key == run.last &+ 1, run.last != .max {
+                run.last = key
+                continue
+            }
+            runs.append(run.first == run.last ? String(run.first) : "[\(run.first),\(run.last)]")
+            run = (key, key)
+        }
+        runs.append(run.first == run.last ? String(run.first) : "[\(run.first),\(run.last)]")
+        let document = "[{\"e\":" + jsonStringLiteral(entityName) + ",\"k\":\"i\",\"keys\":[" + runs.joined(separator: ",") + "]}]"
+        try database.execute(
+            sql: HistoryStorage.insertTransaction,
+            arguments: StatementArguments([
+                .real(Date().timeIntervalSinceReferenceDate), author.map { .text($0) } ?? .null,
+                .text(HistoryStorage.bundleIdentifier), .text(HistoryStorage.processIdentifier), .text(document),
+            ]))
+    }
+}
+
 extension StoreWriter {
     /// Records the save's changes to this store as one history transaction (inside the save's
     /// SQL transaction): the deletes and inserts as they were written, then the updates.

@@ -41,6 +41,8 @@ enum ImportCommand {
             let batch = input.records[start..<min(start + batchSize, input.records.count)]
             try store.db.execute(sql: "BEGIN IMMEDIATE")
             do {
+                var keys: [Int64] = []
+                keys.reserveCapacity(batch.count)
                 for record in batch {
                     let values = try plan.values(of: record, file: file)
                     do {
@@ -48,6 +50,12 @@ enum ImportCommand {
                     } catch let error as DatabaseError {
                         throw ToolError.failure("\(file) line \(record.line): \(entity.table) refused the row: \(error.message)")
                     }
+                    keys.append(store.db.lastInsertedRowID)
+                }
+                // A Cairn store's history lists the batch as a save's inserts, so that programs
+                // following it (fetchHistory) see the imported rows.
+                if kind == .cairn, store.tables.contains("_CairnHistoryTransaction") {
+                    try ExternalHistory.recordInserts(entityName: entity.name, keys: keys, author: "cairn import", on: store.db)
                 }
                 try store.db.execute(sql: "COMMIT")
             } catch {
