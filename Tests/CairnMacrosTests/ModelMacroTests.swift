@@ -201,6 +201,17 @@ struct ModelMacroTests {
         assertExpansionLacks(source, ["let items = Cairn.TableColumn", "let draft = Cairn.TableColumn", "let isExpanded = Cairn.TableColumn", "public let kind", "let secret = Cairn.TableColumn"])
     }
 
+    @Test("a non-final model conforms to PersistentModel and Observable but not to typed SQL's Table")
+    func nonFinalModelHasNoTable() {
+        let source = """
+            @Model public class Bird {
+                public var speciesName: String = ""
+            }
+            """
+        assertExpansionContains(source, ["extension Bird: Cairn.PersistentModel {", "extension Bird: Observation.Observable {"])
+        assertExpansionLacks(source, ["extension Bird: Cairn.Table", "_$makeFetched"])
+    }
+
     @Test("@Attribute and @Relationship options go into the metadata verbatim")
     func attributeAndRelationshipMetadata() {
         assertExpansionContains(

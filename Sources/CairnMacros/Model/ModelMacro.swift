@@ -212,7 +212,11 @@ extension ModelMacro: ExtensionMacro {
         where wants(short, full) {
             extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: full) {}"))
         }
-        if wants("Table", "Cairn.Table") {
+        // Typed SQL's `Table` needs `TableColumns.QueryValue` to be exactly `Self`, which only a
+        // final class can promise; a non-final model (Apple's samples declare
+        // `@Model public class Bird`) is a SwiftData model without typed-SQL columns.
+        let isFinal = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+        if isFinal, wants("Table", "Cairn.Table") {
             let source = tableExtension(classDecl, type: type.trimmedDescription)
             extensions.append(try ExtensionDeclSyntax(SyntaxNodeString(stringLiteral: source)))
         }
