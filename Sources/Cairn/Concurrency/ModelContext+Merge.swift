@@ -159,16 +159,25 @@ extension ModelContext {
     /// import inserts would hold itself and never count as unreferenced. One the caller still
     /// holds reads such a relationship from the store again, as the same instances where the
     /// context still has them.
+    ///
+    /// Looking means visiting every registered model, so it happens only when the context has
+    /// doubled since it last looked (or 4,096 inserts wait to let go of their relationships):
+    /// a context that holds 100,000 models its caller keeps, and saves one change per request,
+    /// does not walk them after every save. The walks cost, amortized, a few visits per model
+    /// registered.
     func releaseUnreferencedModels() {
+        guard tracked.count > Swift.max(1_000, 2 * trackedAfterRelease) || savedInsertions.count > 4_096 else { return }
         guard tracked.count > 1_000 else {
             // Keep the list bounded by what the context still holds (saves may delete as much
             // as they insert, and the context stay small).
-            if savedInsertions.count > 4_096 { savedInsertions.removeAll { trackedStorage($0) == nil } }
+            savedInsertions.removeAll { trackedStorage($0) == nil }
             return
         }
+        releaseWalks += 1
         for key in savedInsertions { trackedStorage(key)?.detachSavedRelatedModels() }
         savedInsertions = []
         releaseUnreferenced(Array(tracked.keys))
+        trackedAfterRelease = tracked.count
     }
 
     /// Forgets the saved, unchanged models among `keys` that nothing outside the context holds;
