@@ -11,7 +11,7 @@ import Testing
 enum MacroExpansion {
     /// The conformances the compiler passes to extension macros, by macro name.
     static let conformances: [String: [TypeSyntax]] = [
-        "Model": ["PersistentModel", "Observable", "Table"],
+        "Model": ["PersistentModel", "Observable", "Hashable", "Table"],
         "ModelActor": ["ModelActor"],
     ]
 

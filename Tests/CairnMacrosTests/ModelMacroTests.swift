@@ -150,6 +150,9 @@ struct ModelMacroTests {
             extension Workout: Observation.Observable {
             }
 
+            extension Workout: Swift.Hashable {
+            }
+
             extension Workout: Cairn.Table {
                 struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {
                     typealias QueryValue = Workout
@@ -361,7 +364,7 @@ struct ModelMacroTests {
             """, ["public required init(backingData"])
     }
 
-    @Test("a public model gets public requirements and both conformances")
+    @Test("a public model gets public requirements and its conformances")
     func conformances() {
         assertExpansionContains(
             """
@@ -374,6 +377,7 @@ struct ModelMacroTests {
                 "public static var schemaMetadata: [Cairn.Schema.PropertyMetadata]",
                 "extension Tag: Cairn.PersistentModel {\n}",
                 "extension Tag: Observation.Observable {\n}",
+                "extension Tag: Swift.Hashable {\n}",
                 "extension Tag: Cairn.Table {",
             ])
     }

@@ -40,7 +40,7 @@
     named(_$makeFetched), named(_$storage))
 @attached(memberAttribute)
 @attached(
-    extension, conformances: PersistentModel, Observable, Table,
+    extension, conformances: PersistentModel, Observable, Hashable, Table,
     names: named(TableColumns), named(columns), named(tableName), named(columnWidth), named(decode(from:)))
 public macro Model() = #externalMacro(module: "CairnMacros", type: "ModelMacro")
 

@@ -84,6 +84,8 @@ import Observation
 /// }
 /// extension Workout: Cairn.PersistentModel {}
 /// extension Workout: Observation.Observable {}
+/// extension Workout: Swift.Hashable {}   // implied by PersistentModel; stated for models
+///                                         // named in a `Set` above their declaration
 /// extension Workout: Cairn.Table {   // Cairn: the model in typed SQL (values and aggregates)
 ///     struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {
 ///         typealias QueryValue = Workout

@@ -11,8 +11,12 @@ extension CoreDataFactoryInitializable {
     /// `made` as `Self`. The initializers are declared for `Self: NSPredicate` (or
     /// `NSSortDescriptor`) so that convenience initializers of your own can delegate to them
     /// (see below); `Self` is then the class itself, which the subclass they make is one of.
-    /// Called on a subclass of it, they stop: no object of that class can carry a parsed format
-    /// or a key (Apple's return an object of another class there).
+    /// `NSComparisonPredicate` and `NSCompoundPredicate` have members of their own that catch
+    /// those calls at compile time. Called on a subclass of your own, the initializers stop: no
+    /// object of that class can carry a parsed format or a key, Swift cannot make an object of
+    /// a class it does not know (`NSPredicate` has no `required` initializer), and handing back
+    /// an object of another class would break memory safety (Apple's return an object of
+    /// another class there).
     static func adopting(_ made: AnyObject, madeBy label: String) -> Self {
         guard let made = made as? Self else {
             preconditionFailure(
@@ -51,10 +55,11 @@ extension CoreDataFactoryInitializable where Self: NSPredicate {
     ///   `Foundation/NSPredicate/formatError`, evaluates to `false`, and fetches that use it
     ///   throw the error. Use ``init(validatingFormat:_:)`` to get the error where the
     ///   predicate is made.
-    /// - Warning: The predicate is an `NSPredicate`; called on a subclass of `NSPredicate`
-    ///   (`NSComparisonPredicate(format:)`, a subclass of your own), it stops the program,
-    ///   since no object of that class can carry a parsed format. Apple's returns an object of
-    ///   another class there.
+    /// - Warning: The predicate is an `NSPredicate`. `NSComparisonPredicate(format:)` and
+    ///   `NSCompoundPredicate(format:)` do not compile (see ``NSComparisonPredicate/init(format:_:)``);
+    ///   called on a subclass of `NSPredicate` of your own, it stops the program, since no
+    ///   object of that class can carry a parsed format and Swift cannot make one of a class it
+    ///   does not know. Apple's returns an object of another class there.
     public init(format predicateFormat: String, _ args: Any?...) {
         self = Self.adopting(Self.parsing(predicateFormat, args), madeBy: "format")
     }
@@ -112,6 +117,63 @@ extension CoreDataFactoryInitializable where Self: NSPredicate {
         } catch {
             return FormatBackedPredicate(tree: .constant(false), error: error)
         }
+    }
+}
+
+// Called on `NSComparisonPredicate` or `NSCompoundPredicate`, the format initializers above would
+// have to return an object of that class carrying a parsed format, which none can. Members of
+// the classes themselves rank above the protocol extension's, so these catch the call: it needs
+// `try` (a compile-time error as written) and the deprecation message says what to write. An
+// unavailable declaration would not do: Swift ranks it below the available one above.
+
+extension NSComparisonPredicate {
+    /// `NSComparisonPredicate(format:)` cannot make an `NSComparisonPredicate`: write
+    /// `NSPredicate(format:)`, which makes the same comparison. Throws, so that the call does
+    /// not compile as written.
+    @available(*, deprecated, message: "makes an NSPredicate, not an NSComparisonPredicate: write NSPredicate(format:)")
+    public convenience init(format predicateFormat: String, _ args: Any?...) throws(FormatPredicateError) {
+        throw .subclassFormat("NSComparisonPredicate(format:)", "NSPredicate(format:)")
+    }
+
+    /// See ``init(format:_:)``: write `NSPredicate(format:argumentArray:)`.
+    @available(*, deprecated, message: "makes an NSPredicate, not an NSComparisonPredicate: write NSPredicate(format:argumentArray:)")
+    public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) throws(FormatPredicateError) {
+        throw .subclassFormat("NSComparisonPredicate(format:argumentArray:)", "NSPredicate(format:argumentArray:)")
+    }
+
+    /// See ``init(format:_:)``: write `NSPredicate(formatPredicate:)`.
+    @available(*, deprecated, message: "makes an NSPredicate, not an NSComparisonPredicate: write NSPredicate(formatPredicate:)")
+    public convenience init(formatPredicate: FormatPredicate) throws(FormatPredicateError) {
+        throw .subclassFormat("NSComparisonPredicate(formatPredicate:)", "NSPredicate(formatPredicate:)")
+    }
+}
+
+extension NSCompoundPredicate {
+    /// `NSCompoundPredicate(format:)` cannot make an `NSCompoundPredicate`: write
+    /// `NSPredicate(format:)`, which makes the same AND/OR/NOT. Throws, so that the call does
+    /// not compile as written.
+    @available(*, deprecated, message: "makes an NSPredicate, not an NSCompoundPredicate: write NSPredicate(format:)")
+    public convenience init(format predicateFormat: String, _ args: Any?...) throws(FormatPredicateError) {
+        throw .subclassFormat("NSCompoundPredicate(format:)", "NSPredicate(format:)")
+    }
+
+    /// See ``init(format:_:)``: write `NSPredicate(format:argumentArray:)`.
+    @available(*, deprecated, message: "makes an NSPredicate, not an NSCompoundPredicate: write NSPredicate(format:argumentArray:)")
+    public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) throws(FormatPredicateError) {
+        throw .subclassFormat("NSCompoundPredicate(format:argumentArray:)", "NSPredicate(format:argumentArray:)")
+    }
+
+    /// See ``init(format:_:)``: write `NSPredicate(formatPredicate:)`.
+    @available(*, deprecated, message: "makes an NSPredicate, not an NSCompoundPredicate: write NSPredicate(formatPredicate:)")
+    public convenience init(formatPredicate: FormatPredicate) throws(FormatPredicateError) {
+        throw .subclassFormat("NSCompoundPredicate(formatPredicate:)", "NSPredicate(formatPredicate:)")
+    }
+}
+
+extension FormatPredicateError {
+    /// A format initializer called on a subclass of `NSPredicate`.
+    static func subclassFormat(_ call: String, _ instead: String) -> FormatPredicateError {
+        FormatPredicateError(.unsupported, "\(call) makes an NSPredicate, not an object of that class; write \(instead)")
     }
 }
 

@@ -208,7 +208,15 @@ extension ModelMacro: ExtensionMacro {
             requested.isEmpty || requested.contains(short) || requested.contains(full)
         }
         var extensions: [ExtensionDeclSyntax] = []
-        for (short, full) in [("PersistentModel", "Cairn.PersistentModel"), ("Observable", "Observation.Observable")]
+        // `Hashable` is implied by `PersistentModel` and also stated on its own. When another
+        // model's macro argument names this one (`@Relationship(inverse: \Car.garage) var
+        // cars: Set<Car>` above `Car`), the compiler checks `Car: Hashable` before expanding
+        // this macro, from the `conformances:` list, and a protocol listed there does not
+        // stand for the protocols it refines.
+        for (short, full) in [
+            ("PersistentModel", "Cairn.PersistentModel"), ("Observable", "Observation.Observable"),
+            ("Hashable", "Swift.Hashable"),
+        ]
         where wants(short, full) {
             extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: full) {}"))
         }

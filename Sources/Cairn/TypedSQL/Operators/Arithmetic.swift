@@ -6,8 +6,8 @@
 // that imports Cairn. Keeping both sides of one type with a concrete result keeps that cheap:
 // plain Int, Double and String arithmetic type-checks as fast with them as without them
 // (`swiftc -typecheck`), `reduce(0, +)` costs about 50 ms more, and no query expression in the
-// tests takes 100 ms.
-// The named methods (`eq`, `gt`, …) remain the comparison operators.
+// tests takes 100 ms. Comparisons: ComparisonOperators.swift (`<`, `>`, `<=`, `>=`) and the
+// named methods (`eq`, `gt`, …).
 
 extension QueryExpression where QueryValue: Numeric & QueryBindable {
     /// `lhs + rhs`

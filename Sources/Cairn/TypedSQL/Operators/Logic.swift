@@ -1,5 +1,13 @@
 // Boolean logic: Swift's `!`, `&&`, `||` and the methods `and`, `or`, `not()`. Conditions
 // may be `Bool` or `Bool?` expressions (SQL's three-valued logic).
+//
+// `&&` and `||` join conditions of the two concrete types conditions come as: a column and a
+// computed `SQLQueryExpression` (what every comparison returns). They are not
+// declared for every `QueryExpression`: plain Swift values are query expressions, and with the
+// ordering operators (ComparisonOperators.swift) such an `&&` made the type checker try SQL
+// readings of plain conditions (`a + b * 2 - 1 > a - b && s != "x"` took 20 times as long, or
+// seconds, to type-check in any file importing Cairn). Other conditions (a `Case`, a subquery, a
+// plain `Bool`) join with `and(_:)` and `or(_:)`.
 
 extension QueryExpression where QueryValue: _BooleanValue {
     /// `NOT x`
@@ -9,36 +17,6 @@ extension QueryExpression where QueryValue: _BooleanValue {
     /// ```
     public static prefix func ! (operand: Self) -> SQLQueryExpression<QueryValue> {
         SQLQueryExpression(operand.sqlExpression.not())
-    }
-
-    /// `lhs AND rhs`
-    ///
-    /// ```swift
-    /// Reminder.where { $0.isFlagged && !$0.isCompleted }
-    /// // … WHERE "reminders"."isFlagged" AND NOT "reminders"."isCompleted"
-    /// ```
-    public static func && <Other: QueryExpression>(lhs: Self, rhs: Other) -> SQLQueryExpression<Bool>
-    where Other.QueryValue: _BooleanValue {
-        SQLQueryExpression(lhs.sqlExpression.and(rhs.sqlExpression))
-    }
-
-    /// `lhs OR rhs`
-    public static func || <Other: QueryExpression>(lhs: Self, rhs: Other) -> SQLQueryExpression<Bool>
-    where Other.QueryValue: _BooleanValue {
-        SQLQueryExpression(lhs.sqlExpression.or(rhs.sqlExpression))
-    }
-
-    /// `lhs AND rhs` with a hand-written condition: `!isCompleted && #sql("…")` needs no
-    /// `as: Bool.self` (the generic form cannot tell `Bool` from `Bool?` for `#sql`).
-    @_disfavoredOverload
-    public static func && (lhs: Self, rhs: SQLQueryExpression<Bool>) -> SQLQueryExpression<Bool> {
-        SQLQueryExpression(lhs.sqlExpression.and(rhs.sqlExpression))
-    }
-
-    /// `lhs OR rhs` with a hand-written condition (`#sql` without `as: Bool.self`).
-    @_disfavoredOverload
-    public static func || (lhs: Self, rhs: SQLQueryExpression<Bool>) -> SQLQueryExpression<Bool> {
-        SQLQueryExpression(lhs.sqlExpression.or(rhs.sqlExpression))
     }
 
     /// `self AND other`
@@ -57,6 +35,54 @@ extension QueryExpression where QueryValue: _BooleanValue {
     public func not() -> SQLQueryExpression<QueryValue> {
         SQLQueryExpression(sqlExpression.not())
     }
+}
+
+// MARK: - `&&` and `||` on the condition types
+
+extension SQLQueryExpression where QueryValue: _BooleanValue {
+    /// `lhs AND rhs` with a hand-written condition: `!$0.isCompleted && #sql("…")` needs no
+    /// `as: Bool.self` (the generic form cannot tell `Bool` from `Bool?` for `#sql`).
+    @_disfavoredOverload
+    public static func && (lhs: Self, rhs: SQLQueryExpression<Bool>) -> SQLQueryExpression<Bool> { lhs.and(rhs) }
+
+    /// `lhs OR rhs` with a hand-written condition (`#sql` without `as: Bool.self`).
+    @_disfavoredOverload
+    public static func || (lhs: Self, rhs: SQLQueryExpression<Bool>) -> SQLQueryExpression<Bool> { lhs.or(rhs) }
+
+    /// `lhs AND rhs`: `$0.priority > 2 && $0.position < 5`.
+    public static func && <Other: _BooleanValue>(lhs: Self, rhs: SQLQueryExpression<Other>) -> SQLQueryExpression<Bool> { lhs.and(rhs) }
+
+    /// `lhs OR rhs`
+    public static func || <Other: _BooleanValue>(lhs: Self, rhs: SQLQueryExpression<Other>) -> SQLQueryExpression<Bool> { lhs.or(rhs) }
+
+    /// `lhs AND column`: `$0.id.eq($1.remindersListID) && $1.isFlagged`.
+    public static func && <Root, Other: _BooleanValue>(lhs: Self, rhs: TableColumn<Root, Other>) -> SQLQueryExpression<Bool> { lhs.and(rhs) }
+
+    /// `lhs OR column`
+    public static func || <Root, Other: _BooleanValue>(lhs: Self, rhs: TableColumn<Root, Other>) -> SQLQueryExpression<Bool> { lhs.or(rhs) }
+}
+
+extension TableColumn where Value: _BooleanValue {
+    /// `column AND rhs` with a hand-written condition: `!$0.isCompleted && #sql("…")` needs no
+    /// `as: Bool.self` (the generic form cannot tell `Bool` from `Bool?` for `#sql`).
+    @_disfavoredOverload
+    public static func && (lhs: Self, rhs: SQLQueryExpression<Bool>) -> SQLQueryExpression<Bool> { lhs.and(rhs) }
+
+    /// `column OR rhs` with a hand-written condition (`#sql` without `as: Bool.self`).
+    @_disfavoredOverload
+    public static func || (lhs: Self, rhs: SQLQueryExpression<Bool>) -> SQLQueryExpression<Bool> { lhs.or(rhs) }
+
+    /// `column AND rhs`: `$0.isFlagged && $0.priority > 2`.
+    public static func && <Other: _BooleanValue>(lhs: Self, rhs: SQLQueryExpression<Other>) -> SQLQueryExpression<Bool> { lhs.and(rhs) }
+
+    /// `column OR rhs`
+    public static func || <Other: _BooleanValue>(lhs: Self, rhs: SQLQueryExpression<Other>) -> SQLQueryExpression<Bool> { lhs.or(rhs) }
+
+    /// `column AND column`: `$0.isFlagged && $0.isCompleted`.
+    public static func && <OtherRoot, Other: _BooleanValue>(lhs: Self, rhs: TableColumn<OtherRoot, Other>) -> SQLQueryExpression<Bool> { lhs.and(rhs) }
+
+    /// `column OR column`
+    public static func || <OtherRoot, Other: _BooleanValue>(lhs: Self, rhs: TableColumn<OtherRoot, Other>) -> SQLQueryExpression<Bool> { lhs.or(rhs) }
 }
 
 // MARK: - Coalescing

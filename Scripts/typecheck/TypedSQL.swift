@@ -1,0 +1,39 @@
+// Typed SQL as StructuredQueries code writes it: `Scripts/typecheck-timing.sh` reports the
+// time of each function (the six-term `where` is the figure Docs/TypedSQL.md quotes).
+import Cairn
+
+@Table
+struct TimedReminder {
+    let id: Int
+    var title = ""
+    var priority: Int?
+    var position = 0
+    var isCompleted = false
+    var listID = 0
+}
+
+@Table
+struct TimedList {
+    let id: Int
+    var title = ""
+}
+
+func sixTermWhere() {
+    _ = TimedReminder.where {
+        $0.position >= 0 && $0.priority > 1 && !$0.isCompleted && $0.title.neq("") && $0.listID < 10 && $0.id <= 100
+    }
+}
+
+func sixTermWhereWithMethods() {
+    _ = TimedReminder.where {
+        $0.position.gte(0) && $0.priority.gt(1) && !$0.isCompleted && $0.title.neq("") && $0.listID.lt(10) && $0.id.lte(100)
+    }
+}
+
+func comparisonsOnAggregates() {
+    _ = TimedReminder.group(by: \.listID).having { $0.id.count() > 3 }.select { ($0.listID, $0.id.count()) }
+}
+
+func joinCondition() {
+    _ = TimedList.join(TimedReminder.all) { $0.id.eq($1.listID) }.where { $1.priority > 2 && $0.title.neq("x") }
+}

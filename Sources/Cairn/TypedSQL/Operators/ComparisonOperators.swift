@@ -1,0 +1,60 @@
+// Swift's ordering operators on columns and computed expressions, as StructuredQueries code
+// writes them: `$0.priority > 2`, `having { $0.id.count() > 3 }`. The right side is a value,
+// bound; compare two expressions with the methods (`$0.position.gt($1.position)`).
+//
+// They are static members of the two concrete expression types, `TableColumn` and
+// `SQLQueryExpression`, and of nothing else, and the `&&`/`||` that join their results are too
+// (Logic.swift). Plain Swift values are query expressions, so operators declared for every
+// `QueryExpression`, or a marker protocol columns adopt, let the type checker try SQL readings of
+// plain code such as `a + b * 2 - 1 > a - b && s != "x"` in every file that imports Cairn.
+// `Scripts/typecheck-timing.sh` checks that plain Swift type-checks about as fast with Cairn
+// imported. `==` and `!=` are not offered (StructuredQueries makes them unavailable too): even
+// as members of these two types they made such plain conditions take seconds; write `eq`/`is`
+// and `neq`/`isNot`.
+
+extension QueryExpression {
+    fileprivate func ordering(_ op: SQLBinaryOperator, _ value: some QueryExpression) -> SQLQueryExpression<Bool> {
+        SQLQueryExpression(.binary(op, sqlExpression, value.sqlExpression))
+    }
+}
+
+extension TableColumn where Value: QueryBindable {
+    /// `column < ?`
+    public static func < (lhs: Self, rhs: Value) -> SQLQueryExpression<Bool> { lhs.ordering(.less, rhs) }
+
+    /// `column > ?`, the value bound.
+    ///
+    /// ```swift
+    /// Reminder.where { $0.priority > 2 && $0.position <= 10 }
+    /// // SELECT … FROM "reminders"
+    /// // WHERE ("reminders"."priority" > ?) AND ("reminders"."position" <= ?)   (2, 10)
+    /// ```
+    ///
+    /// A NULL column compares as SQL does: `priority > 2` is not true for a NULL priority.
+    public static func > (lhs: Self, rhs: Value) -> SQLQueryExpression<Bool> { lhs.ordering(.greater, rhs) }
+
+    /// `column <= ?`
+    public static func <= (lhs: Self, rhs: Value) -> SQLQueryExpression<Bool> { lhs.ordering(.lessOrEqual, rhs) }
+
+    /// `column >= ?`
+    public static func >= (lhs: Self, rhs: Value) -> SQLQueryExpression<Bool> { lhs.ordering(.greaterOrEqual, rhs) }
+}
+
+extension SQLQueryExpression where QueryValue: QueryBindable {
+    /// `expression < ?`
+    public static func < (lhs: Self, rhs: QueryValue) -> SQLQueryExpression<Bool> { lhs.ordering(.less, rhs) }
+
+    /// `expression > ?`, the value bound: an aggregate, a function or arithmetic on the left.
+    ///
+    /// ```swift
+    /// Reminder.group(by: \.remindersListID).having { $0.id.count() > 3 }
+    /// // … GROUP BY "reminders"."remindersListID" HAVING (count("reminders"."id") > ?)   (3)
+    /// ```
+    public static func > (lhs: Self, rhs: QueryValue) -> SQLQueryExpression<Bool> { lhs.ordering(.greater, rhs) }
+
+    /// `expression <= ?`
+    public static func <= (lhs: Self, rhs: QueryValue) -> SQLQueryExpression<Bool> { lhs.ordering(.lessOrEqual, rhs) }
+
+    /// `expression >= ?`
+    public static func >= (lhs: Self, rhs: QueryValue) -> SQLQueryExpression<Bool> { lhs.ordering(.greaterOrEqual, rhs) }
+}
