@@ -5,7 +5,8 @@
 /// access:
 ///
 /// - ``read(_:)`` runs on a consistent snapshot. Reads of different contexts may run at the
-///   same time as each other and as the write; none sees a write that commits meanwhile.
+///   same time as each other and as the write (a file store's do; an in-memory store serves
+///   one access at a time); none sees a write that commits meanwhile.
 /// - ``write(_:)`` runs in one transaction, one at a time: a save, a raw write, a history
 ///   deletion. It commits when its body returns and rolls back when it throws.
 ///
@@ -20,9 +21,9 @@ protocol StoreBackend: AnyObject, Sendable {
     func migrate(layouts: [TableLayout], version: Schema.Version) throws
 
     /// Runs `body` on a snapshot of the store and returns its result, blocking the calling
-    /// thread (never for a write in progress, only while every reader is busy). When the
-    /// calling thread is inside a fetch (`FetchCancellation`), cancelling its task interrupts
-    /// the running statement.
+    /// thread while the backend has no connection free for it. When the calling thread is
+    /// inside a fetch (`FetchCancellation`), cancelling its task interrupts the running
+    /// statement.
     func read<T>(_ body: (StoreConnection) throws -> T) throws -> T
 
     /// Runs `body` in one transaction on the store's only writer, blocking the calling thread
