@@ -44,7 +44,7 @@ done | awk -v s="$surface" '
   END {
     printf "%-9s %16s %16s %8s\n", "workload", "C instr", s " instr", "ratio"
     c[8] = c[2]  # W8, a tuple select of the W2 rows, is compared with C W2
-    for (n = 1; n <= 9; n++) if ((n in c) && (n in m))
+    for (n = 1; n <= 10; n++) if ((n in c) && (n in m))
       printf "W%-8d %16.0f %16.0f %7.2fx\n", n, c[n], m[n], m[n] / c[n]
   }'
 if [ "${CACHE_SIM:-0}" = 1 ]; then

@@ -22,6 +22,8 @@
 //   W9 (Cairn's addition) W7's 100 fetches, each a join of the 16,000 orders to their
 //      shipper (a 3-row table, by primary key) reading six columns from both tables into a
 //      new array: the shape of a typed SQL `join { … }.select { ($0.a, $1.b) }`.
+//   W10 (Cairn's addition) 4 reader threads, each on its own connection running W3's query,
+//      while a writer thread on a fifth inserts rows in transactions of 100 (concurrent_load.c).
 // Input rows are generated before W1's clock starts. Titles are
 // "Workout session #<id>" (18-23 bytes): longer than Swift's 15-byte inline
 // small-string limit, so Swift heap-allocates each title as C's strdup does.
@@ -33,21 +35,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "CairnBenchBaseline.h"
+#include "baseline_internal.h"
 
-#define N 100000
 #define REPEAT 1000
 #define LOOKUPS 10000
 
-typedef struct {
-    int64_t id;
-    char *title;
-    double startedAt;
-    double finishedAt;
-    int finishedAtIsNull;
-    int64_t minutes;
-    double calories;
-    int isFavorite;
-} Workout;
 
 // cairn-bench --cpu-time switches both sides to the process's CPU clock, which a loaded
 // machine disturbs far less than the wall clock (time spent waiting for a core is not counted).
@@ -62,7 +54,7 @@ static double now_ms(void) {
 
 // cairn-bench --workloads runs only some workloads (W1 always: it fills the table). Skipping
 // one changes nothing in the others; a skipped workload reports -1 ms.
-static int selected_workloads = 0x17f;  // W1-W7 and W9 (C has no W8)
+static int selected_workloads = 0x37f;  // W1-W7, W9 and W10 (C has no W8)
 void cairn_baseline_select_workloads(int mask) { selected_workloads = mask | 1; }
 static int selected(int k) { return (selected_workloads >> (k - 1)) & 1; }
 
@@ -99,12 +91,12 @@ void cairn_bench_section_end(const char *label) {
     }
 }
 
-static double workload_begin(void) {
+double cairn_baseline_workload_begin(void) {
     cairn_bench_section_begin();
     return now_ms();
 }
 
-static double workload_end(int k, double t) {
+double cairn_baseline_workload_end(int k, double t) {
     double ms = now_ms() - t;
     char label[16];
     snprintf(label, sizeof label, "c W%d", k);
@@ -142,7 +134,7 @@ static void make_row(int64_t i, Workout *w) {
     w->isFavorite = (i % 7 == 0);
 }
 
-static void read_row(sqlite3_stmt *s, Workout *w) {
+void cairn_baseline_read_row(sqlite3_stmt *s, Workout *w) {
     w->id = sqlite3_column_int64(s, 0);
     const unsigned char *t = sqlite3_column_text(s, 1);
     w->title = strdup((const char *)t);
@@ -271,7 +263,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
     for (int64_t i = 1; i <= N; i++) make_row(i, &input[i - 1]);
 
     // W1
-    double t = workload_begin();
+    double t = cairn_baseline_workload_begin();
     exec(db, "BEGIN IMMEDIATE");
     sqlite3_stmt *ins;
     check(sqlite3_prepare_v2(db, "INSERT INTO workout (id, title, startedAt, finishedAt, minutes, calories, isFavorite) "
@@ -290,7 +282,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
     }
     sqlite3_finalize(ins);
     exec(db, "COMMIT");
-    double tW1 = workload_end(1, t);
+    double tW1 = cairn_baseline_workload_end(1, t);
 
     for (int i = 0; i < N; i++) free(input[i].title);
     free(input);
@@ -299,7 +291,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
     int64_t ck2 = 0;
     if (selected(2)) {
         // W2
-        t = workload_begin();
+        t = cairn_baseline_workload_begin();
         READ_BEGIN();
         sqlite3_stmt *sel;
         check(sqlite3_prepare_v2(db, "SELECT id, title, startedAt, finishedAt, minutes, calories, isFavorite FROM workout",
@@ -308,11 +300,11 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
         Workout *all = malloc(sizeof(Workout) * cap);
         while (sqlite3_step(sel) == SQLITE_ROW) {
             if (n == cap) { cap *= 2; all = realloc(all, sizeof(Workout) * cap); }
-            read_row(sel, &all[n++]);
+            cairn_baseline_read_row(sel, &all[n++]);
         }
         sqlite3_finalize(sel);
         READ_END();
-        tW2 = workload_end(2, t);
+        tW2 = cairn_baseline_workload_end(2, t);
         for (size_t i = 0; i < n; i++) ck2 += all[i].id + all[i].minutes + all[i].isFavorite + (int64_t)strlen(all[i].title)
                                               + (all[i].finishedAtIsNull ? 1 : 0);
         for (size_t i = 0; i < n; i++) free(all[i].title);
@@ -323,7 +315,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
     int64_t ck3 = 0;
     if (selected(3)) {
         // W3
-        t = workload_begin();
+        t = cairn_baseline_workload_begin();
         READ_BEGIN();
         sqlite3_stmt *q3;
         check(sqlite3_prepare_v2(db, "SELECT id, title, startedAt, finishedAt, minutes, calories, isFavorite FROM workout "
@@ -333,21 +325,21 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
             sqlite3_bind_int64(q3, 2, 100);
             Workout rows[100];
             int k = 0;
-            while (sqlite3_step(q3) == SQLITE_ROW) read_row(q3, &rows[k++]);
+            while (sqlite3_step(q3) == SQLITE_ROW) cairn_baseline_read_row(q3, &rows[k++]);
             sqlite3_reset(q3);
             for (int j = 0; j < k; j++) { ck3 += rows[j].id; free(rows[j].title); }
             ck3 += k;
         }
         sqlite3_finalize(q3);
         READ_END();
-        tW3 = workload_end(3, t);
+        tW3 = cairn_baseline_workload_end(3, t);
     }
 
     double tW4 = -1;
     int64_t ck4 = 0;
     if (selected(4)) {
         // W4
-        t = workload_begin();
+        t = cairn_baseline_workload_begin();
         READ_BEGIN();
         sqlite3_stmt *q4;
         check(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM workout WHERE isFavorite = ?", -1, &q4, NULL), db, "prepare q4");
@@ -358,14 +350,14 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
         }
         sqlite3_finalize(q4);
         READ_END();
-        tW4 = workload_end(4, t);
+        tW4 = cairn_baseline_workload_end(4, t);
     }
 
     double tW5 = -1;
     int64_t ck5 = 0;
     if (selected(5)) {
         // W5 (extra): 10,000 primary-key lookups, one row materialised each
-        t = workload_begin();
+        t = cairn_baseline_workload_begin();
         READ_BEGIN();
         sqlite3_stmt *q5;
         check(sqlite3_prepare_v2(db, "SELECT id, title, startedAt, finishedAt, minutes, calories, isFavorite FROM workout "
@@ -374,7 +366,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
             sqlite3_bind_int64(q5, 1, (int64_t)((k * 7919) % N + 1));
             if (sqlite3_step(q5) == SQLITE_ROW) {
                 Workout w;
-                read_row(q5, &w);
+                cairn_baseline_read_row(q5, &w);
                 ck5 += w.id + w.minutes;
                 free(w.title);
             }
@@ -382,7 +374,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
         }
         sqlite3_finalize(q5);
         READ_END();
-        tW5 = workload_end(5, t);
+        tW5 = cairn_baseline_workload_end(5, t);
     }
 
 
@@ -426,7 +418,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
         sqlite3_finalize(oi);
         exec(db, "COMMIT");
         if (selected(6)) {
-            t = workload_begin();
+            t = cairn_baseline_workload_begin();
             READ_BEGIN();
             sqlite3_stmt *q6;
             check(sqlite3_prepare_v2(db, ORDERS_SELECT, -1, &q6, NULL), db, "prepare q6");
@@ -435,11 +427,11 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
             free(orders);
             sqlite3_finalize(q6);
             READ_END();
-            tW6 = workload_end(6, t);
+            tW6 = cairn_baseline_workload_end(6, t);
         }
         if (selected(7)) {
             // W6's loop, but each fetch fills a new array that is freed after use.
-            t = workload_begin();
+            t = cairn_baseline_workload_begin();
             READ_BEGIN();
             sqlite3_stmt *q7;
             check(sqlite3_prepare_v2(db, ORDERS_SELECT, -1, &q7, NULL), db, "prepare q7");
@@ -450,20 +442,20 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
             }
             sqlite3_finalize(q7);
             READ_END();
-            tW7 = workload_end(7, t);
+            tW7 = cairn_baseline_workload_end(7, t);
         }
         if (selected(9)) {
             exec(db, "CREATE TABLE shippers (ShipperID INTEGER PRIMARY KEY, CompanyName TEXT NOT NULL, Phone TEXT)");
             exec(db, "INSERT INTO shippers (ShipperID, CompanyName) VALUES "
                      "(1, 'Speedy Express'), (2, 'United Package'), (3, 'Federal Shipping')");
-            t = workload_begin();
+            t = cairn_baseline_workload_begin();
             READ_BEGIN();
             sqlite3_stmt *q9;
             check(sqlite3_prepare_v2(db, SHIPPED_SELECT, -1, &q9, NULL), db, "prepare q9");
             for (int r = 0; r < ORDER_REPEAT; r++) ck9 += shipped_pass(q9);
             sqlite3_finalize(q9);
             READ_END();
-            tW9 = workload_end(9, t);
+            tW9 = cairn_baseline_workload_end(9, t);
         }
     }
 
@@ -479,16 +471,22 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
     sqlite3_finalize(ps);
     sqlite3_close(db);
 
+    // W10: other connections on the file W1 filled (concurrent_load.c).
+    double tW10 = -1;
+    int64_t ck10 = 0;
+    if (selected(10)) tW10 = cairn_baseline_concurrent_load(path, &ck10);
+
     out->transactions = txn;
     snprintf(out->sqliteVersion, sizeof out->sqliteVersion, "%s", sqlite3_libversion());
     snprintf(out->journalMode, sizeof out->journalMode, "%s", jm);
     out->synchronous = sync;
-    out->checksum[1] = ck2; out->checksum[2] = ck3; out->checksum[3] = ck4; out->checksum[4] = ck5; out->checksum[5] = ck6; out->checksum[6] = ck7; out->checksum[7] = 0; out->checksum[8] = ck9;
+    out->checksum[1] = ck2; out->checksum[2] = ck3; out->checksum[3] = ck4; out->checksum[4] = ck5; out->checksum[5] = ck6; out->checksum[6] = ck7; out->checksum[7] = 0; out->checksum[8] = ck9; out->checksum[9] = ck10;
     out->setupMilliseconds = tSetup;
     out->milliseconds[0] = tW1; out->milliseconds[1] = tW2; out->milliseconds[2] = tW3;
     out->milliseconds[3] = tW4; out->milliseconds[4] = tW5; out->milliseconds[5] = tW6;
     out->milliseconds[6] = tW7;
     out->milliseconds[7] = -1;  // W8 is compared with W2 (cairn-bench)
     out->milliseconds[8] = tW9;
+    out->milliseconds[9] = tW10;
     return 0;
 }

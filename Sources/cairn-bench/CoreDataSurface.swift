@@ -8,6 +8,16 @@ import Foundation
 /// fetch returns new objects in a new array, so W6 and W7 run the same code. Also prints how
 /// long parsing a typical format predicate and compiling it to SQL takes.
 struct CoreDataSurface: BenchSurface {
+    /// W3's request once: the sum of its ids plus its row count (what W3 and W10 add up).
+    static func topHundred(_ context: ModelContext) throws -> Int64 {
+        let request = NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout")
+        request.predicate = NSPredicate(format: "minutes >= %d", 30)
+        request.sortDescriptors = [NSSortDescriptor(key: "startedAt", ascending: false)]
+        request.fetchLimit = 100
+        let rows = try context.fetch(request)
+        return rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
+    }
+
     func run(directory: String) throws -> Measurements {
         let url = URL(fileURLWithPath: directory + "/coredata.store")
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
@@ -32,14 +42,7 @@ struct CoreDataSurface: BenchSurface {
         try m.measure(3) {
             let context = ModelContext(container)
             var sum: Int64 = 0
-            for _ in 0..<Workload.repeats {
-                let request = NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout")
-                request.predicate = NSPredicate(format: "minutes >= %d", 30)
-                request.sortDescriptors = [NSSortDescriptor(key: "startedAt", ascending: false)]
-                request.fetchLimit = 100
-                let rows = try context.fetch(request)
-                sum += rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
-            }
+            for _ in 0..<Workload.repeats { sum += try Self.topHundred(context) }
             return sum
         }
 
@@ -64,6 +67,7 @@ struct CoreDataSurface: BenchSurface {
         try SwiftDataSurface.measureOrders(&m, container: container) {
             try $0.fetch(NSFetchRequest<ModelOrder>(entityName: "ModelOrder"))
         }
+        try SwiftDataSurface.measureConcurrentLoad(&m, container: container, topHundred: Self.topHundred)
 
         print("format_parse_compile_us=" + String(format: "%.2f", try Self.parseAndCompileMicroseconds()))
         print("format_parse_only_us=" + String(format: "%.2f", Self.parseOnlyMicroseconds()))

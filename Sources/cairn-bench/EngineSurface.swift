@@ -39,12 +39,7 @@ struct EngineSurface: BenchSurface {
         try m.measure(3) {
             try pool.read { db in
                 var sum: Int64 = 0
-                for _ in 0..<Workload.repeats {
-                    let rows = try db.fetchAll(
-                        sql: "SELECT \(Self.columns) FROM workout WHERE minutes >= ? ORDER BY startedAt DESC LIMIT ?",
-                        arguments: [30, 100], Self.decodeWorkout)
-                    sum += rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
-                }
+                for _ in 0..<Workload.repeats { sum += try Self.topHundred(db) }
                 return sum
             }
         }
@@ -106,7 +101,31 @@ struct EngineSurface: BenchSurface {
                 return sum
             }
         }
+
+        try ConcurrentLoad.measure(&m) { reads in
+            var sum: Int64 = 0
+            for _ in 0..<reads { sum += try pool.read { db in try Self.topHundred(db) } }
+            return sum
+        } writeBatch: { first in
+            try pool.write { db in
+                let insert = try db.cachedStatement(
+                    sql: "INSERT INTO workout (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                for k in first..<first + ConcurrentLoad.batch {
+                    let w = ConcurrentLoad.writtenRow(k)
+                    try insert.bind(values: w.id, w.title, w.startedAt, w.finishedAt, w.minutes, w.calories, w.isFavorite)
+                    try insert.execute()
+                }
+            }
+        }
         return m
+    }
+
+    /// W3's query once: the sum of its ids plus its row count (what W3 and W10 add up).
+    static func topHundred(_ db: Database) throws -> Int64 {
+        let rows = try db.fetchAll(
+            sql: "SELECT \(Self.columns) FROM workout WHERE minutes >= ? ORDER BY startedAt DESC LIMIT ?",
+            arguments: [30, 100], Self.decodeWorkout)
+        return rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
     }
 
     static func decodeWorkout(_ row: Row) throws -> WorkoutRow {

@@ -14,8 +14,9 @@ let allSurfaces: [any BenchSurface] = [EngineSurface(), TypedSQLSurface(), Swift
 /// W8 (typed SQL only) is W2's rows through a seven-column tuple `select`, against C's W2: the
 /// same rows and checksum, decoded as a tuple instead of a `@Table` struct. W9 (typed SQL only)
 /// is W7's fetches as a six-column tuple `select` across a join of `orders` to `shippers`,
-/// against the same join in C: a joined tuple select's decoding.
-let workloadCount = 9
+/// against the same join in C: a joined tuple select's decoding. W10 is concurrent load
+/// (ConcurrentLoad.swift): 4 reader threads running W3's query beside a writer.
+let workloadCount = 10
 
 /// The C workloads `--workloads` needs: W8 is compared with C's W2.
 func cWorkloads(_ selected: Set<Int>) -> Set<Int> {

@@ -93,15 +93,7 @@ struct SwiftDataSurface: BenchSurface {
         try m.measure(3) {
             let context = ModelContext(container)
             var sum: Int64 = 0
-            for _ in 0..<Workload.repeats {
-                let minimum: Int64 = 30
-                var descriptor = FetchDescriptor<ModelWorkout>(
-                    predicate: #Predicate { $0.minutes >= minimum },
-                    sortBy: [SortDescriptor(\.startedAt, order: .reverse)])
-                descriptor.fetchLimit = 100
-                let rows = try context.fetch(descriptor)
-                sum += rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
-            }
+            for _ in 0..<Workload.repeats { sum += try Self.topHundred(context) }
             return sum
         }
 
@@ -121,7 +113,37 @@ struct SwiftDataSurface: BenchSurface {
         }
 
         try Self.measureOrders(&m, container: container) { try $0.fetch(FetchDescriptor<ModelOrder>()) }
+        try Self.measureConcurrentLoad(&m, container: container, topHundred: Self.topHundred)
         return m
+    }
+
+    /// W3's query once: the sum of its ids plus its row count (what W3 and W10 add up).
+    static func topHundred(_ context: ModelContext) throws -> Int64 {
+        let minimum: Int64 = 30
+        var descriptor = FetchDescriptor<ModelWorkout>(
+            predicate: #Predicate { $0.minutes >= minimum },
+            sortBy: [SortDescriptor(\.startedAt, order: .reverse)])
+        descriptor.fetchLimit = 100
+        let rows = try context.fetch(descriptor)
+        return rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
+    }
+
+    /// Times W10: each reader thread fetches with its own context, as a server's requests do;
+    /// the writer saves each batch of 100 new models from a new context.
+    static func measureConcurrentLoad(
+        _ m: inout Measurements, container: ModelContainer,
+        topHundred: @escaping @Sendable (ModelContext) throws -> Int64
+    ) throws {
+        try ConcurrentLoad.measure(&m) { reads in
+            let context = ModelContext(container)
+            var sum: Int64 = 0
+            for _ in 0..<reads { sum += try topHundred(context) }
+            return sum
+        } writeBatch: { first in
+            let context = ModelContext(container)
+            for k in first..<first + ConcurrentLoad.batch { context.insert(ModelWorkout(ConcurrentLoad.writtenRow(k))) }
+            try context.save()
+        }
     }
 
     /// Times W5: 10,000 lookups by primary key in one context (`lookup` is the surface's: a

@@ -98,14 +98,7 @@ struct TypedSQLSurface: BenchSurface {
         try m.measure(3) {
             try pool.read { db in
                 var sum: Int64 = 0
-                for _ in 0..<Workload.repeats {
-                    let rows = try BenchWorkout
-                        .where { $0.minutes.gte(30) }
-                        .order { $0.startedAt.desc() }
-                        .limit(100)
-                        .fetchAll(db)
-                    sum += rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
-                }
+                for _ in 0..<Workload.repeats { sum += try Self.topHundred(db) }
                 return sum
             }
         }
@@ -192,6 +185,28 @@ struct TypedSQLSurface: BenchSurface {
                 return sum
             }
         }
+
+        try ConcurrentLoad.measure(&m) { reads in
+            var sum: Int64 = 0
+            for _ in 0..<reads { sum += try pool.read { db in try Self.topHundred(db) } }
+            return sum
+        } writeBatch: { first in
+            let rows = (first..<first + ConcurrentLoad.batch).map(ConcurrentLoad.writtenRow).map {
+                BenchWorkout(id: $0.id, title: $0.title, startedAt: $0.startedAt, finishedAt: $0.finishedAt,
+                             minutes: $0.minutes, calories: $0.calories, isFavorite: $0.isFavorite)
+            }
+            try pool.write { db in try BenchWorkout.insert { rows }.execute(db) }
+        }
         return m
+    }
+
+    /// W3's query once: the sum of its ids plus its row count (what W3 and W10 add up).
+    static func topHundred(_ db: Database) throws -> Int64 {
+        let rows = try BenchWorkout
+            .where { $0.minutes.gte(30) }
+            .order { $0.startedAt.desc() }
+            .limit(100)
+            .fetchAll(db)
+        return rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
     }
 }

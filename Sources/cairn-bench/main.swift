@@ -13,7 +13,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
           Runs W1-W6 (../shared/BENCHMARKS.md), W7 (W6 with a new array per fetch, as
           fetchAll returns), W8 (typed SQL: W2's rows as a seven-column tuple select,
           against C's W2) and W9 (typed SQL: W7's fetches as a tuple select across a
-          join) in C and through each Cairn surface on fresh
+          join), W10 (4 reader threads running W3's query while a writer inserts in
+          transactions of 100) in C and through each Cairn surface on fresh
           SQLite files in DIR (default: a temporary folder), prints NAME_ms lines, checksums
           and the ratio of each surface to C. Build with -c release for meaningful numbers.
           --runs N repeats everything N times (C and each surface interleaved) and keeps
@@ -23,7 +24,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --workloads LIST runs only those workloads, in C and in each surface (W1 always
           runs: it fills the table the others read).
           --cpu-time times C and Cairn on the process's CPU clock instead of the wall clock:
-          on a busy machine, time spent waiting for a core is then not counted on either side.
+          on a busy machine, time spent waiting for a core is then not counted on either side
+          (W10 then sums its threads' CPU time: it no longer shows whether they overlapped).
           --format-only prints only the parse (+ compile) time of a typical format predicate.
           --relationships prints only the times of growing @Model relationship edits
           (no C counterpart; see RelationshipTimings.swift).

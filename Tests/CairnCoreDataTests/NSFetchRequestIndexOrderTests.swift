@@ -65,7 +65,7 @@ struct NSFetchRequestIndexOrderTests {
             // Amounts 58.5 down to 0: offset 2, five rows.
             #expect(fetched.map(\.amount) == [55.5, 54, 52.5, 51, 49.5])
             #expect(fetched.map(\.ref) == (try expected(page, in: context)))
-            let plan = try context.container.store(for: "StoredExpense").access { connection in
+            let plan = try context.container.store(for: "StoredExpense").read { connection in
                 try connection.rows(PreparedStatement(rendered: RenderedSQL(
                     sql: "EXPLAIN QUERY PLAN " + (log.sql.first ?? ""), arguments: [.integer(7), .integer(1)])))
             }

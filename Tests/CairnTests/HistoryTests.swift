@@ -130,7 +130,7 @@ final class Visit {
         try context.save()
         let before = try history(context).count
         // A save that fails inside its SQL transaction (the history row would be written last).
-        try context.container.store(for: "Trip").access { connection in
+        try context.container.store(for: "Trip").write { connection in
             try connection.database.execute(sql: #"CREATE TRIGGER "refuse" BEFORE UPDATE ON "Trip" BEGIN SELECT RAISE(ABORT, 'refused'); END"#)
         }
         trip.name = "renamed"
@@ -194,7 +194,7 @@ final class Visit {
     @Test func aDamagedHistoryRowIsAnErrorNotAnEmptyTransaction() throws {
         let context = ModelContext(try memoryContainer(for: Visit.self))
         try saved(context) { context.insert(Visit(place: "A", code: 1)) }
-        try context.container.store(for: "Visit").access { connection in
+        try context.container.store(for: "Visit").write { connection in
             try connection.database.execute(sql: #"UPDATE "_CairnHistoryTransaction" SET "changes" = '{"not": "a list"}'"#)
         }
         let error = try #require(throws: ModelError.self) { _ = try history(context) }
@@ -208,7 +208,7 @@ final class Visit {
         try saved(context) { context.insert(Visit(place: "B", code: 2)); context.insert(Visit(place: "C", code: 3)) }
         let first = try #require(try history(context).first).token
         // Damage the first transaction's document: a fetch that does not select it never reads it.
-        try context.container.store(for: "Visit").access { connection in
+        try context.container.store(for: "Visit").write { connection in
             try connection.database.execute(
                 sql: #"UPDATE "_CairnHistoryTransaction" SET "changes" = 'garbage' WHERE "id" = ?"#,
                 arguments: [Int64(first.id)])

@@ -32,9 +32,7 @@ final class ContainerChanges: @unchecked Sendable {
         self.stores = stores
         othersCommitsInterval = stores.compactMap(\.othersCommitsPollingInterval).min().map(Self.nanoseconds)
         for store in stores {
-            try? store.access { connection in
-                connection.database.addCommitHandler { [weak self] tables in self?.storeDidCommit(tables) }
-            }
+            store.observeCommits { [weak self] tables in self?.storeDidCommit(tables) }
             store.observeOthersCommits { [weak self] tables in self?.storeDidCommit(tables) }
         }
         ContainerChanges.followSaves()

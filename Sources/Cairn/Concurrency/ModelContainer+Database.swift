@@ -13,20 +13,20 @@ extension ModelContainer {
     /// ```
     ///
     /// Tables are named after entities, columns after properties (see ``ModelContainer``).
-    /// The connection is the one contexts use, held for the whole block: keep it short, and do
-    /// not use a context of this container inside `block`.
+    /// The connection is the store's only writer, held for the whole block: keep it short
+    /// (saves wait for it; fetches do not), and do not save a context of this container inside
+    /// `block`.
     ///
     /// - Throws: the error of `block`, a `DatabaseError`, or ``ModelError`` when the container
     ///   has no store for `modelType`.
     public func write<T>(for modelType: any PersistentModel.Type, _ block: (Database) throws -> T) throws -> T {
         let store = try store(for: Schema.entityName(for: modelType))
         SavingContext.clear()
-        return try store.access { connection in
-            try connection.transaction { try block(connection.database) }
-        }
+        return try store.write { connection in try block(connection.database) }
     }
 
-    /// Runs raw SQL reads on the store of a model type, in one transaction (one snapshot).
+    /// Runs raw SQL reads on the store of a model type, in one transaction (one snapshot), at
+    /// the same time as other reads and as a save when the store is a file.
     ///
     /// ```swift
     /// let total = try container.read(for: Workout.self) { db in
@@ -35,8 +35,6 @@ extension ModelContainer {
     /// ```
     public func read<T>(for modelType: any PersistentModel.Type, _ block: (Database) throws -> T) throws -> T {
         let store = try store(for: Schema.entityName(for: modelType))
-        return try store.access { connection in
-            try connection.database.inTransaction(.deferred) { try block(connection.database) }
-        }
+        return try store.read { connection in try block(connection.database) }
     }
 }

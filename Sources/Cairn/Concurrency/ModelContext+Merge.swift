@@ -51,7 +51,7 @@ extension ModelContext {
             start += chunkSize
             let keys = chunk.compactMap { $0.identifier.primaryKey }
             let select = selectAll(layout).where(.column(layout.primaryKey).in(values: keys.map { .integer($0) }))
-            guard let rows = try? store.access({ try $0.rows(select) }) else { continue }
+            guard let rows = try? store.read({ try $0.rows(select) }) else { continue }
             var rowsByKey: [Int64: [DatabaseValue]] = [:]
             for row in rows { if case .integer(let key)? = row.first { rowsByKey[key] = row } }
             for storage in chunk {

@@ -125,7 +125,7 @@ extension ModelContext {
     func primaryKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [Int64] {
         let store = try table(of: T.self).store
         let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers)
-        return try store.access { connection in
+        return try store.read { connection in
             try connection.database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) {
                 try $0.decode(Int64.self, at: 0)
             }

@@ -129,14 +129,12 @@ public final class ModelContainer: Sendable {
     /// Models that contexts already hold keep their values but no longer have rows.
     public func deleteAllData() {
         for store in stores {
-            try? store.access { connection in
-                try connection.transaction {
-                    for layout in store.layouts.values {
-                        try connection.execute(SQLDelete(from: layout.tableName))
-                        for (name, _) in layout.ownedJoinTables { try connection.execute(SQLDelete(from: name)) }
-                    }
-                    try connection.execute(SQLDelete(from: "_CairnHistoryTransaction"))
+            try? store.write { connection in
+                for layout in store.layouts.values {
+                    try connection.execute(SQLDelete(from: layout.tableName))
+                    for (name, _) in layout.ownedJoinTables { try connection.execute(SQLDelete(from: name)) }
                 }
+                try connection.execute(SQLDelete(from: "_CairnHistoryTransaction"))
             }
         }
     }

@@ -173,7 +173,7 @@ extension ModelContext {
         plain.sortBy = []
         let rendered = try QueryCompiler.render(
             plain, selecting: .grouped(key: attribute.columnName, keyCollation: kind.collation, function: "COUNT", column: nil))
-        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { row in
             guard row.count == 2, case .integer(let count) = row[1] else {
                 throw ModelError(.valueDecodingFailed, message: "A grouped count returned no count")
@@ -244,7 +244,7 @@ extension ModelContext {
         var plain = descriptor
         plain.sortBy = []
         let rendered = try QueryCompiler.render(plain, selecting: selection)
-        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         return rows.first?.first ?? .null
     }
 
@@ -291,7 +291,7 @@ extension ModelContext {
         let store = try container.store(for: entity.name)
         let sql = "SELECT \"id\", \"\(attribute.columnName)\" FROM \"\(entity.tableName)\" "
             + "WHERE typeof(\"\(attribute.columnName)\") NOT IN ('\(storedType)', 'null') ORDER BY \"id\" LIMIT 1"
-        let rows = try store.access { try $0.rows(RenderedSQL(sql: sql, arguments: [])) }
+        let rows = try store.read { try $0.rows(RenderedSQL(sql: sql, arguments: [])) }
         guard let row = rows.first, row.count == 2, case .integer(let id) = row[0] else { return nil }
         return (id, row[1])
     }

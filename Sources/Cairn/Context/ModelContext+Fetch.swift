@@ -107,7 +107,7 @@ extension ModelContext {
     func fetchStored<T: PersistentModel>(_ type: T.Type, _ rendered: RenderedSQL, layout: TableLayout, store: ModelStore)
         throws -> [T]
     {
-        try store.access { connection in
+        try store.read { connection in
             var fresh: [FreshModel] = []
             do {
                 var index = 0
@@ -133,7 +133,7 @@ extension ModelContext {
     func fetchStored<T: PersistentModel>(_ type: T.Type, primaryKey: Int64) throws -> T? {
         let (store, layout) = try table(of: type)
         let select = selectAll(layout).where(.column(layout.primaryKey).equals(.value(.integer(primaryKey))))
-        guard let row = try store.access({ try $0.rows(select) }).first else { return nil }
+        guard let row = try store.read({ try $0.rows(select) }).first else { return nil }
         return try materialize(T.self, row: row, layout: layout, store: store)
     }
 
@@ -311,7 +311,7 @@ extension ModelContext {
             return
         }
         let select = selectAll(layout).where(.column(layout.primaryKey).equals(.value(.integer(primaryKey))))
-        guard let row = try? store.access({ try $0.rows(select) }).first,
+        guard let row = try? store.read({ try $0.rows(select) }).first,
             let slots = try? decodeSlots(row: row, layout: layout)
         else { return }
         for column in layout.columns {

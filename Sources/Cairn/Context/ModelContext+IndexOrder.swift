@@ -55,7 +55,7 @@ extension ModelContext {
         keys.reserveCapacity((page.leadingRows + expectedRows + 1) * page.keyColumns.count)
         var rowCount = 0
         let rows = page.leadingRows..<(page.leadingRows + page.limit)
-        let models = try store.access { connection in
+        let models = try store.read { connection in
             try connection.models(rendered, expectedCount: expectedRows) { row -> T? in
                 defer { rowCount += 1 }
                 for column in page.keyColumns { keys.append(row.value(at: column)) }

@@ -74,7 +74,7 @@ extension ModelContext {
         select = select
             .where(.raw("\(ownerColumn) IN (SELECT value FROM json_each(\(DatabaseValue.text(keys))))"))
             .orderBy(SQLExpression.column(destination.primaryKey, table: alias).ascending())
-        let rows = try destinationStore.access { try $0.rows(select) }
+        let rows = try destinationStore.read { try $0.rows(select) }
 
         var related: [Int64: [any PersistentModel]] = [:]
         for row in rows {

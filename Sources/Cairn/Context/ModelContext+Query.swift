@@ -115,7 +115,7 @@ extension ModelContext {
         let columns = layout.columns.filter { wanted.contains($0.propertyName) || layout.alwaysLoaded.contains($0.slot) }
         let rendered = try QueryCompiler.render(descriptor, selecting: .columns(columns.map(\.name)))
         let plan = SlotPlan(entity: layout.entity, columns: columns, transientDefaults: layout.transientDefaults)
-        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { row in
             guard case .integer(let primaryKey)? = row.first, row.count == columns.count + 1 else {
                 throw ModelError(.valueDecodingFailed, entityName: layout.tableName, message: "A row has no integer primary key")
@@ -144,7 +144,7 @@ extension ModelContext {
         counted.fetchLimit = nil
         counted.fetchOffset = nil
         let rendered = try QueryCompiler.render(counted, selecting: .count)
-        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         guard case .integer(var count)? = rows.first?.first else { return 0 }
         // COUNT(*) ignores LIMIT/OFFSET of the same SELECT; apply them to the count.
         count = max(0, count - Int64(max(0, descriptor.fetchOffset ?? 0)))
@@ -160,7 +160,7 @@ extension ModelContext {
         let (store, layout) = try table(of: T.self)
         let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers)
         let scope = layout.identifierScope
-        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         return rows.compactMap { row in
             guard case .integer(let key)? = row.first else { return nil }
             return .permanent(scope: scope, primaryKey: key)
@@ -213,7 +213,7 @@ extension ModelContext {
 
     private func queryPlan(of rendered: RenderedSQL, on store: ModelStore) throws -> QueryPlan {
         let explain = RenderedSQL(sql: "EXPLAIN QUERY PLAN " + rendered.sql, arguments: rendered.arguments)
-        let rows = try store.access { try $0.rows(PreparedStatement(rendered: explain)) }
+        let rows = try store.read { try $0.rows(PreparedStatement(rendered: explain)) }
         let details = rows.compactMap { row -> String? in
             guard case .text(let detail)? = row.last else { return nil }
             return detail

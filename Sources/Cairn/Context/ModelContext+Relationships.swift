@@ -132,7 +132,7 @@ extension ModelContext {
                 .where(.column(reversed ? "target" : "source").equals(.value(.integer(primaryKey))))
             select = select.where(.column(destination.primaryKey).in(keys))
         }
-        let rows = try destinationStore.access { try $0.rows(select) }
+        let rows = try destinationStore.read { try $0.rows(select) }
         let models: [any PersistentModel] = try rows.map {
             try materializeAny(destinationType, row: $0, layout: destination, store: destinationStore)
         }

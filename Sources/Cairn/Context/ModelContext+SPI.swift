@@ -32,7 +32,7 @@ extension ModelContext {
     @_spi(CairnCoreData)
     public func storedRows(entityName: String, _ select: SQLSelect) throws -> (store: String, rows: [[DatabaseValue]]) {
         let store = try state.store(for: entityName)
-        return (store.identifier, try store.access { try $0.rows(select) })
+        return (store.identifier, try store.read { try $0.rows(select) })
     }
 }
 
@@ -43,7 +43,7 @@ extension ModelContext {
     @_spi(CairnCoreData)
     public func tablesRead(by select: SQLSelect, entityName: String) -> Set<String> {
         guard let store = try? state.store(for: entityName), let rendered = try? select.render(),
-            let tables = try? store.access({ try $0.database.cachedStatement(sql: rendered.sql).readTables }),
+            let tables = try? store.read({ try $0.database.cachedStatement(sql: rendered.sql).readTables }),
             !tables.isEmpty
         else { return [entityName] }
         return tables

@@ -127,18 +127,16 @@ struct SaveWriter {
                 throw ModelError(.storeFailure, message: "The store '\(store.identifier)' was opened with allowsSave: false; it cannot be written")
             }
             var newAssigned: [ObjectIdentifier: PersistentIdentifier] = assigned
-            try store.access { connection in
-                try connection.transaction {
-                    var writer = StoreWriter(connection: connection, store: store, insertedKeys: insertedKeys, assigned: newAssigned)
-                    try writer.forEach(deleted) { try $0.delete($1, layout: $2) }
-                    try writer.forEach(inserted) { try $0.insert($1, layout: $2) }
-                    try writer.fixUpForeignKeys()
-                    try writer.forEach(updated) { try $0.update($1, layout: $2) }
-                    try writer.forEach(inserted) { try $0.writeJoinTables($1, layout: $2) }
-                    try writer.forEach(updated) { try $0.writeJoinTables($1, layout: $2) }
-                    try writer.recordHistory(updated: updated, author: context.author)
-                    newAssigned = writer.assigned
-                }
+            try store.write { connection in
+                var writer = StoreWriter(connection: connection, store: store, insertedKeys: insertedKeys, assigned: newAssigned)
+                try writer.forEach(deleted) { try $0.delete($1, layout: $2) }
+                try writer.forEach(inserted) { try $0.insert($1, layout: $2) }
+                try writer.fixUpForeignKeys()
+                try writer.forEach(updated) { try $0.update($1, layout: $2) }
+                try writer.forEach(inserted) { try $0.writeJoinTables($1, layout: $2) }
+                try writer.forEach(updated) { try $0.writeJoinTables($1, layout: $2) }
+                try writer.recordHistory(updated: updated, author: context.author)
+                newAssigned = writer.assigned
             }
             assigned = newAssigned
         }
@@ -387,7 +385,7 @@ struct StoreWriter {
 
     private func insertedRowID(_ rendered: RenderedSQL, _ storage: ModelStorage, _ layout: TableLayout) throws -> Int64 {
         do {
-            return try connection.insertedRowID(rendered)
+            return try connection.insertedPrimaryKey(rendered)
         } catch {
             throw SaveWriter.describe(error, storage: storage, layout: layout)
         }

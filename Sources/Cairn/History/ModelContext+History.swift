@@ -54,17 +54,15 @@ extension ModelContext {
                 throw ModelError(.storeFailure, message: "The store '\(store.identifier)' was opened with allowsSave: false; its history cannot be deleted")
             }
             let ids = "[" + removed.map { String($0.transactionIdentifier) }.joined(separator: ",") + "]"
-            try store.access { connection in
-                try connection.transaction {
+            try store.write { connection in
+                try connection.database.execute(
+                    sql: #"DELETE FROM "_CairnHistoryTransaction" WHERE "id" IN (SELECT value FROM json_each(?))"#,
+                    arguments: StatementArguments([.text(ids)]))
+                let previous = try Self.lastDeleted(in: connection.database, store: store)
+                if previous.map({ $0.transactionIdentifier < newest.transactionIdentifier }) ?? true {
                     try connection.database.execute(
-                        sql: #"DELETE FROM "_CairnHistoryTransaction" WHERE "id" IN (SELECT value FROM json_each(?))"#,
-                        arguments: StatementArguments([.text(ids)]))
-                    let previous = try Self.lastDeleted(in: connection.database, store: store)
-                    if previous.map({ $0.transactionIdentifier < newest.transactionIdentifier }) ?? true {
-                        try connection.database.execute(
-                            sql: #"INSERT OR REPLACE INTO "_CairnMetadata" ("key", "value") VALUES (?, ?)"#,
-                            arguments: StatementArguments([.text(HistoryStorage.lastDeletedKey), .text(Self.describe(newest))]))
-                    }
+                        sql: #"INSERT OR REPLACE INTO "_CairnMetadata" ("key", "value") VALUES (?, ?)"#,
+                        arguments: StatementArguments([.text(HistoryStorage.lastDeletedKey), .text(Self.describe(newest))]))
                 }
             }
         }
@@ -84,7 +82,7 @@ extension ModelContext {
         var transactions: [StoredHistoryRow] = []
         var removed: [(newest: T, origin: T)] = []
         for store in state.stores {
-            let (stored, lastDeleted) = try store.access { connection -> ([[DatabaseValue]], DefaultHistoryTransaction?) in
+            let (stored, lastDeleted) = try store.read { connection -> ([[DatabaseValue]], DefaultHistoryTransaction?) in
                 // A read-only store opened before Cairn kept history has no such table.
                 guard try connection.database.tableExists("_CairnHistoryTransaction") else { return ([], nil) }
                 let rows = try connection.database.fetchAll(

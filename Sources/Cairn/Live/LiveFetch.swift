@@ -150,7 +150,7 @@ extension ModelContext {
         let entityName = Schema.entityName(for: T.self)
         guard let store = try? state.store(for: entityName), let layout = try? store.layout(for: entityName),
             let rendered = try? QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames)),
-            let tables = try? store.access({ try $0.database.cachedStatement(sql: rendered.sql).readTables }),
+            let tables = try? store.read({ try $0.database.cachedStatement(sql: rendered.sql).readTables }),
             !tables.isEmpty
         else { return [entityName] }
         return tables

@@ -2,13 +2,13 @@
 #define CAIRN_BENCH_BASELINE_H
 #include <stdint.h>
 
-/// What one run of the C baseline measured: W1..W9 in milliseconds (index 0..8; W8's is -1)
-/// and the checksums of W2..W9 (index 1..8; index 0 unused, and index 7 too: C has no W8,
+/// What one run of the C baseline measured: W1..W10 in milliseconds (index 0..9; W8's is -1)
+/// and the checksums of W2..W10 (index 1..9; index 0 unused, and index 7 too: C has no W8,
 /// which cairn-bench compares with W2) that Cairn's run must reproduce.
 typedef struct {
     double setupMilliseconds;
-    double milliseconds[9];
-    int64_t checksum[9];
+    double milliseconds[10];
+    int64_t checksum[10];
     int transactions;
     int synchronous;
     char sqliteVersion[32];

@@ -51,25 +51,26 @@ final class ReaderPool: @unchecked Sendable {
 
     private static let closedError = DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database pool is closed")
 
-    /// A reader, blocking the thread while all are busy.
+    /// A reader, blocking the thread while all are busy. The semaphore and the handoff are
+    /// made only to wait: a store's every fetch comes here.
     func acquire() throws -> SerializedDatabase {
-        let semaphore = DispatchSemaphore(value: 0)
-        let handoff = Handoff()
-        let decision: Next = lock.withLock {
+        let (decision, waiting) = lock.withLock { () -> (Next, (DispatchSemaphore, Handoff)?) in
             let decision = next()
-            if case .wait = decision {
-                waiters.append { reader in
-                    handoff.reader = reader
-                    semaphore.signal()
-                }
+            guard case .wait = decision else { return (decision, nil) }
+            let semaphore = DispatchSemaphore(value: 0)
+            let handoff = Handoff()
+            waiters.append { reader in
+                handoff.reader = reader
+                semaphore.signal()
             }
-            return decision
+            return (decision, (semaphore, handoff))
         }
         switch decision {
         case .reader(let reader): return reader
         case .open: return try open()
         case .closed: throw Self.closedError
         case .wait:
+            guard let (semaphore, handoff) = waiting else { throw Self.closedError }
             semaphore.wait()
             guard let reader = handoff.reader else { throw Self.closedError }
             return reader

@@ -125,7 +125,7 @@ struct AggregateTests {
     func undecodableAggregate() throws {
         let (context, _) = try context()
         // Only a row written outside Cairn can hold a REAL in an Int property's column.
-        try context.container.store(for: "Workout").access { connection in
+        try context.container.store(for: "Workout").write { connection in
             try connection.database.execute(sql: #"UPDATE "Workout" SET "minutes" = 1e300 WHERE "id" = 3"#)
         }
         let error = try #require(throws: ModelError.self) {

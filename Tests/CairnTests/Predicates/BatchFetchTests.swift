@@ -87,7 +87,7 @@ struct BatchFetchTests {
                 seen += 1
                 if workout.title.isEmpty { empty += 1 }
                 if seen == 1 {
-                    try context.container.store(for: "Workout").access { connection in
+                    try context.container.store(for: "Workout").write { connection in
                         try connection.database.execute(sql: #"ALTER TABLE "Workout" RENAME COLUMN "minutes" TO "renamed""#)
                     }
                 }
@@ -105,7 +105,7 @@ struct BatchFetchTests {
         let batched = try context.fetch(descriptor, batchSize: 100)
         #expect(batched[0].title == "W0")
         #expect(context.lastBatchReadError == nil)
-        try context.container.store(for: "Workout").access { connection in
+        try context.container.store(for: "Workout").write { connection in
             try connection.database.execute(sql: #"ALTER TABLE "Workout" RENAME COLUMN "minutes" TO "renamed""#)
         }
         #expect(batched[150].title == "")  // no way to throw from a subscript: a placeholder

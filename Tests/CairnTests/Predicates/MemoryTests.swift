@@ -20,7 +20,7 @@ struct MemoryTests {
         let container = try ModelContainer(
             for: Schema([Workout.self]), configurations: [ModelConfiguration(url: folder.appendingPathComponent("m.store"))])
         let store = try container.store(for: "Workout")
-        try store.access { connection in
+        try store.write { connection in
             try connection.database.execute(sql: """
                 INSERT INTO "Workout" ("title", "startedAt", "finishedAt", "minutes", "calories", "isFavorite")
                 WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000)

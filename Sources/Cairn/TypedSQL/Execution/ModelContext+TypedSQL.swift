@@ -51,7 +51,7 @@ extension ModelContext {
         let entityName = layout.tableName
         let rendered = try SQLRenderCache.shared.render(.select(select))
         let scope = layout.identifierScope
-        let rows = try store.access { try $0.rows(PreparedStatement(rendered: rendered)) }
+        let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { row in
             guard case .integer(let key)? = row.first else {
                 throw ModelError(.valueDecodingFailed, entityName: entityName, value: row.first?.description,
