@@ -14,8 +14,9 @@ extension ModelContainer {
     ///
     /// Tables are named after entities, columns after properties (see ``ModelContainer``).
     /// The connection is the store's only writer, held for the whole block: keep it short
-    /// (saves wait for it; fetches do not), and do not save a context of this container inside
-    /// `block`.
+    /// (saves wait for it; fetches do not). A save of a context of this container inside
+    /// `block` would wait for `block` itself, so it throws a ``ModelError`` instead (and so does
+    /// a fetch on an in-memory store, whose one connection `block` holds).
     ///
     /// - Throws: the error of `block`, a `DatabaseError`, or ``ModelError`` when the container
     ///   has no store for `modelType`.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One store of a container: its backend (where statements run), the table layouts of its
 /// entities, the log of the statements contexts ran, and the watch for others' commits.
@@ -19,6 +20,9 @@ final class ModelStore: @unchecked Sendable {
     private let backend: any StoreBackend
     private let log: StatementLog
     private let lock = NSLock()
+    /// The thread running a ``write(_:)`` body, so that a write (or, on a store of one
+    /// connection, a read) started inside it fails instead of waiting for itself.
+    private let writingThread = Mutex<ObjectIdentifier?>(nil)
     /// Where other connections' commits go, once ``observeOthersCommits(_:)`` asked for them,
     /// and how often to look.
     private var othersCommits: (handler: @Sendable (Set<String>) -> Void, interval: Duration)?
@@ -67,13 +71,35 @@ final class ModelStore: @unchecked Sendable {
     /// Runs `body` on a snapshot of the store, at the same time as other reads and the write
     /// when the store is a file. Fetches, counts, faulting, `explain` and raw reads.
     func read<T>(_ body: (StoreConnection) throws -> T) throws -> T {
-        try backend.read(body)
+        if configuration.isStoredInMemoryOnly, isWritingOnThisThread {
+            throw ModelError(
+                .storeFailure, entityName: layouts.keys.sorted().first,
+                message: "A fetch inside container.write(for:)'s block cannot run on an in-memory store, whose one connection "
+                    + "the block holds: read through the block's Database, or fetch after the block returns")
+        }
+        return try backend.read(body)
     }
 
     /// Runs `body` in one transaction on the store's writer, one write at a time: a save (with
     /// its unique-constraint checks and history), a raw write, a deletion of data or history.
     func write<T>(_ body: (StoreConnection) throws -> T) throws -> T {
-        try backend.write(body)
+        let thread = ObjectIdentifier(Thread.current)
+        if isWritingOnThisThread {
+            throw ModelError(
+                .storeFailure, entityName: layouts.keys.sorted().first,
+                message: "A save (or another write) inside container.write(for:)'s block would wait for the block itself, "
+                    + "which holds the store's only writer: write through the block's Database, or save after the block returns")
+        }
+        return try backend.write { connection in
+            writingThread.withLock { $0 = thread }
+            defer { writingThread.withLock { $0 = nil } }
+            return try body(connection)
+        }
+    }
+
+    private var isWritingOnThisThread: Bool {
+        let thread = ObjectIdentifier(Thread.current)
+        return writingThread.withLock { $0 == thread }
     }
 
     /// Calls `handler` with the tables of each of this store's own commits, on the writing

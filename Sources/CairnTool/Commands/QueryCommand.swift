@@ -21,8 +21,9 @@ enum QueryCommand {
               cairn query App.sqlite Workout --where 'startedAt > "2024-03-01"' --format json
 
             Dates print in ISO 8601 and compare with ISO 8601 strings; to-one relationships print as
-            the related row's key; binary values as their size. A Cairn store does not record which
-            REAL columns are dates: say so with --types startedAt=date,isFavorite=bool.
+            the related row's key; binary values as their size. Types come from the store's model;
+            where it has none (a SQLite file, a Cairn store written before it recorded its schema),
+            say which columns hold dates and Bools with --types startedAt=date,isFavorite=bool.
             """)
 
     static func run(_ arguments: ParsedArguments, console: Console) throws {

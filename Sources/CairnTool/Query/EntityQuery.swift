@@ -30,7 +30,8 @@ struct EntityQuery {
     var alias: String { entity.table }
 
     /// `--types startedAt=date,isFavorite=bool`: how attributes print and compare, for stores
-    /// that do not record it (a Cairn store's dates are REAL, its Bools INTEGER columns).
+    /// that do not record it (a SQLite file; a Cairn store written before it recorded its schema,
+    /// whose dates are REAL and Bools INTEGER columns).
     /// Applies before the keys are chosen.
     mutating func setTypes(_ list: String) throws(ToolError) {
         for pair in list.split(separator: ",") {

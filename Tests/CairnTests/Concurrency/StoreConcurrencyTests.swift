@@ -138,3 +138,41 @@ private final class OnOwnThread<T: Sendable>: @unchecked Sendable {
         return try result.get()
     }
 }
+
+/// Work started inside `container.write(for:)`'s block that would wait for the block itself
+/// fails with an error that says so, instead of hanging.
+@Suite("Inside container.write(for:)")
+struct WriteBlockReentryTests {
+    @Test("a save inside the block throws and the block's transaction rolls back", arguments: [false, true])
+    func saveInsideWriteThrows(inMemory: Bool) throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let container = inMemory ? try memoryContainer(for: Workout.self) : try store.container(for: Workout.self)
+        let context = ModelContext(container)
+        context.insert(Workout(title: "Run", startedAt: .now, minutes: 30, calories: 200))
+        let error = #expect(throws: ModelError.self) {
+            try container.write(for: Workout.self) { db in
+                try db.execute(sql: #"INSERT INTO "Workout" ("title", "startedAt", "minutes", "calories", "isFavorite") VALUES ('Raw', 0, 1, 1, 0)"#)
+                try context.save()
+            }
+        }
+        #expect(error?.kind == .storeFailure)
+        #expect(error?.message.contains("save after the block returns") == true)
+        try context.save()  // after the block, the save goes through
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Workout>()).map(\.title) == ["Run"])
+    }
+
+    @Test("a fetch inside the block reads on a file store and throws on an in-memory one")
+    func fetchInsideWrite() throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let file = try store.container(for: Workout.self)
+        let fetched = try file.write(for: Workout.self) { _ in try ModelContext(file).fetchCount(FetchDescriptor<Workout>()) }
+        #expect(fetched == 0)
+        let memory = try memoryContainer(for: Workout.self)
+        let error = #expect(throws: ModelError.self) {
+            try memory.write(for: Workout.self) { _ in try ModelContext(memory).fetchCount(FetchDescriptor<Workout>()) }
+        }
+        #expect(error?.message.contains("read through the block's Database") == true)
+    }
+}
