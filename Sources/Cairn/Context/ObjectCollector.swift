@@ -39,6 +39,13 @@ struct ObjectCollector: ~Copyable {
     consuming func array<T: AnyObject>(of type: T.Type) -> [T] {
         let count = count, base = base
         discard self
+        // No rows: the empty array, without `init(unsafeUninitializedCapacity:)`, which stores
+        // the count even into the shared empty-array storage (zero over zero, but a write that
+        // ThreadSanitizer sees racing with other threads' reads of that storage).
+        guard count > 0 else {
+            base.deallocate()
+            return []
+        }
         let objects = [AnyObject](unsafeUninitializedCapacity: count) { buffer, initialized in
             if let start = buffer.baseAddress { start.moveInitialize(from: base, count: count) }
             initialized = count
