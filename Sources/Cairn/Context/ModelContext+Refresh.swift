@@ -18,6 +18,7 @@ extension ModelContext {
         for key in keys { trackedStorage(key)?.detachSavedRelatedModels() }
         releaseUnreferenced(keys)
         savedInsertions = []
+        trackedAfterRelease = tracked.count
         refreshAllModels()
     }
 
