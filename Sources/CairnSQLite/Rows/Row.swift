@@ -15,6 +15,9 @@ import CSQLite
 /// // SELECT id, title, finishedAt FROM workout
 /// ```
 ///
+/// A row of ``BufferedRows`` (rows another database returned) reads the same way, from the
+/// values it holds.
+///
 /// Decoding reads each column's `sqlite3_value` with the `sqlite3_value_*` functions (no
 /// ``DatabaseValue`` in between for the standard types; one `sqlite3_column_value` call a
 /// column) and looks names up in a per-statement map, so no column costs an allocation beyond the value itself (a `String`'s or `Data`'s
@@ -64,7 +67,7 @@ public struct Row {
            let value = Value.decode(from: sqliteValue, storageClass: sqlite3_value_type(sqliteValue)) {
             return value
         }
-        try statement.throwDecodingError(Value.self, at: index)
+        return try statement.decodeBuffered(Value.self, at: index)
     }
 
     /// Decodes the column named `name` (exact, then case-insensitive match).
@@ -86,7 +89,9 @@ public struct Row {
     /// ```
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
-        guard let sqliteValue = columnValue(at: index) else { return nil }
+        guard let sqliteValue = columnValue(at: index) else {
+            return statement.bufferedValue(at: index).flatMap(Value.fromDatabaseValue)
+        }
         return Value.decode(from: sqliteValue, storageClass: sqlite3_value_type(sqliteValue))
     }
 
@@ -99,7 +104,10 @@ public struct Row {
     /// ```
     @inlinable
     public func nullOrValue<Value: DatabaseValueConvertible>(_ type: Value.Type, at index: Int) -> (isNull: Bool, value: Value?) {
-        guard let sqliteValue = columnValue(at: index) else { return (true, nil) }
+        guard let sqliteValue = columnValue(at: index) else {
+            guard let value = statement.bufferedValue(at: index), !value.isNull else { return (true, nil) }
+            return (false, Value.fromDatabaseValue(value))
+        }
         let storageClass = sqlite3_value_type(sqliteValue)
         if storageClass == SQLITE_NULL { return (true, nil) }
         return (false, Value.decode(from: sqliteValue, storageClass: storageClass))
@@ -114,7 +122,7 @@ public struct Row {
 
     /// The raw value at `index` (`.null` when out of range or finalized).
     public func databaseValue(at index: Int) -> DatabaseValue {
-        guard let sqliteValue = columnValue(at: index) else { return .null }
+        guard let sqliteValue = columnValue(at: index) else { return statement.bufferedValue(at: index) ?? .null }
         return DatabaseValue(sqliteValue: sqliteValue)
     }
 
@@ -128,16 +136,18 @@ public struct Row {
     public func integer(at index: Int) -> Int64? {
         // One `sqlite3_column_*` call (each takes the statement's column and checks for a
         // failed allocation afterwards), then the cheap `sqlite3_value_*` ones.
-        guard let sqliteValue = columnValue(at: index), sqlite3_value_type(sqliteValue) == SQLITE_INTEGER else {
+        guard let sqliteValue = columnValue(at: index) else {
+            if case .integer(let value)? = statement.bufferedValue(at: index) { return value }
             return nil
         }
+        guard sqlite3_value_type(sqliteValue) == SQLITE_INTEGER else { return nil }
         return sqlite3_value_int64(sqliteValue)
     }
 
     /// Whether column `index` is `NULL` (also true when out of range).
     @inlinable
     public func isNull(at index: Int) -> Bool {
-        guard let sqliteValue = columnValue(at: index) else { return true }
+        guard let sqliteValue = columnValue(at: index) else { return statement.bufferedValue(at: index)?.isNull ?? true }
         return sqlite3_value_type(sqliteValue) == SQLITE_NULL
     }
 

@@ -46,9 +46,14 @@ public final class Statement {
     /// ``database``, which is then nil. Not `weak`: a weak reference gives both objects a side
     /// table, and every retain and release of either then takes the runtime's slow path
     /// (callgrind put that at a tenth of the engine's per-row cost in an insert loop).
-    private unowned let connection: Database
+    /// nil for a statement that stands for ``BufferedRows``.
+    private unowned let connection: Database?
     /// The connection while the statement is live; nil once finalized.
     var database: Database? { sqliteStatement == nil ? nil : connection }
+    /// The rows another database returned, when this statement stands for ``BufferedRows``;
+    /// nil for an SQLite statement. ``Row`` looks here only when the statement has no SQLite
+    /// handle, so SQLite's column reads pay nothing for it.
+    @exclusivity(unchecked) @usableFromInline var buffer: RowBuffer?
     /// The arguments last bound through ``bind(_:)``, for error messages.
     var boundArguments: StatementArguments?
     /// True between the first `SQLITE_ROW` and the reset: a cursor is iterating.
@@ -79,10 +84,25 @@ public final class Statement {
         self.writtenTables = writtenTables
     }
 
+    /// A statement with no SQLite handle that stands for rows already read from another
+    /// database: ``Row`` reads them from `buffer`.
+    init(buffer: RowBuffer, sql: String) {
+        self.connection = nil
+        self.sqliteStatement = nil
+        self.sql = sql
+        self.columnCount = buffer.columnNames.count
+        self.parameterCount = 0
+        self.isReadOnly = true
+        self.readTables = []
+        self.writtenTables = []
+        self.cachedColumnNames = buffer.columnNames
+        self.buffer = buffer
+    }
+
     deinit {
         if let sqliteStatement {
             sqlite3_finalize(sqliteStatement)
-            connection.openStatements[ObjectIdentifier(self)] = nil
+            connection?.openStatements[ObjectIdentifier(self)] = nil
         }
     }
 
@@ -156,7 +176,7 @@ public final class Statement {
     @usableFromInline
     func decodingError<T>(_ type: T.Type, at index: Int) -> RowDecodingError {
         let typeName = String(describing: T.self)
-        guard let handle = sqliteStatement else {
+        guard sqliteStatement != nil || buffer != nil else {
             return RowDecodingError(reason: .statementFinalized, columnIndex: index, columnName: nil,
                                     typeName: typeName, sql: sql)
         }
@@ -165,7 +185,8 @@ public final class Statement {
                                     columnName: nil, typeName: typeName, sql: sql)
         }
         let name = columnNames[index]
-        let value = DatabaseValue(sqliteStatement: handle, index: Int32(index))
+        let value = bufferedValue(at: index)
+            ?? sqliteStatement.map { DatabaseValue(sqliteStatement: $0, index: Int32(index)) } ?? .null
         if value.isNull {
             return RowDecodingError(reason: .unexpectedNull, columnIndex: index, columnName: name,
                                     typeName: typeName, sql: sql)
@@ -174,6 +195,22 @@ public final class Statement {
         if shown.count > 64 { shown = String(shown.prefix(61)) + "..." }
         return RowDecodingError(reason: .valueMismatch(storedValue: shown), columnIndex: index, columnName: name,
                                 typeName: typeName, sql: sql)
+    }
+
+    /// Column `index` of the buffered row the statement is on, or nil when the statement is
+    /// SQLite's (or `index` is out of range).
+    @usableFromInline
+    func bufferedValue(at index: Int) -> DatabaseValue? {
+        buffer?.value(at: index)
+    }
+
+    /// Decodes column `index` of the buffered row as `Value`, or throws the error
+    /// ``Row/decode(_:at:)`` throws. Out of line: it is the path an SQLite column takes only
+    /// when it does not convert.
+    @usableFromInline @inline(never)
+    func decodeBuffered<Value: DatabaseValueConvertible>(_ type: Value.Type, at index: Int) throws -> Value {
+        if let value = bufferedValue(at: index), let decoded = Value.fromDatabaseValue(value) { return decoded }
+        throw decodingError(type, at: index)
     }
 
     @usableFromInline

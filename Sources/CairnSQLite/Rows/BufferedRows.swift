@@ -1,0 +1,88 @@
+/// Rows already read into memory (from a database server, say), handed out as ``Row``s so
+/// that every decoder written for a statement's rows reads them unchanged.
+///
+/// ```swift
+/// var rows = BufferedRows(columnNames: ["id", "title"], sql: "SELECT id, title FROM workout")
+/// rows.append([.integer(1), .text("Run")])
+/// let titles = try rows.map { row in try row.decode(String.self, column: "title") }
+/// // ["Run"]
+/// ```
+///
+/// A column decodes as it would from SQLite holding the same ``DatabaseValue``
+/// (``DatabaseValueConvertible/fromDatabaseValue(_:)``), and a value that does not convert
+/// throws the same ``RowDecodingError``, naming the column and `sql`.
+public struct BufferedRows {
+    /// The result columns' names, in order.
+    public let columnNames: [String]
+    /// The statement the rows came from, for error messages.
+    public let sql: String
+    /// Every row's values, row after row.
+    private var values: [DatabaseValue] = []
+    /// The number of rows.
+    public private(set) var count = 0
+
+    /// Empty rows with these columns.
+    public init(columnNames: [String], sql: String) {
+        self.columnNames = columnNames
+        self.sql = sql
+    }
+
+    /// Appends a row. Missing trailing values read as `NULL`; extra ones are dropped, so every
+    /// row has one value per column.
+    public mutating func append(_ row: [DatabaseValue]) {
+        let width = columnNames.count
+        values.append(contentsOf: row.prefix(width))
+        if row.count < width { values.append(contentsOf: repeatElement(.null, count: width - row.count)) }
+        count += 1
+    }
+
+    /// The value at `column` of row `row`, or nil when either is out of range.
+    public func value(row: Int, column: Int) -> DatabaseValue? {
+        let width = columnNames.count
+        guard row >= 0, row < count, column >= 0, column < width else { return nil }
+        return values[row * width + column]
+    }
+
+    /// Calls `body` with each row in turn. The ``Row`` is valid only inside `body`, as a
+    /// statement's is.
+    public func forEach(_ body: (Row) throws -> Void) rethrows {
+        guard count > 0 else { return }
+        let statement = Statement(buffer: RowBuffer(columnNames: columnNames, values: values), sql: sql)
+        defer { statement.buffer = nil }
+        for index in 0..<count {
+            statement.buffer?.current = index
+            try body(Row(statement: statement))
+        }
+    }
+
+    /// Each row transformed by `transform`, in order.
+    public func map<T>(_ transform: (Row) throws -> T) rethrows -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(count)
+        try forEach { result.append(try transform($0)) }
+        return result
+    }
+}
+
+/// What a ``Statement`` standing for ``BufferedRows`` reads its columns from: the values and
+/// the row it is on.
+@usableFromInline
+struct RowBuffer {
+    let columnNames: [String]
+    let values: [DatabaseValue]
+    var current = 0
+
+    init(columnNames: [String], values: [DatabaseValue]) {
+        self.columnNames = columnNames
+        self.values = values
+    }
+
+    /// Column `index` of the current row, or nil when out of range.
+    @usableFromInline
+    func value(at index: Int) -> DatabaseValue? {
+        let width = columnNames.count
+        guard index >= 0, index < width else { return nil }
+        let position = current * width + index
+        return position < values.count ? values[position] : nil
+    }
+}
