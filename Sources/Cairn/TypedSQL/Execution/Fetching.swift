@@ -10,33 +10,6 @@ import CairnSQLite
 // `[Element]` asked the runtime for `Array<Element>`'s metadata every time: a third of the
 // typed layer's per-row cost over the engine in W2 (callgrind).
 
-/// Runs rendered SQL through the connection's statement cache and decodes each row.
-@inlinable
-func fetchRows<Element>(
-    _ db: Database, _ rendered: RenderedSQL, _ decode: (inout QueryDecoder) throws -> Element
-) throws -> [Element] {
-    let statement = try db.cachedStatement(sql: rendered.sql)
-    return try statement.fetchAll(arguments: StatementArguments(rendered.arguments)) { row in
-        var decoder = QueryDecoder(row: row)
-        return try decode(&decoder)
-    }
-}
-
-@inlinable
-func fetchFirst<Element>(
-    _ db: Database, _ rendered: RenderedSQL, _ decode: (inout QueryDecoder) throws -> Element
-) throws -> Element? {
-    let statement = try db.cachedStatement(sql: rendered.sql)
-    return try statement.fetchOne(arguments: StatementArguments(rendered.arguments)) { row in
-        var decoder = QueryDecoder(row: row)
-        return try decode(&decoder)
-    }
-}
-
-func executeRendered(_ db: Database, _ rendered: RenderedSQL) throws {
-    try db.cachedStatement(sql: rendered.sql).execute(arguments: StatementArguments(rendered.arguments))
-}
-
 /// Rows of a statement read one at a time, decoded as `Element`; the statement stays busy
 /// until the cursor is exhausted or closed.
 ///
@@ -93,14 +66,14 @@ extension Select {
     /// let lists = try RemindersList.order(by: \.title).fetchAll(db)   // [RemindersList]
     /// ```
     @inlinable
-    public func fetchAll(_ db: Database) throws -> [From.QueryOutput] where Columns == (), Joins == () {
-        try fetchRows(db, render()) { try From.decode(from: &$0) }
+    public func fetchAll(_ db: some QueryConnection) throws -> [From.QueryOutput] where Columns == (), Joins == () {
+        try fetchRows(db, .select(query)) { try From.decode(from: &$0) }
     }
 
     /// The first row of the table, or `nil`.
     @inlinable
-    public func fetchOne(_ db: Database) throws -> From.QueryOutput? where Columns == (), Joins == () {
-        try fetchFirst(db, render()) { try From.decode(from: &$0) }
+    public func fetchOne(_ db: some QueryConnection) throws -> From.QueryOutput? where Columns == (), Joins == () {
+        try fetchFirst(db, .select(query)) { try From.decode(from: &$0) }
     }
 
     /// A cursor over the rows of the table. Inlinable, so its decoding is specialized for the
@@ -121,16 +94,16 @@ extension Select {
     ///     .fetchAll(db)                                                // [(RemindersList, Reminder?)]
     /// ```
     @inlinable
-    public func fetchAll<each J: Table>(_ db: Database) throws -> [(From.QueryOutput, repeat (each J).QueryOutput)]
+    public func fetchAll<each J: Table>(_ db: some QueryConnection) throws -> [(From.QueryOutput, repeat (each J).QueryOutput)]
     where Columns == (), Joins == (repeat each J) {
-        try fetchRows(db, render(), Self.decodeTables)
+        try fetchRows(db, .select(query), Self.decodeTables)
     }
 
     /// The first row, or `nil`.
     @inlinable
-    public func fetchOne<each J: Table>(_ db: Database) throws -> (From.QueryOutput, repeat (each J).QueryOutput)?
+    public func fetchOne<each J: Table>(_ db: some QueryConnection) throws -> (From.QueryOutput, repeat (each J).QueryOutput)?
     where Columns == (), Joins == (repeat each J) {
-        try fetchFirst(db, render(), Self.decodeTables)
+        try fetchFirst(db, .select(query), Self.decodeTables)
     }
 
     /// A cursor over the rows.
@@ -155,8 +128,8 @@ extension Select {
     /// let titles = try Reminder.select { $0.title }.fetchAll(db)   // [String]
     /// ```
     @inlinable
-    public func fetchAll<each J: Table>(_ db: Database) throws -> [Columns] where Joins == (repeat each J) {
-        try fetchRows(db, render(), try selectionDecoder())
+    public func fetchAll<each J: Table>(_ db: some QueryConnection) throws -> [Columns] where Joins == (repeat each J) {
+        try fetchRows(db, .select(query), try selectionDecoder())
     }
 
     /// The first row of the selected columns, or `nil`.
@@ -165,8 +138,8 @@ extension Select {
     /// let count = try Fact.count().fetchOne(db) ?? 0
     /// ```
     @inlinable
-    public func fetchOne<each J: Table>(_ db: Database) throws -> Columns? where Joins == (repeat each J) {
-        try fetchFirst(db, render(), try selectionDecoder())
+    public func fetchOne<each J: Table>(_ db: some QueryConnection) throws -> Columns? where Joins == (repeat each J) {
+        try fetchFirst(db, .select(query), try selectionDecoder())
     }
 
     /// A cursor over the selected columns.
@@ -191,7 +164,7 @@ extension Select {
     /// let incomplete = try Reminder.where { !$0.isCompleted }.fetchCount(db)
     /// // SELECT COUNT(*) FROM "reminders" WHERE NOT "reminders"."isCompleted"
     /// ```
-    public func fetchCount(_ db: Database) throws -> Int {
+    public func fetchCount(_ db: some QueryConnection) throws -> Int {
         var counting: SQLSelect
         if query.groupBy.isEmpty, query.having == nil, !query.isDistinct, query.compounds.isEmpty,
            query.limit == nil, query.offset == nil {
@@ -201,21 +174,21 @@ extension Select {
         } else {
             counting = SQLSelect([SQLSelectColumn(.countAll)], from: .subquery(query))
         }
-        return try fetchFirst(db, SQLRenderCache.shared.render(.select(counting))) { try $0.decode(Int.self) } ?? 0
+        return try fetchFirst(db, .select(counting)) { try $0.decode(Int.self) } ?? 0
     }
 }
 
 extension Table {
     /// `Self.all.fetchAll(db)`
     @inlinable
-    public static func fetchAll(_ db: Database) throws -> [QueryOutput] {
-        try fetchRows(db, all.render()) { try decode(from: &$0) }
+    public static func fetchAll(_ db: some QueryConnection) throws -> [QueryOutput] {
+        try fetchRows(db, .select(all.query)) { try decode(from: &$0) }
     }
 
     /// `Self.all.fetchOne(db)`
     @inlinable
-    public static func fetchOne(_ db: Database) throws -> QueryOutput? {
-        try fetchFirst(db, all.render()) { try decode(from: &$0) }
+    public static func fetchOne(_ db: some QueryConnection) throws -> QueryOutput? {
+        try fetchFirst(db, .select(all.query)) { try decode(from: &$0) }
     }
 
     /// `SELECT COUNT(*) FROM table`
@@ -223,7 +196,7 @@ extension Table {
     /// ```swift
     /// let total = try Reminder.fetchCount(db)  // SELECT COUNT(*) FROM "reminders"
     /// ```
-    public static func fetchCount(_ db: Database) throws -> Int {
+    public static func fetchCount(_ db: some QueryConnection) throws -> Int {
         try count().fetchOne(db) ?? 0
     }
 }
@@ -237,14 +210,18 @@ extension SQLQueryExpression {
         return try sqlExpression.render()
     }
 
+    /// The SQL run as a statement: the `#sql` text as written, or the expression alone.
+    @usableFromInline
+    var statementFragment: SQLFragment { fragment ?? SQLFragment(segments: [.expression(sqlExpression)]) }
+
     /// Runs hand-written SQL as a statement.
     ///
     /// ```swift
     /// try #sql("DELETE FROM \(Reminder.self) WHERE \(Reminder.columns.id) = \(42)").execute(db)
     /// // DELETE FROM "reminders" WHERE "reminders"."id" = ?
     /// ```
-    public func execute(_ db: Database) throws where QueryValue == () {
-        try executeRendered(db, render())
+    public func execute(_ db: some QueryConnection) throws where QueryValue == () {
+        try db.execute(.fragment(statementFragment))
     }
 
     /// Runs hand-written SQL and decodes every row as `QueryValue`.
@@ -253,14 +230,14 @@ extension SQLQueryExpression {
     /// let titles = try #sql("SELECT title FROM \(Reminder.self) ORDER BY title", as: String.self).fetchAll(db)
     /// ```
     @inlinable
-    public func fetchAll(_ db: Database) throws -> [QueryValue.QueryOutput] where QueryValue: QueryRepresentable {
-        try fetchRows(db, render()) { try QueryValue.decode(from: &$0) }
+    public func fetchAll(_ db: some QueryConnection) throws -> [QueryValue.QueryOutput] where QueryValue: QueryRepresentable {
+        try fetchRows(db, .fragment(statementFragment)) { try QueryValue.decode(from: &$0) }
     }
 
     /// Runs hand-written SQL and decodes the first row, or `nil`.
     @inlinable
-    public func fetchOne(_ db: Database) throws -> QueryValue.QueryOutput? where QueryValue: QueryRepresentable {
-        try fetchFirst(db, render()) { try QueryValue.decode(from: &$0) }
+    public func fetchOne(_ db: some QueryConnection) throws -> QueryValue.QueryOutput? where QueryValue: QueryRepresentable {
+        try fetchFirst(db, .fragment(statementFragment)) { try QueryValue.decode(from: &$0) }
     }
 }
 

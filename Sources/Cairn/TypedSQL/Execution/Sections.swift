@@ -6,19 +6,19 @@ extension Select where Columns == (), Joins == () {
     /// let sections = try Reminder.order(by: \.title).fetchAll(db, sectionBy: \.notes)
     /// ```
     public func fetchAll<Section: QueryExpression>(
-        _ db: Database, sectionBy section: KeyPath<From.TableColumns, Section>
+        _ db: some QueryConnection, sectionBy section: KeyPath<From.TableColumns, Section>
     ) throws -> SectionedResults<From.QueryOutput, Section.QueryValue.QueryOutput>
     where Section.QueryValue: QueryRepresentable, Section.QueryValue.QueryOutput: Hashable {
         try fetchSections(db, by: From.columns[keyPath: section].sqlExpression, as: Section.QueryValue.self)
     }
 
     func fetchSections<Name: QueryRepresentable>(
-        _ db: Database, by expression: SQLExpression, as _: Name.Type
+        _ db: some QueryConnection, by expression: SQLExpression, as _: Name.Type
     ) throws -> SectionedResults<From.QueryOutput, Name.QueryOutput> {
         var sectioned = query
         sectioned.columns.append(SQLSelectColumn(expression))
         sectioned.ordering.insert(expression.ascending(), at: 0)
-        let pairs = try fetchRows(db, sectioned.render()) { decoder in
+        let pairs = try fetchRows(db, .select(sectioned)) { decoder in
             let row = try From.decode(from: &decoder)
             return (try Name.decode(from: &decoder), row)
         }

@@ -152,7 +152,7 @@ public struct FetchAll<Element: Sendable>: Sendable {
         guard let decode = statement.decodeSelection else {
             throw TypedSQLError(message: "the statement has no `select` to decode rows with", sql: "")
         }
-        return try fetchRows(db, statement.render(), decode)
+        return try fetchRows(db, .select(statement.query), decode)
     }
 }
 

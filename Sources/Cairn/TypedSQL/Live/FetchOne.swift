@@ -35,7 +35,7 @@ public struct FetchOne<Value: Sendable>: Sendable {
     /// `FetchOne(wrappedValue: row)`, to be narrowed later with `load(_:default:)`).
     public init(wrappedValue: Value, database: (any DatabaseReader)? = nil) where Value: Table, Value.QueryOutput == Value {
         query = LiveQuery(initial: wrappedValue, database: database) { db in
-            try fetchFirst(db, Value.all.limit(1).render()) { try Value.decode(from: &$0) } ?? wrappedValue
+            try fetchFirst(db, .select(Value.all.limit(1).query)) { try Value.decode(from: &$0) } ?? wrappedValue
         }
     }
 
@@ -44,7 +44,7 @@ public struct FetchOne<Value: Sendable>: Sendable {
         wrappedValue: Value = nil, _ statement: SelectOf<Row>, database: (any DatabaseReader)? = nil
     ) where Value == Row?, Row.QueryOutput == Row {
         query = LiveQuery(initial: wrappedValue, database: database) { db in
-            try fetchFirst(db, statement.render()) { try Row.decode(from: &$0) }
+            try fetchFirst(db, .select(statement.query)) { try Row.decode(from: &$0) }
         }
     }
 
@@ -72,7 +72,7 @@ public struct FetchOne<Value: Sendable>: Sendable {
         guard let decode = statement.decodeSelection else {
             throw TypedSQLError(message: "the statement has no `select` to decode rows with", sql: "")
         }
-        return try fetchFirst(db, statement.render(), decode) ?? value
+        return try fetchFirst(db, .select(statement.query), decode) ?? value
     }
 }
 

@@ -23,8 +23,8 @@ extension WriteStatement {
     /// try Reminder.where { $0.isCompleted }.delete().execute(db)
     /// // DELETE FROM "reminders" WHERE "reminders"."isCompleted"
     /// ```
-    public func execute(_ db: Database) throws {
-        try executeRendered(db, render())
+    public func execute(_ db: some QueryConnection) throws {
+        try db.execute(sqlStatement())
     }
 
     /// Runs the statement and decodes every `RETURNING` row.
@@ -34,12 +34,12 @@ extension WriteStatement {
     ///     .returning(\.id).fetchAll(db)
     /// // INSERT INTO "reminders" (…) VALUES (…) RETURNING "id"
     /// ```
-    public func fetchAll(_ db: Database) throws -> [Returning] {
-        try fetchRows(db, render(), returningDecoder())
+    public func fetchAll(_ db: some QueryConnection) throws -> [Returning] {
+        try fetchRows(db, sqlStatement(), returningDecoder())
     }
 
     /// Runs the statement and decodes the first `RETURNING` row.
-    public func fetchOne(_ db: Database) throws -> Returning? {
+    public func fetchOne(_ db: some QueryConnection) throws -> Returning? {
         try fetchAll(db).first
     }
 
