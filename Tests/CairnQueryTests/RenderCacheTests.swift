@@ -60,6 +60,20 @@ struct RenderCacheTests {
         #expect(cache.count == statements(0).count)
     }
 
+    @Test("A cache in the PostgreSQL dialect renders what a direct PostgreSQL rendering does, $n numbered per statement")
+    func sameAsDirectInPostgreSQL() throws {
+        let cache = SQLRenderCache(dialect: PostgreSQLDialect())
+        for seed: Int64 in [3, 11, 3, 40] {
+            for (name, statement) in statements(seed) {
+                let cached = try cache.render(statement)
+                let direct = try statement.render(dialect: PostgreSQLDialect())
+                #expect(cached == direct, "\(name), seed \(seed)")
+                #expect(!cached.sql.contains("?"), "\(name): \(cached.sql)")
+            }
+        }
+        #expect(cache.count == statements(0).count)
+    }
+
     @Test("Each shape is rendered once; later runs only collect values")
     func rendersOnce() throws {
         let cache = SQLRenderCache()

@@ -1,7 +1,7 @@
 import CairnSQLite
 import Foundation
 
-/// Renders statements in the SQLite dialect once per shape: a statement that differs from
+/// Renders statements in one dialect (SQLite's unless told) once per shape: a statement that differs from
 /// one rendered before only in its bound values reuses that rendering's SQL text, and only
 /// its values are collected again.
 ///
@@ -17,7 +17,8 @@ import Foundation
 /// // second.arguments == [.integer(2)]
 /// ```
 ///
-/// The result is exactly what ``SQLRenderable/render()`` returns for the same statement.
+/// The result is exactly what ``SQLRenderable/render(dialect:)`` returns for the same
+/// statement in the cache's dialect.
 /// Statements that hold ``SQLExpression/parameter(_:)`` placeholders of their own, or more
 /// than `maximumValues` values (large multi-row inserts), are rendered directly.
 public final class SQLRenderCache: Sendable {
@@ -38,14 +39,17 @@ public final class SQLRenderCache: Sendable {
         }
     }
 
+    /// The dialect every statement renders in.
+    public let dialect: any SQLDialect
     private let capacity: Int
     private let maximumValues: Int
     /// The renderings, by shape.
     private let storage = LockedShapes()
 
     /// A cache of at most `capacity` shapes (it is emptied when full), parameterizing
-    /// statements with at most `maximumValues` values.
-    public init(capacity: Int = 512, maximumValues: Int = 256) {
+    /// statements with at most `maximumValues` values, rendering in `dialect`.
+    public init(dialect: any SQLDialect = SQLiteDialect(), capacity: Int = 512, maximumValues: Int = 256) {
+        self.dialect = dialect
         self.capacity = capacity
         self.maximumValues = maximumValues
     }
@@ -55,12 +59,12 @@ public final class SQLRenderCache: Sendable {
     /// Throws ``SQLRenderError`` as ``SQLRenderable/render()`` does.
     public func render(_ statement: SQLStatement) throws -> RenderedSQL {
         guard let (shape, values) = statement.shape(maximumValues: maximumValues) else {
-            return try statement.render()
+            return try statement.render(dialect: dialect)
         }
         if let template = storage.hit(shape) {
             return RenderedSQL(sql: template.sql, arguments: try template.binding(values).arguments)
         }
-        let template = try shape.render()
+        let template = try shape.render(dialect: dialect)
         storage.insert(template, for: shape, capacity: capacity)
         return RenderedSQL(sql: template.sql, arguments: try template.binding(values).arguments)
     }
