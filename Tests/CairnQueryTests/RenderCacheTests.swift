@@ -65,13 +65,17 @@ struct RenderCacheTests {
         let cache = SQLRenderCache(dialect: PostgreSQLDialect())
         for seed: Int64 in [3, 11, 3, 40] {
             for (name, statement) in statements(seed) {
+                // The select's NOCASE collation has no PostgreSQL form: both ways throw.
+                guard let direct = try? statement.render(dialect: PostgreSQLDialect()) else {
+                    #expect(throws: SQLRenderError.self, "\(name)") { try cache.render(statement) }
+                    continue
+                }
                 let cached = try cache.render(statement)
-                let direct = try statement.render(dialect: PostgreSQLDialect())
                 #expect(cached == direct, "\(name), seed \(seed)")
                 #expect(!cached.sql.contains("?"), "\(name): \(cached.sql)")
             }
         }
-        #expect(cache.count == statements(0).count)
+        #expect(cache.count == statements(0).count - 1)
     }
 
     @Test("Each shape is rendered once; later runs only collect values")

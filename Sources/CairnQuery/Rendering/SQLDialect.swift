@@ -37,9 +37,45 @@ public protocol SQLDialect: Sendable {
 
     /// The null-safe equality operator (`IS`), or its negation (`IS NOT`).
     func nullSafeEqualityOperator(negated: Bool) -> String
+
+    /// The dialect's form of a call to the scalar function `name` (as SQLite spells it), or
+    /// nil to call it as it is. Throws ``SQLRenderError`` when the dialect has nothing that
+    /// answers the same, naming the function.
+    func function(_ name: String, _ arguments: [SQLExpression]) throws -> SQLExpression?
+
+    /// The dialect's form of an aggregate call (as SQLite spells it), or nil to call it as it
+    /// is. Throws ``SQLRenderError`` when the dialect has nothing that answers the same.
+    func aggregate(_ aggregate: SQLAggregate) throws -> SQLExpression?
+
+    /// The operator `op` where the dialect spells it differently from SQLite; throws
+    /// ``SQLRenderError`` for one the dialect lacks (`GLOB`).
+    func operatorToken(_ op: SQLBinaryOperator) throws -> String?
+
+    /// The dialect's name for the collation `name` (as SQLite spells it); throws
+    /// ``SQLRenderError`` for one the dialect lacks (`NOCASE`).
+    func collation(_ name: String) throws -> String
+
+    /// The operator that matches a `LIKE` pattern as SQLite's `LIKE` does (ASCII letters in
+    /// either case), or its negation.
+    func likeOperator(negated: Bool) -> String
 }
 
 extension SQLDialect {
+    /// SQLite's spelling: every function as it is.
+    public func function(_ name: String, _ arguments: [SQLExpression]) throws -> SQLExpression? { nil }
+
+    /// SQLite's spelling: every aggregate as it is.
+    public func aggregate(_ aggregate: SQLAggregate) throws -> SQLExpression? { nil }
+
+    /// SQLite's spelling of every operator.
+    public func operatorToken(_ op: SQLBinaryOperator) throws -> String? { nil }
+
+    /// SQLite's collation names.
+    public func collation(_ name: String) throws -> String { name }
+
+    /// `LIKE`, which is case-insensitive for ASCII letters in SQLite.
+    public func likeOperator(negated: Bool) -> String { negated ? "NOT LIKE" : "LIKE" }
+
     /// The identifier in double quotes, with embedded quotes doubled.
     public func quote(identifier: String) -> String {
         var name = identifier
@@ -120,45 +156,4 @@ public struct SQLiteDialect: SQLDialect {
 
     /// The dialect's equality that treats two NULLs as equal (`IS`, `IS NOT DISTINCT FROM`).
     public func nullSafeEqualityOperator(negated: Bool) -> String { negated ? "IS NOT" : "IS" }
-}
-
-/// A minimal PostgreSQL dialect: `$1` placeholders, `TRUE`/`FALSE`, `IS [NOT] DISTINCT FROM`,
-/// PostgreSQL type names. Not used by the engine; it keeps the IR honest about dialects.
-/// (`GLOB`, `TOTAL` and `GROUP_CONCAT` are SQLite functions and render unchanged.)
-public struct PostgreSQLDialect: SQLDialect {
-    /// The PostgreSQL dialect.
-    public init() {}
-
-    /// The dialect's placeholder for the parameter at `index` (`?`, `$1`).
-    public func placeholder(at index: Int) -> String { "$\(index)" }
-
-    /// How the dialect writes `true` and `false`.
-    public func booleanLiteral(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
-
-    /// Whether the dialect accepts `NULLS FIRST`/`NULLS LAST`.
-    public var supportsNullsOrdering: Bool { true }
-
-    /// The dialect's `LIMIT`/`OFFSET` clause around the placeholders of its bound values.
-    public func limitClause(limit: String?, offset: String?) -> String {
-        [limit.map { "LIMIT \($0)" }, offset.map { "OFFSET \($0)" }]
-            .compactMap { $0 }.joined(separator: " ")
-    }
-
-    /// The dialect's name for a column type.
-    public func typeName(_ type: SQLType) -> String {
-        switch type.kind {
-        case .integer: "BIGINT"
-        case .boolean: "BOOLEAN"
-        case .real: "DOUBLE PRECISION"
-        case .text: "TEXT"
-        case .blob: "BYTEA"
-        case .numeric: "NUMERIC"
-        case .named(let name): name
-        }
-    }
-
-    /// The dialect's equality that treats two NULLs as equal (`IS`, `IS NOT DISTINCT FROM`).
-    public func nullSafeEqualityOperator(negated: Bool) -> String {
-        negated ? "IS DISTINCT FROM" : "IS NOT DISTINCT FROM"
-    }
 }

@@ -37,8 +37,9 @@ extension SQLBinaryOperator {
         }
     }
 
-    func token(_ dialect: any SQLDialect) -> String {
-        switch self {
+    func token(_ dialect: any SQLDialect) throws -> String {
+        if let token = try dialect.operatorToken(self) { return token }
+        return switch self {
         case .equal: "="
         case .notEqual: "<>"
         case .less: "<"
@@ -142,18 +143,26 @@ extension SQLGenerationContext {
             try logical(op, operands[...])
         case let .like(value, pattern, escape, negated):
             try operand(value, above: SQLPrecedence.comparison)
-            emit(negated ? " NOT LIKE " : " LIKE ")
+            emitOperator(dialect.likeOperator(negated: negated))
             try operand(pattern, above: SQLPrecedence.escape)
             if let escape {
                 emit(" ESCAPE ")
                 try operand(escape, above: SQLPrecedence.escape)
             }
         case let .function(name, arguments):
+            if let replacement = try dialect.function(name, arguments) {
+                try self.expression(replacement)
+                return
+            }
             try bareName(name, kind: "function")
             emit("(")
             try list(arguments) { try $0.expression($1) }
             emit(")")
         case .aggregate(let aggregate):
+            if let replacement = try dialect.aggregate(aggregate) {
+                try self.expression(replacement)
+                return
+            }
             try self.aggregate(aggregate)
         case let .inList(value, items, negated):
             guard !items.isEmpty else {
@@ -189,7 +198,7 @@ extension SQLGenerationContext {
         case let .collate(value, collation):
             try operand(value, parenthesized: value.precedence < SQLPrecedence.collate)
             emit(" COLLATE ")
-            try bareName(collation, kind: "collation")
+            try bareName(try dialect.collation(collation), kind: "collation")
         case let .cast(value, type):
             emit("CAST(")
             try self.expression(value)
@@ -230,14 +239,14 @@ extension SQLGenerationContext {
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .is, .isNot, .glob:
             // Non-associative: a comparison inside a comparison is always parenthesized.
             try operand(lhs, above: level)
-            emitOperator(op.token(dialect))
+            emitOperator(try op.token(dialect))
             try operand(rhs, above: level)
         default:
             // Left-associative; `||` under arithmetic is parenthesized because PostgreSQL
             // binds it looser than SQLite does.
             let mixes = op != .concatenate
             try operand(lhs, parenthesized: lhs.precedence < level || (mixes && lhs.isConcatenation))
-            emitOperator(op.token(dialect))
+            emitOperator(try op.token(dialect))
             try operand(rhs, parenthesized: rhs.precedence <= level || (mixes && rhs.isConcatenation))
         }
     }
@@ -249,7 +258,7 @@ extension SQLGenerationContext {
         let level = op.precedence
         if operands.count <= Self.logicalGroupSize {
             for (index, operand) in operands.enumerated() {
-                if index > 0 { emitOperator(op.token(dialect)) }
+                if index > 0 { emitOperator(try op.token(dialect)) }
                 try self.operand(operand, parenthesized: operand.precedence < level)
             }
             return
@@ -258,7 +267,7 @@ extension SQLGenerationContext {
         var start = operands.startIndex
         while start < operands.endIndex {
             let end = min(start + groupSize, operands.endIndex)
-            if start > operands.startIndex { emitOperator(op.token(dialect)) }
+            if start > operands.startIndex { emitOperator(try op.token(dialect)) }
             if end - start == 1 {
                 try operand(operands[start], parenthesized: operands[start].precedence < level)
             } else {

@@ -16,6 +16,7 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
         case noUpsertAssignments(table: String)
         case notInlinable(String)
         case parameterNotInlinable(index: Int)
+        case unsupported(construct: String, dialect: String, instead: String)
     }
 
     let reason: Reason
@@ -43,6 +44,8 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
             "\(what) cannot be written as an SQL literal, and a trigger or view cannot bind values."
         case .parameterNotInlinable(let index):
             "Parameter \(index) has no value to write: a trigger or view cannot bind values."
+        case let .unsupported(construct, dialect, instead):
+            "\(construct) has no \(dialect) form that answers the same: \(instead)."
         }
     }
 }

@@ -1,0 +1,154 @@
+/// PostgreSQL's SQL: `$1` placeholders, `TRUE`/`FALSE`, `IS [NOT] DISTINCT FROM`, PostgreSQL
+/// type names, and SQLite's functions written so that they answer what SQLite answers.
+///
+/// ```swift
+/// let names = SQLSelect([SQLSelectColumn(.groupConcat(.column("title")))], from: "tags")
+/// try names.render(dialect: PostgreSQLDialect()).sql
+/// // SELECT string_agg(CAST("title" AS TEXT), $1) FROM "tags"      -- $1 = ','
+/// ```
+///
+/// What is rewritten, and why:
+/// - `instr(a, b)` → `strpos(a, b)`, `ifnull` → `coalesce`, `iif(c, a, b)` → `CASE`,
+///   `char(n)` → `chr(n)`, `unicode(s)` → `ascii(s)` (a code point in a UTF-8 database);
+/// - `round(x)`, `round(x, n)` round `CAST(x AS NUMERIC)`: PostgreSQL rounds a
+///   `DOUBLE PRECISION` half to even, SQLite (and a `NUMERIC`) half away from zero;
+/// - scalar `max(a, b, …)`/`min(a, b, …)` → `greatest`/`least`, NULL when any argument is
+///   NULL as in SQLite (PostgreSQL's skip NULLs);
+/// - `GROUP_CONCAT(x[, separator])` → `string_agg(CAST(x AS TEXT), separator)` (`,` by
+///   default); `TOTAL(x)` → `coalesce(sum(CAST(x AS DOUBLE PRECISION)), 0.0)`;
+/// - `likely(x)`, `unlikely(x)`, `likelihood(x, p)` → `x` (planner hints only);
+/// - `COLLATE BINARY` → `COLLATE "C"` (byte order, as SQLite's BINARY);
+/// - `LIKE` → `ILIKE`: SQLite's `LIKE` ignores the case of ASCII letters. (`ILIKE` also
+///   ignores the case of other letters, where SQLite's does not.)
+///
+/// What has no PostgreSQL form that answers the same throws ``SQLRenderError`` naming it:
+/// `GLOB`, `COLLATE NOCASE`/`RTRIM`, SQLite's date functions (`strftime`, `julianday`, `date`,
+/// `time`, `datetime`, `unixepoch`), its JSON functions, `typeof`, `hex`, `printf`,
+/// `zeroblob`, `last_insert_rowid` and `changes`.
+public struct PostgreSQLDialect: SQLDialect {
+    /// The PostgreSQL dialect.
+    public init() {}
+
+    /// The dialect's placeholder for the parameter at `index` (`?`, `$1`).
+    public func placeholder(at index: Int) -> String { "$\(index)" }
+
+    /// How the dialect writes `true` and `false`.
+    public func booleanLiteral(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+
+    /// Whether the dialect accepts `NULLS FIRST`/`NULLS LAST`.
+    public var supportsNullsOrdering: Bool { true }
+
+    /// The dialect's `LIMIT`/`OFFSET` clause around the placeholders of its bound values.
+    public func limitClause(limit: String?, offset: String?) -> String {
+        [limit.map { "LIMIT \($0)" }, offset.map { "OFFSET \($0)" }]
+            .compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// The dialect's name for a column type.
+    public func typeName(_ type: SQLType) -> String {
+        switch type.kind {
+        case .integer: "BIGINT"
+        case .boolean: "BOOLEAN"
+        case .real: "DOUBLE PRECISION"
+        case .text: "TEXT"
+        case .blob: "BYTEA"
+        case .numeric: "NUMERIC"
+        case .named(let name): name
+        }
+    }
+
+    /// The dialect's equality that treats two NULLs as equal (`IS`, `IS NOT DISTINCT FROM`).
+    public func nullSafeEqualityOperator(negated: Bool) -> String {
+        negated ? "IS DISTINCT FROM" : "IS NOT DISTINCT FROM"
+    }
+
+    /// SQLite's scalar functions as PostgreSQL calls them (see the type's notes).
+    public func function(_ name: String, _ arguments: [SQLExpression]) throws -> SQLExpression? {
+        switch name.lowercased() {
+        case "instr" where arguments.count == 2:
+            return .function("strpos", arguments)
+        case "ifnull":
+            return .function("coalesce", arguments)
+        case "iif" where arguments.count == 3:
+            return .case(when: [(arguments[0], arguments[1])], else: arguments[2])
+        case "char" where arguments.count == 1:
+            return .function("chr", arguments)
+        case "unicode":
+            return .function("ascii", arguments)
+        case "round" where arguments.first.map(Self.isNumericCast) == true:
+            return nil  // already rewritten
+        case "round" where arguments.count == 1:
+            return .function("round", [arguments[0].cast(as: .numeric)])
+        case "round" where arguments.count == 2:
+            return .function("round", [arguments[0].cast(as: .numeric), arguments[1].cast(as: .named("INTEGER"))])
+        case "max" where arguments.count > 1, "min" where arguments.count > 1:
+            let spelled = name.lowercased() == "max" ? "greatest" : "least"
+            return .case(when: [(.or(arguments.map { $0.isNull() }), .null)], else: .function(spelled, arguments))
+        case "likely" where arguments.count == 1, "unlikely" where arguments.count == 1,
+             "likelihood" where arguments.count == 2:
+            return arguments[0]
+        case "strftime", "julianday", "date", "time", "datetime", "unixepoch":
+            throw unsupported("SQLite's date function \(name)()",
+                              instead: "compute the date in Swift and bind it, or write PostgreSQL's own date functions in #sql")
+        case let json where json.hasPrefix("json"):
+            throw unsupported("SQLite's JSON function \(name)()", instead: "write PostgreSQL's json/jsonb functions in #sql")
+        case "typeof", "hex", "printf", "format", "quote", "zeroblob", "last_insert_rowid", "changes", "total_changes",
+             "glob", "like", "soundex", "randomblob":
+            throw unsupported("SQLite's function \(name)()", instead: "write the PostgreSQL equivalent in #sql")
+        default:
+            return nil
+        }
+    }
+
+    /// SQLite's aggregates as PostgreSQL calls them (see the type's notes).
+    public func aggregate(_ aggregate: SQLAggregate) throws -> SQLExpression? {
+        switch aggregate.name.lowercased() {
+        case "group_concat" where aggregate.arguments.count <= 2 && !aggregate.arguments.isEmpty:
+            var spelled = aggregate
+            spelled.name = "string_agg"
+            spelled.arguments = [aggregate.arguments[0].cast(as: .text),
+                                 aggregate.arguments.count == 2 ? aggregate.arguments[1] : .value(.text(","))]
+            return .aggregate(spelled)
+        case "total" where aggregate.arguments.count == 1:
+            var sum = aggregate
+            sum.name = "sum"
+            sum.arguments = [aggregate.arguments[0].cast(as: .real)]
+            return .function("coalesce", [.aggregate(sum), .value(.real(0))])
+        case let json where json.hasPrefix("json"):
+            throw unsupported("SQLite's JSON aggregate \(aggregate.name)()",
+                              instead: "write PostgreSQL's json_agg/jsonb_agg in #sql")
+        default:
+            return nil
+        }
+    }
+
+    /// `ILIKE`: PostgreSQL's `LIKE` is case-sensitive, SQLite's is not for ASCII letters.
+    public func likeOperator(negated: Bool) -> String { negated ? "NOT ILIKE" : "ILIKE" }
+
+    /// `GLOB` has no PostgreSQL operator that matches the same strings.
+    public func operatorToken(_ op: SQLBinaryOperator) throws -> String? {
+        guard op == .glob else { return nil }
+        throw unsupported("SQLite's GLOB operator", instead: "use LIKE, or a regular expression (~) in #sql")
+    }
+
+    /// `BINARY` is byte order, PostgreSQL's `"C"`; `NOCASE` and `RTRIM` have no PostgreSQL
+    /// collation that compares the same.
+    public func collation(_ name: String) throws -> String {
+        switch name.uppercased() {
+        case "BINARY": return "C"
+        case "NOCASE", "RTRIM":
+            throw unsupported("SQLite's \(name.uppercased()) collation",
+                              instead: "compare lower(x) (NOCASE folds ASCII letters only), or use a PostgreSQL collation")
+        default: return name
+        }
+    }
+
+    private static func isNumericCast(_ expression: SQLExpression) -> Bool {
+        if case .cast(_, let type) = expression.node { return type == .numeric }
+        return false
+    }
+
+    private func unsupported(_ construct: String, instead: String) -> SQLRenderError {
+        SQLRenderError(reason: .unsupported(construct: construct, dialect: "PostgreSQL", instead: instead))
+    }
+}

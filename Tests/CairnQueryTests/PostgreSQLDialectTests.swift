@@ -1,0 +1,60 @@
+import CairnQuery
+import Testing
+
+/// SQLite's spellings rendered for PostgreSQL: what is rewritten (as text) and what throws,
+/// naming the construct.
+@Suite("PostgreSQL dialect")
+struct PostgreSQLDialectTests {
+    let title = SQLExpression.column("title")
+    let n = SQLExpression.column("n")
+
+    func sql(_ expression: SQLExpression) throws -> String {
+        try expression.render(dialect: PostgreSQLDialect()).sql
+    }
+
+    func error(_ expression: SQLExpression) -> String? {
+        do { _ = try expression.render(dialect: PostgreSQLDialect()); return nil } catch { return "\(error)" }
+    }
+
+    @Test func scalarFunctionsAreSpelledAsPostgreSQLSpellsThem() throws {
+        #expect(try sql(.function("instr", title, .value(.text("a")))) == #"strpos("title", $1)"#)
+        #expect(try sql(.function("ifnull", n, .value(.integer(0)))) == #"coalesce("n", $1)"#)
+        #expect(try sql(.function("iif", n.isNull(), .value(.integer(0)), n)) == #"CASE WHEN "n" IS NULL THEN $1 ELSE "n" END"#)
+        #expect(try sql(.function("char", n)) == #"chr("n")"#)
+        #expect(try sql(.function("unicode", title)) == #"ascii("title")"#)
+        #expect(try sql(.function("round", n)) == #"round(CAST("n" AS NUMERIC))"#)
+        #expect(try sql(.function("round", n, .value(.integer(2)))) == #"round(CAST("n" AS NUMERIC), CAST($1 AS INTEGER))"#)
+        #expect(try sql(.function("max", n, .value(.integer(3))))
+            == #"CASE WHEN "n" IS NULL OR $1 IS NULL THEN NULL ELSE greatest("n", $2) END"#)
+        #expect(try sql(.function("likely", n.isNull())) == #""n" IS NULL"#)
+        // Functions PostgreSQL has under the same name and meaning pass through.
+        #expect(try sql(.function("length", title)) == #"length("title")"#)
+        #expect(try sql(.function("coalesce", n, .value(.integer(0)))) == #"coalesce("n", $1)"#)
+    }
+
+    @Test func aggregatesAreSpelledAsPostgreSQLSpellsThem() throws {
+        #expect(try sql(.groupConcat(title)) == #"string_agg(CAST("title" AS TEXT), $1)"#)
+        let rendered = try SQLExpression.groupConcat(title).render(dialect: PostgreSQLDialect())
+        #expect(rendered.arguments == [.text(",")])
+        #expect(try sql(.total(n)) == #"coalesce(sum(CAST("n" AS DOUBLE PRECISION)), $1)"#)
+        #expect(try sql(.total(n, filter: n.greaterThan(.value(.integer(1)))))
+            == #"coalesce(sum(CAST("n" AS DOUBLE PRECISION)) FILTER (WHERE "n" > $1), $2)"#)
+        #expect(try sql(.count(n, distinct: true)) == #"COUNT(DISTINCT "n")"#)
+    }
+
+    @Test func likeIgnoresTheCaseOfASCIILettersAsInSQLite() throws {
+        #expect(try sql(title.like(.value(.text("a%")))) == #""title" ILIKE $1"#)
+        #expect(try title.like(.value(.text("a%"))).render().sql == #""title" LIKE ?"#)
+    }
+
+    @Test func collationsAndOperatorsWithoutAnEquivalentThrowNamingThem() throws {
+        #expect(try sql(title.collate("BINARY")) == #""title" COLLATE C"#)
+        #expect(error(title.collate("NOCASE"))?.contains("SQLite's NOCASE collation has no PostgreSQL form") == true)
+        #expect(error(.binary(.glob, title, .value(.text("a*"))))?.contains("SQLite's GLOB operator") == true)
+        #expect(error(.function("strftime", .value(.text("%Y")), n))?.contains("SQLite's date function strftime()") == true)
+        #expect(error(.function("json_extract", title, .value(.text("$.a"))))?.contains("JSON function json_extract()") == true)
+        #expect(error(.function("typeof", n))?.contains("typeof()") == true)
+        // SQLite renders all of them.
+        #expect(try title.collate("NOCASE").render().sql == #""title" COLLATE NOCASE"#)
+    }
+}
