@@ -90,6 +90,16 @@ let package = Package(
         ),
         // The engine: connections, statements, values, transactions, pools, observation.
         .target(name: "CairnSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        // The system libpq, PostgreSQL's client library (Debian: libpq-dev).
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // The PostgreSQL engine: connections, binary prepared statements, transactions with
+        // retries, a pool, pipelined batches, cancellation, LISTEN/NOTIFY. Values are
+        // CairnSQLite's, so both engines speak one `DatabaseValue`.
+        .target(name: "CairnPostgres", dependencies: ["CLibPQ", "CairnSQLite"], swiftSettings: strict),
         // One query IR and the dialect that renders it to SQL + bound arguments.
         .target(name: "CairnQuery", dependencies: ["CairnSQLite"], swiftSettings: strict),
         // The compiler plugin: @Model, @Table, @Selection, #Unique, #Index, @ModelActor.
@@ -145,6 +155,8 @@ let package = Package(
         .target(name: "CairnTestSupport", swiftSettings: strict),
         .testTarget(
             name: "CairnSQLiteTests", dependencies: ["CairnSQLite", "CairnFaultyVFS", "CairnTestSupport"], swiftSettings: strict),
+        // Run against a server with Scripts/with-postgres.sh; skipped without CAIRN_TEST_POSTGRES_URL.
+        .testTarget(name: "CairnPostgresTests", dependencies: ["CairnPostgres"], swiftSettings: strict),
         .testTarget(name: "CairnQueryTests", dependencies: ["CairnQuery", "CairnTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CairnMacrosTests",

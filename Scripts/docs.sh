@@ -12,6 +12,7 @@
 #   the guides of Docs/*.md, copied into a temporary catalog at build time so that the
 #   Markdown in Docs/ stays their one copy.
 # - CairnCoreData: Core Data's names (NSFetchRequest, NSPredicate's format grammar, …).
+# - CairnPostgres: the PostgreSQL engine (PostgresPool, PostgresConnection, …).
 #
 # Why the symbol graphs are filtered first: a module that re-exports another (`@_exported
 # import Foundation`, `CairnCoreData` re-exporting `Cairn`) gets every symbol of that module in
@@ -57,6 +58,8 @@ mkdir -p "$work"
 # not write its graph again.
 echo "docs.sh: building the symbol graphs" >&2
 swift build --scratch-path "$scratch" --target CairnCoreData \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" >&2
+swift build --scratch-path "$scratch" --target CairnPostgres \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" >&2
 
 # filter ARCHIVE_MODULE OUT_DIR SOURCE_FOLDER...: the archive's symbols, as described above.
@@ -142,7 +145,9 @@ convert() {
 echo "docs.sh: undocumented public symbols" >&2
 filter Cairn "$work/Cairn-graphs" Cairn CairnQuery CairnSQLite
 filter CairnCoreData "$work/CairnCoreData-graphs" CairnCoreData
-undocumented=$(( $(cat "$work/Cairn-graphs/undocumented-count") + $(cat "$work/CairnCoreData-graphs/undocumented-count") ))
+filter CairnPostgres "$work/CairnPostgres-graphs" CairnPostgres
+undocumented=$(( $(cat "$work/Cairn-graphs/undocumented-count") + $(cat "$work/CairnCoreData-graphs/undocumented-count")
+    + $(cat "$work/CairnPostgres-graphs/undocumented-count") ))
 
 cp -R Sources/Cairn/Cairn.docc "$work/Cairn.docc"
 guides "$work/Cairn.docc"
@@ -150,7 +155,8 @@ guides "$work/Cairn.docc"
 echo "docs.sh: converting" >&2
 convert Cairn "$work/Cairn.docc"
 convert CairnCoreData ""
-"$docc" merge "$work/Cairn.doccarchive" "$work/CairnCoreData.doccarchive" \
+convert CairnPostgres ""
+"$docc" merge "$work/Cairn.doccarchive" "$work/CairnCoreData.doccarchive" "$work/CairnPostgres.doccarchive" \
     --synthesized-landing-page-name Cairn --output-path "$scratch/Cairn.doccarchive" >&2
 
 echo "docs.sh: wrote $scratch/Cairn.doccarchive" >&2

@@ -17,8 +17,9 @@ import CSQLite
 public struct StatementArguments: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// The values, in parameter order.
     public private(set) var values: [DatabaseValue]
-    /// The first conversion failure, thrown at bind time.
-    var encodingFailure: String?
+    /// The first value that could not be converted (`"argument 2: …"`), or nil. Engines throw
+    /// it when they bind the arguments, since an array literal cannot throw.
+    public internal(set) var encodingFailure: String?
 
     /// Arguments from already-converted values.
     public init(_ values: [DatabaseValue] = []) {

@@ -1,0 +1,89 @@
+import CairnSQLite
+import CLibPQ
+
+extension PostgresConnection {
+    /// How many statements are sent before their results are read. Reading per chunk keeps
+    /// the results the server writes meanwhile well within the socket's buffers, so neither
+    /// side blocks writing while the other does (a blocking connection's pipeline deadlock).
+    static let pipelineChunk = 500
+
+    /// Runs one statement once per argument row, sending them in libpq's pipeline mode so the
+    /// rows do not each wait a round trip: for a save of many rows.
+    ///
+    /// ```swift
+    /// try connection.executeBatch(sql: "INSERT INTO item (id, title) VALUES ($1, $2)",
+    ///                             argumentRows: [[1, "Tea"], [2, "Coffee"]])
+    /// // BEGIN; INSERT … ×2 (pipelined); COMMIT
+    /// ```
+    ///
+    /// All rows run in one transaction: the open one, or else one of their own. When a row
+    /// fails, the rows after it do not run and its error is thrown; without an open
+    /// transaction nothing is kept, and inside one the transaction is failed (roll it back).
+    ///
+    /// - Throws: ``PostgresError`` of the first row that failed, with its arguments.
+    public func executeBatch(sql: String, argumentRows: [StatementArguments]) throws {
+        guard !argumentRows.isEmpty else { return }
+        let statement = try prepare(sql)
+        let ownTransaction = !isInTransaction
+        if ownTransaction { PQclear(try runScript("BEGIN")) }
+        do {
+            var start = 0
+            while start < argumentRows.count {
+                let end = min(start + Self.pipelineChunk, argumentRows.count)
+                try runPipelined(statement, argumentRows[start..<end])
+                start = end
+            }
+        } catch {
+            if ownTransaction, isInTransaction { runIgnoringFailure("ROLLBACK") }
+            throw error
+        }
+        if ownTransaction { PQclear(try runScript("COMMIT")) }
+    }
+
+    /// Sends `rows` in one pipeline ending in a sync point, then reads every result.
+    private func runPipelined(_ statement: PreparedStatement, _ rows: ArraySlice<StatementArguments>) throws {
+        try checkCancellation()
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw PostgresError(result: nil, connection: handle, sql: statement.sql, arguments: nil)
+        }
+        defer { PQexitPipelineMode(handle) }
+        var sent = 0
+        var firstError: (any Error)?
+        for arguments in rows {
+            do {
+                let queued = try withParameters(statement, arguments) { count, values, lengths, formats in
+                    PQsendQueryPrepared(handle, statement.name, count, values, lengths, formats, 0)
+                }
+                guard queued == 1 else {
+                    throw PostgresError(result: nil, connection: handle, sql: statement.sql, arguments: arguments)
+                }
+                sent += 1
+            } catch {
+                firstError = error
+                break
+            }
+        }
+        let synced = PQpipelineSync(handle) == 1
+        // Every result is read, even after an error, so the connection leaves pipeline mode clean.
+        for arguments in rows.prefix(sent) {
+            while let result = PQgetResult(handle) {
+                let status = PQresultStatus(result)
+                if status == PGRES_FATAL_ERROR, firstError == nil {
+                    firstError = PostgresError(result: result, connection: handle, sql: statement.sql,
+                                               arguments: arguments)
+                }
+                PQclear(result)
+            }
+        }
+        if synced {
+            while let result = PQgetResult(handle) {
+                let isSync = PQresultStatus(result) == PGRES_PIPELINE_SYNC
+                PQclear(result)
+                if isSync { break }
+            }
+        } else if firstError == nil {
+            firstError = PostgresError(result: nil, connection: handle, sql: statement.sql, arguments: nil)
+        }
+        if let firstError { throw firstError }
+    }
+}

@@ -1,0 +1,106 @@
+import CairnSQLite
+import CLibPQ
+
+/// A statement prepared on the server, with the types the server inferred for it.
+struct PreparedStatement {
+    /// The server-side name (`cairn_1`).
+    var name: String
+    var sql: String
+    /// The type the server inferred for each `$n`, which picks each value's encoding.
+    var parameterTypes: [Oid]
+    /// Whether every result column has a type whose binary form the engine reads; otherwise
+    /// the results come as text, which every type has.
+    var binaryResults: Bool
+}
+
+extension PostgresConnection {
+    /// The prepared statement for `sql`, preparing it (and asking the server for its parameter
+    /// and column types) on first use.
+    ///
+    /// The server infers each parameter's type from the SQL, so a value is encoded for the
+    /// column it meets (an integer for a `boolean` column becomes a bool, for an `int4` a
+    /// 4-byte integer) instead of the statement failing on a type it was not declared with.
+    func prepare(_ sql: String) throws -> PreparedStatement {
+        if let statement = statements[sql] { return statement }
+        try checkCancellation()
+        preparedCount += 1
+        let name = "cairn_\(preparedCount)"
+        PQclear(try check(PQprepare(handle, name, sql, 0, nil), sql: sql, arguments: nil))
+        let description: OpaquePointer
+        do {
+            description = try check(PQdescribePrepared(handle, name), sql: sql, arguments: nil)
+        } catch {
+            runIgnoringFailure("DEALLOCATE \(name)")
+            throw error
+        }
+        defer { PQclear(description) }
+        let parameterTypes = (0..<PQnparams(description)).map { PQparamtype(description, $0) }
+        let columnTypes = (0..<PQnfields(description)).map { PQftype(description, $0) }
+        let statement = PreparedStatement(
+            name: name, sql: sql, parameterTypes: parameterTypes,
+            binaryResults: columnTypes.allSatisfy(TypeOID.binaryReadable.contains))
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs a prepared statement with `arguments` and returns its successful result.
+    func run(_ statement: PreparedStatement, arguments: StatementArguments) throws -> OpaquePointer {
+        try checkCancellation()
+        let result = try withParameters(statement, arguments) { count, values, lengths, formats in
+            PQexecPrepared(handle, statement.name, count, values, lengths, formats, statement.binaryResults ? 1 : 0)
+        }
+        return try check(result, sql: statement.sql, arguments: arguments)
+    }
+
+    /// Encodes `arguments` for `statement` and calls `body` with libpq's parameter arrays
+    /// (count, values, lengths, formats), valid only during the call.
+    ///
+    /// - Throws: ``PostgresError`` when a value could not be converted or the count differs
+    ///   from the statement's parameters.
+    func withParameters<R>(
+        _ statement: PreparedStatement, _ arguments: StatementArguments,
+        _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws -> R
+    ) throws -> R {
+        if let failure = arguments.encodingFailure {
+            throw PostgresError(message: "cannot bind \(failure)", sql: statement.sql, arguments: arguments)
+        }
+        let types = statement.parameterTypes
+        guard arguments.count == types.count else {
+            throw PostgresError(
+                message: "wrong number of arguments: the SQL has \(types.count) parameters, got \(arguments.count)",
+                sql: statement.sql, arguments: arguments)
+        }
+        // One buffer for every value's bytes (plus a final byte, so an empty value still has an
+        // address: libpq reads a null pointer as NULL).
+        var storage: [UInt8] = []
+        var offsets: [Int] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        offsets.reserveCapacity(types.count)
+        lengths.reserveCapacity(types.count)
+        formats.reserveCapacity(types.count)
+        for (value, type) in zip(arguments.values, types) {
+            let encoded = PostgresValueCoding.encode(value, as: type)
+            if let bytes = encoded.bytes {
+                offsets.append(storage.count)
+                storage.append(contentsOf: bytes)
+                // libpq reads a text-format value up to its NUL, ignoring the length.
+                if encoded.format == 0 { storage.append(0) }
+                lengths.append(Int32(bytes.count))
+            } else {
+                offsets.append(-1)
+                lengths.append(0)
+            }
+            formats.append(encoded.format)
+        }
+        storage.append(0)
+        return try storage.withUnsafeBufferPointer { buffer in
+            guard let start = buffer.baseAddress else { return try body(0, nil, nil, nil) }
+            let base = UnsafeRawPointer(start)
+            let values: [UnsafePointer<CChar>?] = offsets.map { offset in
+                offset < 0 ? nil : (base + offset).assumingMemoryBound(to: CChar.self)
+            }
+            return try body(Int32(types.count), values, lengths, formats)
+        }
+    }
+}

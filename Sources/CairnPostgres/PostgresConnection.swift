@@ -1,0 +1,188 @@
+import CairnSQLite
+import CLibPQ
+
+/// One connection to a PostgreSQL server (a libpq `PGconn`).
+///
+/// ```swift
+/// let connection = try PostgresConnection(url: "postgresql://app@/shop?host=/var/run/postgresql")
+/// try connection.execute(sql: "INSERT INTO item (title, price) VALUES ($1, $2)", arguments: ["Tea", 3.5])
+/// let rows = try connection.fetchAll(sql: "SELECT title, price FROM item WHERE price < $1", arguments: [10])
+/// // rows.columnNames == ["title", "price"], rows.rows == [[.text("Tea"), .real(3.5)]]
+/// ```
+///
+/// Statements with arguments are prepared once per connection (a cache from SQL text to the
+/// server-side statement) and run with binary parameters; parameters are `$1`, `$2`, … and
+/// values are always bound, never spliced into the SQL.
+///
+/// A connection is not `Sendable`: use it on one thread at a time, as ``PostgresPool`` does.
+public final class PostgresConnection {
+    /// The libpq connection; closed in `deinit`.
+    let handle: OpaquePointer
+    /// Sends cancel requests for this connection from another thread.
+    let cancelHandle: PostgresCancelHandle
+    /// The prepared statements, by SQL text.
+    var statements: [String: PreparedStatement] = [:]
+    /// The number of statements prepared so far, which names the next (`cairn_<n>`).
+    var preparedCount = 0
+    /// The cancellation of the task this connection currently works for, checked before each
+    /// statement (``PostgresPool``'s async `read` and `write` set it).
+    var taskCancellation: PostgresTaskCancellation?
+
+    /// Opens a connection.
+    ///
+    /// - Parameter url: a `postgresql://` or `postgres://` URL, as libpq reads it:
+    ///   `postgresql://user:password@host:5432/database`, or a Unix socket folder as the
+    ///   `host` query parameter: `postgresql://user@/database?host=/var/run/postgresql`. Other
+    ///   libpq parameters (`sslmode`, `connect_timeout`, `application_name`) go in the query
+    ///   too.
+    /// - Throws: ``PostgresError`` with libpq's message when the URL has another scheme or the
+    ///   server cannot be reached or refuses the connection.
+    public init(url: String) throws {
+        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+            throw PostgresError(message: """
+                not a PostgreSQL URL: expected postgresql://user@host/database \
+                (or postgresql://user@/database?host=/socket/folder), got '\(url.prefix(40))'
+                """)
+        }
+        guard let handle = PQconnectdb(url) else {
+            throw PostgresError(message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let error = PostgresError(result: nil, connection: handle, sql: nil, arguments: nil)
+            PQfinish(handle)
+            throw PostgresError(message: "cannot connect to PostgreSQL: \(error.message)")
+        }
+        // The server's notices (`NOTICE: table "x" does not exist, skipping`) would otherwise be
+        // printed to standard error.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        guard PQsetClientEncoding(handle, "UTF8") == 0, let cancel = PQgetCancel(handle) else {
+            let error = PostgresError(result: nil, connection: handle, sql: nil, arguments: nil)
+            PQfinish(handle)
+            throw PostgresError(message: "cannot set up the PostgreSQL connection: \(error.message)")
+        }
+        self.handle = handle
+        self.cancelHandle = PostgresCancelHandle(cancel)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Whether the connection is still usable (libpq has not seen it break).
+    public var isOpen: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether a transaction is open (or failed and awaiting `ROLLBACK`).
+    public var isInTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+
+    // MARK: - Running statements
+
+    /// Runs a statement and returns the number of rows it inserted, updated or deleted (0 for
+    /// other statements).
+    ///
+    /// Without arguments the SQL runs as given and may hold several statements separated by
+    /// semicolons (a schema script); with arguments it is one statement, prepared once per
+    /// connection and run with binary parameters.
+    ///
+    /// - Throws: ``PostgresError`` with the server's SQLSTATE and the SQL.
+    @discardableResult
+    public func execute(sql: String, arguments: StatementArguments = []) throws -> Int {
+        let result = arguments.isEmpty ? try runScript(sql) : try run(prepare(sql), arguments: arguments)
+        defer { PQclear(result) }
+        return PQcmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
+    }
+
+    /// Runs a query and returns its column names and every row, each value converted by its
+    /// column's type: integers (`int2`, `int4`, `int8`) as `.integer`,
+    /// `float4`, `float8` and `numeric` as `.real`, `bool` as the integer
+    /// 0 or 1 (SQLite's representation), `bytea` as `.blob`, text and every
+    /// other type as `.text` in PostgreSQL's text form, NULL as
+    /// `.null`.
+    ///
+    /// - Throws: ``PostgresError`` with the server's SQLSTATE and the SQL.
+    public func fetchAll(sql: String, arguments: StatementArguments = []) throws -> PostgresRows {
+        let statement = try prepare(sql)
+        let result = try run(statement, arguments: arguments)
+        defer { PQclear(result) }
+        return PostgresRows(result: result, binary: statement.binaryResults)
+    }
+
+    /// Sends a notification on `channel` with `payload` (`SELECT pg_notify($1, $2)`); inside a
+    /// transaction it is delivered when the transaction commits. ``PostgresNotifications``
+    /// receives it.
+    public func notify(channel: String, payload: String = "") throws {
+        _ = try fetchAll(sql: "SELECT pg_notify($1, $2)", arguments: [channel, payload])
+    }
+
+    /// Throws `CancellationError` when the task this connection works for was cancelled, so
+    /// that a cancelled block stops at its next statement.
+    func checkCancellation() throws {
+        if taskCancellation?.isCancelled == true { throw CancellationError() }
+    }
+
+    /// Runs SQL text without parameters through the simple-query protocol (several statements
+    /// allowed); returns the last statement's result.
+    func runScript(_ sql: String) throws -> OpaquePointer {
+        try checkCancellation()
+        return try check(PQexec(handle, sql), sql: sql, arguments: nil)
+    }
+
+    /// Runs cleanup SQL (`ROLLBACK`) whose failure would hide the error being reported.
+    func runIgnoringFailure(_ sql: String) {
+        if let result = PQexec(handle, sql) { PQclear(result) }
+    }
+
+    /// The result when it reports success; otherwise frees it and throws its error.
+    func check(_ result: OpaquePointer?, sql: String?, arguments: StatementArguments?) throws -> OpaquePointer {
+        guard let result else {
+            throw PostgresError(result: nil, connection: handle, sql: sql, arguments: arguments)
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE, PGRES_EMPTY_QUERY:
+            return result
+        default:
+            let error = PostgresError(result: result, connection: handle, sql: sql, arguments: arguments)
+            PQclear(result)
+            throw error
+        }
+    }
+}
+
+/// The rows of a query: its column names and, per row, one value per column.
+public struct PostgresRows: Sendable, Hashable {
+    /// The column names, in order (`SELECT id, title AS name` → `["id", "name"]`).
+    public var columnNames: [String]
+    /// The rows, each with one value per column in ``columnNames``' order.
+    public var rows: [[DatabaseValue]]
+
+    /// Rows from already-converted values.
+    public init(columnNames: [String], rows: [[DatabaseValue]]) {
+        self.columnNames = columnNames
+        self.rows = rows
+    }
+
+    init(result: OpaquePointer, binary: Bool) {
+        let columnCount = PQnfields(result)
+        let rowCount = PQntuples(result)
+        columnNames = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
+        let types = (0..<columnCount).map { PQftype(result, $0) }
+        var rows: [[DatabaseValue]] = []
+        rows.reserveCapacity(Int(rowCount))
+        for row in 0..<rowCount {
+            var values: [DatabaseValue] = []
+            values.reserveCapacity(Int(columnCount))
+            for column in 0..<columnCount {
+                if PQgetisnull(result, row, column) != 0 {
+                    values.append(.null)
+                    continue
+                }
+                let length = Int(PQgetlength(result, row, column))
+                let bytes = UnsafeRawBufferPointer(start: PQgetvalue(result, row, column), count: length)
+                values.append(binary
+                    ? PostgresValueCoding.decodeBinary(bytes, type: types[Int(column)])
+                    : PostgresValueCoding.decodeText(String(decoding: bytes, as: UTF8.self), type: types[Int(column)]))
+            }
+            rows.append(values)
+        }
+        self.rows = rows
+    }
+}

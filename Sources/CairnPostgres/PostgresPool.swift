@@ -1,0 +1,194 @@
+import CairnSQLite
+import Dispatch
+import Foundation
+
+/// A pool of connections to one PostgreSQL database: reads run concurrently, each in one
+/// snapshot; writes run one at a time, each in one transaction.
+///
+/// ```swift
+/// let pool = try PostgresPool(url: "postgresql://app@/shop?host=/var/run/postgresql")
+/// try await pool.write { db in
+///     try db.execute(sql: "INSERT INTO item (title) VALUES ($1)", arguments: ["Tea"])
+/// }
+/// // BEGIN ISOLATION LEVEL READ COMMITTED; INSERT …; COMMIT
+/// let rows = try await pool.read { db in try db.fetchAll(sql: "SELECT title FROM item") }
+/// // BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT …; COMMIT
+/// ```
+///
+/// Connections open when first needed, up to ``maximumConnectionCount``; a call waits for a
+/// free one beyond that. A connection that broke is dropped rather than reused.
+///
+/// - Warning: a block must not call the pool again (a `read` inside a `write`): with every
+///   connection taken, it would wait forever.
+///
+/// `@unchecked Sendable`: the free list and counts are read and written only under
+/// `condition`'s lock, and a connection is used by one call at a time (taken from the free list
+/// under the lock and put back when the call ends), so no two threads touch one connection.
+public final class PostgresPool: @unchecked Sendable {
+    /// The most connections the pool opens at once.
+    public let maximumConnectionCount: Int
+    /// The isolation level of `write(_:)`'s transactions.
+    public let writeIsolation: PostgresIsolationLevel
+    private let url: String
+    private let condition = NSCondition()
+    private var idle: [PostgresConnection] = []
+    private var openCount = 0
+    private var closed = false
+    /// Writes take this lock for their whole transaction, so the pool has one writer at a
+    /// time, as a SQLite pool does: the layers above were built on that model (a save sees the
+    /// previous save committed, commits are observed in order), and saves of one process never
+    /// conflict with or deadlock on each other; conflicts with other processes remain, and
+    /// transaction retries handle those.
+    private let writeLock = NSLock()
+
+    /// Creates a pool and opens its first connection, so that a wrong URL or an unreachable
+    /// server fails here.
+    ///
+    /// - Parameters:
+    ///   - url: a `postgresql://` or `postgres://` URL (see ``PostgresConnection/init(url:)``).
+    ///   - maximumConnectionCount: the most connections open at once (at least 1).
+    ///   - writeIsolation: the isolation level of writes (`READ COMMITTED` by default).
+    /// - Throws: ``PostgresError`` when the connection cannot be opened.
+    public init(url: String, maximumConnectionCount: Int = 8,
+                writeIsolation: PostgresIsolationLevel = .readCommitted) throws {
+        self.url = url
+        self.maximumConnectionCount = max(1, maximumConnectionCount)
+        self.writeIsolation = writeIsolation
+        idle = [try PostgresConnection(url: url)]
+        openCount = 1
+    }
+
+    // MARK: - Reading and writing
+
+    /// Runs `block` in a read-only `REPEATABLE READ` transaction, so that all its statements
+    /// see one snapshot, concurrently with other reads and writes, blocking the calling thread.
+    ///
+    /// - Throws: the error of `block`, or a ``PostgresError``.
+    public func read<T>(_ block: (PostgresConnection) throws -> T) throws -> T {
+        try withConnection { db in
+            try db.inTransaction(isolation: .repeatableRead, readOnly: true) { try block(db) }
+        }
+    }
+
+    /// Runs `block` in one transaction, one write at a time, blocking the calling thread: it
+    /// commits when `block` returns and rolls back when it throws; on a serialization failure
+    /// or deadlock the whole block runs again (see
+    /// ``PostgresConnection/inTransaction(isolation:readOnly:maximumAttempts:_:)``).
+    ///
+    /// - Throws: the error of `block`, or a ``PostgresError``.
+    public func write<T>(_ block: (PostgresConnection) throws -> T) throws -> T {
+        try writeLock.withLock {
+            try withConnection { db in
+                try db.inTransaction(isolation: writeIsolation) { try block(db) }
+            }
+        }
+    }
+
+    /// `read(_:)` off the cooperative thread pool. Cancelling the task cancels the
+    /// running statement, which throws a ``PostgresError`` with SQLSTATE `57014`; a statement
+    /// the block starts afterwards throws `CancellationError`.
+    public func read<T: Sendable>(_ block: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await offCooperativePool { cancellation in
+            try self.withConnection(cancellation: cancellation) { db in
+                try db.inTransaction(isolation: .repeatableRead, readOnly: true) { try block(db) }
+            }
+        }
+    }
+
+    /// `write(_:)` off the cooperative thread pool; cancellation as in
+    /// `read(_:)`, and the transaction rolls back.
+    public func write<T: Sendable>(_ block: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await offCooperativePool { cancellation in
+            try self.writeLock.withLock {
+                try self.withConnection(cancellation: cancellation) { db in
+                    try db.inTransaction(isolation: self.writeIsolation) { try block(db) }
+                }
+            }
+        }
+    }
+
+    /// Closes the idle connections and makes later calls throw; calls running now finish and
+    /// close their connection when they end.
+    public func close() {
+        condition.withLock {
+            closed = true
+            openCount -= idle.count
+            idle.removeAll()
+            condition.broadcast()
+        }
+    }
+
+    // MARK: - Connections
+
+    /// Runs `work` on a dispatch thread (libpq blocks), with the task's cancellation reaching
+    /// the connection's statements.
+    private func offCooperativePool<T: Sendable>(
+        _ work: @escaping @Sendable (PostgresTaskCancellation) throws -> T
+    ) async throws -> T {
+        let cancellation = PostgresTaskCancellation()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result { try work(cancellation) })
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    /// Takes a connection for `body` and puts it back after.
+    private func withConnection<T>(
+        cancellation: PostgresTaskCancellation? = nil, _ body: (PostgresConnection) throws -> T
+    ) throws -> T {
+        try cancellation.map { if $0.isCancelled { throw CancellationError() } }
+        let connection = try acquire()
+        defer { release(connection) }
+        guard let cancellation else { return try body(connection) }
+        connection.taskCancellation = cancellation
+        cancellation.attach(connection.cancelHandle)
+        defer {
+            cancellation.detach()
+            connection.taskCancellation = nil
+        }
+        return try body(connection)
+    }
+
+    private func acquire() throws -> PostgresConnection {
+        condition.lock()
+        while !closed, idle.isEmpty, openCount >= maximumConnectionCount {
+            condition.wait()
+        }
+        if closed {
+            condition.unlock()
+            throw PostgresError(message: "the PostgreSQL pool is closed")
+        }
+        if let connection = idle.popLast() {
+            condition.unlock()
+            return connection
+        }
+        openCount += 1
+        condition.unlock()
+        do {
+            return try PostgresConnection(url: url)
+        } catch {
+            condition.withLock {
+                openCount -= 1
+                condition.signal()
+            }
+            throw error
+        }
+    }
+
+    private func release(_ connection: PostgresConnection) {
+        condition.withLock {
+            // A broken connection, or one left in a transaction, is closed (by dropping it).
+            if closed || !connection.isOpen || connection.isInTransaction {
+                openCount -= 1
+            } else {
+                idle.append(connection)
+            }
+            condition.signal()
+        }
+    }
+}
