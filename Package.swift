@@ -111,7 +111,7 @@ let package = Package(
         // The public surface: SwiftData's API and the typed SQL builder.
         .target(
             name: "Cairn",
-            dependencies: ["CairnSQLite", "CairnQuery", "CairnMacros"],
+            dependencies: ["CairnSQLite", "CairnQuery", "CairnPostgres", "CairnMacros"],
             swiftSettings: strict
         ),
         // Core Data's query language under Core Data's names.

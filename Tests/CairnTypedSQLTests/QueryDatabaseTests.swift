@@ -38,6 +38,14 @@ struct QueryDatabaseTests {
         #expect(try RemindersWorkload.run(on: pool) == Self.expected)
     }
 
+    @Test(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipMessage))
+    func aPostgreSQLServerAnswersAsTheArraysDo() throws {
+        let answers = try PostgresTestServer.withDatabase { database in
+            try RemindersWorkload.run(on: database, schema: RemindersWorkload.postgreSQLSchema)
+        }
+        #expect(answers == Self.expected)
+    }
+
     @Test func aWriteThatThrowsLeavesNothingBehind() throws {
         let queue = try DatabaseQueue.inMemory()
         _ = try RemindersWorkload.run(on: queue)
@@ -64,9 +72,25 @@ enum RemindersWorkload {
         var rawCount: Int
     }
 
-    static func run<Database: QueryDatabase>(on database: Database) throws -> Answers {
+    /// `RemindersDatabase.schema` as a PostgreSQL user writes it: `BOOLEAN` flags, 8-byte
+    /// integers and floats.
+    static let postgreSQLSchema = """
+        CREATE TABLE "remindersLists" (
+          "id" BIGINT PRIMARY KEY, "color" BIGINT NOT NULL DEFAULT 0,
+          "position" BIGINT NOT NULL DEFAULT 0, "title" TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE "reminders" (
+          "id" BIGINT PRIMARY KEY, "dueDate" DOUBLE PRECISION, "isCompleted" BOOLEAN NOT NULL DEFAULT FALSE,
+          "isFlagged" BOOLEAN NOT NULL DEFAULT FALSE, "notes" TEXT NOT NULL DEFAULT '',
+          "position" BIGINT NOT NULL DEFAULT 0, "priority" BIGINT,
+          "remindersListID" BIGINT NOT NULL REFERENCES "remindersLists"("id") ON DELETE CASCADE,
+          "status" BIGINT NOT NULL DEFAULT 0, "title" TEXT NOT NULL DEFAULT ''
+        )
+        """
+
+    static func run<Database: QueryDatabase>(on database: Database, schema: String = RemindersDatabase.schema) throws -> Answers {
         try database.write { db in
-            for statement in RemindersDatabase.schema.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
+            for statement in schema.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
                 try SQLQueryExpression<Void>(QueryFragment(stringLiteral: String(statement))).execute(db)
             }
             try RemindersList.insert { RemindersDatabase.lists }.execute(db)
