@@ -42,6 +42,13 @@ struct PostgreSQLDialectTests {
         #expect(try sql(.count(n, distinct: true)) == #"COUNT(DISTINCT "n")"#)
     }
 
+    @Test func orderingsWithoutNullsOrderGetSQLites() throws {
+        let select = SQLSelect(from: "t").orderBy(n.ascending(), title.descending(), n.descending(nulls: .first))
+        #expect(try select.render(dialect: PostgreSQLDialect()).sql
+            == #"SELECT * FROM "t" ORDER BY "n" ASC NULLS FIRST, "title" DESC NULLS LAST, "n" DESC NULLS FIRST"#)
+        #expect(try select.render().sql == #"SELECT * FROM "t" ORDER BY "n" ASC, "title" DESC, "n" DESC NULLS FIRST"#)
+    }
+
     @Test func likeIgnoresTheCaseOfASCIILettersAsInSQLite() throws {
         #expect(try sql(title.like(.value(.text("a%")))) == #""title" ILIKE $1"#)
         #expect(try title.like(.value(.text("a%"))).render().sql == #""title" LIKE ?"#)

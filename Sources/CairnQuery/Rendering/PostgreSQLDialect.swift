@@ -8,6 +8,8 @@
 /// ```
 ///
 /// What is rewritten, and why:
+/// - an ordering without `NULLS FIRST`/`LAST` gets SQLite's (`ASC NULLS FIRST`,
+///   `DESC NULLS LAST`): PostgreSQL's defaults are the opposite;
 /// - `instr(a, b)` → `strpos(a, b)`, `ifnull` → `coalesce`, `iif(c, a, b)` → `CASE`,
 ///   `char(n)` → `chr(n)`, `unicode(s)` → `ascii(s)` (a code point in a UTF-8 database);
 /// - `round(x)`, `round(x, n)` round `CAST(x AS NUMERIC)`: PostgreSQL rounds a
@@ -37,6 +39,10 @@ public struct PostgreSQLDialect: SQLDialect {
 
     /// Whether the dialect accepts `NULLS FIRST`/`NULLS LAST`.
     public var supportsNullsOrdering: Bool { true }
+
+    /// PostgreSQL sorts NULL after every value when ascending: orderings write SQLite's
+    /// order out (`ASC NULLS FIRST`, `DESC NULLS LAST`).
+    public var sortsNullsLargest: Bool { true }
 
     /// The dialect's `LIMIT`/`OFFSET` clause around the placeholders of its bound values.
     public func limitClause(limit: String?, offset: String?) -> String {

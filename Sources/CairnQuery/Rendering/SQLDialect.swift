@@ -27,6 +27,11 @@ public protocol SQLDialect: Sendable {
     /// it with an extra `x IS NULL` key.
     var supportsNullsOrdering: Bool { get }
 
+    /// Whether the database sorts NULL after every value when ascending (PostgreSQL). SQLite
+    /// sorts it before, and Cairn's orderings mean SQLite's order: for such a dialect an
+    /// ordering without an explicit `NULLS` clause is rendered with SQLite's.
+    var sortsNullsLargest: Bool { get }
+
     /// The `LIMIT`/`OFFSET` clause (without a leading space) from the rendered limit and offset
     /// expressions (placeholders); at least one is non-nil. The limit's argument is bound
     /// before the offset's.
@@ -72,6 +77,9 @@ extension SQLDialect {
 
     /// SQLite's collation names.
     public func collation(_ name: String) throws -> String { name }
+
+    /// NULL sorts before every value, as in SQLite.
+    public var sortsNullsLargest: Bool { false }
 
     /// `LIKE`, which is case-insensitive for ASCII letters in SQLite.
     public func likeOperator(negated: Bool) -> String { negated ? "NOT LIKE" : "LIKE" }

@@ -126,14 +126,18 @@ extension SQLGenerationContext {
         try list(terms) { context, term in
             var key = term.expression
             if let collation = term.collation { key = key.collate(collation) }
-            if let nulls = term.nulls, !context.dialect.supportsNullsOrdering {
+            // Without an explicit order, NULLs sort as in SQLite (smallest): written out for
+            // a dialect whose NULLs sort largest.
+            let nulls = term.nulls ?? (context.dialect.sortsNullsLargest
+                ? (term.direction == .ascending ? .first : .last) : nil)
+            if let nulls, !context.dialect.supportsNullsOrdering {
                 // Emulation: sort on "is NULL" first (true sorts after false when ascending).
                 try context.expression(key.isNull())
                 context.emit(nulls == .first ? " DESC, " : " ASC, ")
             }
             try context.expression(key)
             context.emit(term.direction == .ascending ? " ASC" : " DESC")
-            if let nulls = term.nulls, context.dialect.supportsNullsOrdering {
+            if let nulls, context.dialect.supportsNullsOrdering {
                 context.emit(nulls == .first ? " NULLS FIRST" : " NULLS LAST")
             }
         }

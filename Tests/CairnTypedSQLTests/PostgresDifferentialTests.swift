@@ -1,0 +1,132 @@
+import Cairn
+import Foundation
+import Testing
+
+/// The same typed statements on SQLite and on a PostgreSQL server, row for row: filters,
+/// orderings (NULLs included), joins, groups and aggregates, text functions, writes with
+/// `RETURNING` and upserts. Each statement's rows are compared as text, so a difference names
+/// the statement and shows both answers.
+@Suite("Typed SQL: SQLite and PostgreSQL answer alike")
+struct PostgresDifferentialTests {
+    @Test(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipMessage))
+    func everyStatementAnswersAlike() throws {
+        let sqlite = try DifferentialStatements.answers(on: DatabaseQueue.inMemory(), schema: RemindersDatabase.schema)
+        let postgres = try PostgresTestServer.withDatabase { database in
+            try DifferentialStatements.answers(on: database, schema: RemindersWorkload.postgreSQLSchema)
+        }
+        #expect(sqlite.count == postgres.count)
+        for (sqliteAnswer, postgresAnswer) in zip(sqlite, postgres) {
+            #expect(sqliteAnswer.rows == postgresAnswer.rows, "\(sqliteAnswer.name)")
+            // A statement that throws on both sides would compare equal without testing anything.
+            #expect(!sqliteAnswer.rows.contains { $0.hasPrefix("error:") }, "\(sqliteAnswer.name): \(sqliteAnswer.rows)")
+        }
+    }
+}
+
+/// The statements, written once against `QueryDatabase`.
+enum DifferentialStatements {
+    struct Answer {
+        var name: String
+        var rows: [String]
+    }
+
+    static func answers<Database: QueryDatabase>(on database: Database, schema: String) throws -> [Answer] {
+        try database.write { db in
+            for statement in schema.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
+                try SQLQueryExpression<Void>(QueryFragment(stringLiteral: String(statement))).execute(db)
+            }
+            try RemindersList.insert { RemindersDatabase.lists }.execute(db)
+            try Reminder.insert { RemindersDatabase.reminders }.execute(db)
+        }
+        var answers: [Answer] = []
+        func record(_ name: String, _ rows: () throws -> [Any]) {
+            do {
+                answers.append(Answer(name: name, rows: try rows().map { "\($0)" }))
+            } catch {
+                answers.append(Answer(name: name, rows: ["error: \(error)"]))
+            }
+        }
+        try database.read { db in
+            record("every column, by id") { try Reminder.order(by: \.id).fetchAll(db) }
+            record("contains, ASCII case ignored") { try Reminder.where { $0.title.contains("A") }.order(by: \.id).select(\.id).fetchAll(db) }
+            record("hasPrefix") { try Reminder.where { $0.title.hasPrefix("take") }.select(\.id).fetchAll(db) }
+            record("like") { try Reminder.where { $0.title.like("%a%t%") }.order(by: \.id).select(\.id).fetchAll(db) }
+            record("in list") { try Reminder.where { $0.priority.in([.low, .medium]) }.order(by: \.id).select(\.id).fetchAll(db) }
+            record("empty in list") { try Reminder.where { $0.id.in([Int]()) }.select(\.id).fetchAll(db) }
+            record("between") { try Reminder.where { $0.position.between(1, and: 2) }.order(by: \.id).select(\.id).fetchAll(db) }
+            record("is null") { try Reminder.where { $0.priority.is(nil) }.select(\.id).fetchAll(db) }
+            record("boolean logic") {
+                try Reminder.where { $0.isCompleted || $0.priority.eq(.medium) && !$0.isFlagged }.order(by: \.id).select(\.id).fetchAll(db)
+            }
+            record("ascending with NULLs") { try Reminder.order { ($0.priority, $0.id) }.select(\.id).fetchAll(db) }
+            record("descending with NULLs") { try Reminder.order { ($0.dueDate.desc(), $0.id) }.select(\.id).fetchAll(db) }
+            record("text order") { try Reminder.order(by: \.title).select(\.title).fetchAll(db) }
+            record("limit and offset") { try Reminder.order(by: \.id).limit(2, offset: 3).select(\.id).fetchAll(db) }
+            record("distinct") { try Reminder.distinct().order(by: \.remindersListID).select(\.remindersListID).fetchAll(db) }
+            record("count, sum, total, avg") {
+                try Reminder.select { ($0.count(), $0.position.sum(), $0.position.total(), $0.position.avg()) }.fetchAll(db)
+                    .map { "\($0.0) \($0.1 ?? -1) \($0.2) \($0.3 ?? -1)" }
+            }
+            record("aggregates of no rows") {
+                try Reminder.where { $0.id.gt(100) }.select { ($0.position.sum(), $0.position.total(), $0.position.avg(), $0.id.max()) }
+                    .fetchAll(db).map { "\($0.0 ?? -1) \($0.1) \($0.2 ?? -1) \($0.3 ?? -1)" }
+            }
+            record("count distinct and filter") {
+                try Reminder.select { ($0.priority.count(distinct: true), $0.id.count(filter: $0.isFlagged)) }.fetchAll(db).map { "\($0.0) \($0.1)" }
+            }
+            record("group by with having") {
+                try Reminder.group(by: \.remindersListID).having { $0.id.count().gt(1) }
+                    .order(by: \.remindersListID)
+                    .select { ($0.remindersListID, $0.id.count(), $0.position.max()) }.fetchAll(db)
+                    .map { "\($0.0) \($0.1) \($0.2 ?? -1)" }
+            }
+            record("group concat") {
+                try Reminder.where { $0.id.lte(3) }.select { $0.title.groupConcat(" | ") }.fetchAll(db)
+            }
+            record("join") {
+                try RemindersList.join(Reminder.all) { $0.id.eq($1.remindersListID) }
+                    .order { list, reminder in (list.id, reminder.id) }
+                    .select { list, reminder in (list.title, reminder.title) }.fetchAll(db).map { "\($0.0)/\($0.1)" }
+            }
+            record("left join with count") {
+                try RemindersList.group(by: \.id)
+                    .leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) && !$1.isCompleted }
+                    .order { list, _ in list.id }
+                    .select { ($0.title, $1.id.count()) }.fetchAll(db).map { "\($0.0) \($0.1)" }
+            }
+            record("text functions") {
+                try Reminder.order(by: \.id).select { ($0.title.lower(), $0.title.upper(), $0.title.length()) }.fetchAll(db)
+                    .map { "\($0.0) \($0.1) \($0.2)" }
+            }
+            record("arithmetic") {
+                let doubled = Reminder.order(by: \.id).select { $0.position * 2 + 1 }
+                let halved = Reminder.order(by: \.id).select { $0.id / 2 }
+                let remainders = Reminder.order(by: \.id).select { $0.id % 4 }
+                return [try doubled.fetchAll(db), try halved.fetchAll(db), try remainders.fetchAll(db)]
+            }
+            record("case") {
+                try Reminder.order(by: \.id).select { Case().when($0.isCompleted, then: "done").else("to do") }.fetchAll(db)
+            }
+            record("exists") {
+                try RemindersList.where { list in Reminder.where { $0.remindersListID.eq(list.id) && $0.isCompleted }.exists() }
+                    .order(by: \.id).select(\.id).fetchAll(db)
+            }
+            record("fetchCount") { [try Reminder.where { !$0.isCompleted }.fetchCount(db)] }
+        }
+        try database.write { db in
+            record("update returning") {
+                try Reminder.where { $0.id.lte(2) }.update { $0.title += "?" }.returning(\.title).fetchAll(db).sorted()
+            }
+            record("upsert") {
+                try RemindersList.insert {
+                    RemindersList(id: 1, color: 1, position: 9, title: "Renamed")
+                } onConflict: { $0.id } doUpdate: { $0.title = $1.title }.execute(db)
+                return try RemindersList.order(by: \.id).fetchAll(db)
+            }
+            record("delete returning") {
+                try Reminder.where(\.isCompleted).delete().returning(\.id).fetchAll(db).sorted()
+            }
+        }
+        return answers
+    }
+}
