@@ -129,6 +129,35 @@ extension Schema {
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
+    /// The schema errors of relationships of one entity that declare the same inverse.
+    ///
+    /// An inverse pairs two relationships one to one (Core Data's `inverseRelationship` names a
+    /// single relationship): the destination's property records which model a row belongs to,
+    /// and each side is read from it. Two relationships that both name `\Plant.backyard` would
+    /// both read every plant whose `backyard` is this one, so each would read back the union of
+    /// the two lists; the container refuses such a schema instead.
+    static func sharedInverseProblems(_ relationships: [Relationship], entityName: String) -> [ModelError] {
+        var firstByInverse: [AnyKeyPath: Relationship] = [:]
+        var problems: [ModelError] = []
+        for relationship in relationships {
+            guard let inverse = relationship.inverseKeyPath else { continue }
+            guard let first = firstByInverse[inverse] else {
+                firstByInverse[inverse] = relationship
+                continue
+            }
+            let inverseText = relationship.inverseName.map { "\\\(relationship.destination).\($0)" }
+                ?? keyPathName(inverse)
+            problems.append(ModelError(
+                .invalidSchema, entityName: entityName, propertyName: relationship.name, value: inverseText,
+                message: "\(entityName).\(first.name) and \(entityName).\(relationship.name) both declare "
+                    + "\(inverseText) as their inverse, but an inverse belongs to one relationship: each would "
+                    + "read back the models of both. Give \(entityName).\(relationship.name) its own inverse (add a "
+                    + "property of type \(entityName)? to \(relationship.destination) and name it in "
+                    + "@Relationship(inverse:)), or declare it without an inverse"))
+        }
+        return problems
+    }
+
     /// A relationship property's type taken apart: `Trip?` → (Trip, optional, to-one).
     struct RelationshipShape {
         let destination: any PersistentModel.Type
