@@ -21,6 +21,24 @@ final class SharedInversePlant {
     init(species: String) { self.species = species }
 }
 
+/// The two sides name different inverses.
+@Model
+final class CrossedInverseYard {
+    var name: String
+    var leadingPlants: [CrossedInversePlant] = []
+    @Relationship(inverse: \CrossedInversePlant.yard) var trailingPlants: [CrossedInversePlant] = []
+
+    init(name: String) { self.name = name }
+}
+
+@Model
+final class CrossedInversePlant {
+    var species: String
+    @Relationship(inverse: \CrossedInverseYard.leadingPlants) var yard: CrossedInverseYard?
+
+    init(species: String) { self.species = species }
+}
+
 /// The fix the error suggests: each list has an inverse of its own.
 @Model
 final class OwnInverseYard {
@@ -76,6 +94,22 @@ struct SharedInverseTests {
             a property of type SharedInverseYard? to SharedInversePlant and name it in \
             @Relationship(inverse:)), or declare it without an inverse \
             [entity 'SharedInverseYard', property 'trailingPlants', value \\SharedInversePlant.yard]
+            """)
+    }
+
+    @Test func theContainerRefusesInversesThatDoNotNameEachOther() throws {
+        let error = #expect(throws: ModelError.self) {
+            try ModelContainer(
+                for: CrossedInverseYard.self, CrossedInversePlant.self,
+                configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        }
+        #expect(error?.kind == .invalidSchema)
+        #expect(error?.description == """
+            CrossedInverseYard.trailingPlants declares \\CrossedInversePlant.yard as its inverse, but \
+            CrossedInversePlant.yard declares \\CrossedInverseYard.leadingPlants: an inverse pairs two \
+            relationships that name each other, and these would read back each other's models. Make the two \
+            declarations agree, or give CrossedInverseYard.trailingPlants its own inverse property on \
+            CrossedInversePlant [entity 'CrossedInverseYard', property 'trailingPlants', value \\CrossedInversePlant.yard]
             """)
     }
 

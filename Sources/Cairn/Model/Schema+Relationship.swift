@@ -158,6 +158,32 @@ extension Schema {
         return problems
     }
 
+    /// The schema errors of inverses declared on both sides that do not name each other
+    /// (`Backyard.trailingPlants` names `\Plant.backyard`, which names
+    /// `\Backyard.leadingPlants`): both relationships of the first model would be read from the
+    /// one property and each would read back the models of both.
+    static func mismatchedInverseProblems(_ entities: [Entity]) -> [ModelError] {
+        var problems: [ModelError] = []
+        for entity in entities {
+            for relationship in entity.properties.compactMap({ $0 as? Relationship }) {
+                guard let inverseName = relationship.inverseName, let destinationType = relationship.destinationType,
+                    let inverse = Entity.cached(for: destinationType).relationshipsByName[inverseName],
+                    inverse.destination == entity.name,
+                    let named = inverse.inverseName, named != relationship.name
+                else { continue }
+                problems.append(ModelError(
+                    .invalidSchema, entityName: entity.name, propertyName: relationship.name,
+                    value: "\\\(relationship.destination).\(inverseName)",
+                    message: "\(entity.name).\(relationship.name) declares \\\(relationship.destination).\(inverseName) "
+                        + "as its inverse, but \(relationship.destination).\(inverseName) declares "
+                        + "\\\(entity.name).\(named): an inverse pairs two relationships that name each other, and "
+                        + "these would read back each other's models. Make the two declarations agree, or give "
+                        + "\(entity.name).\(relationship.name) its own inverse property on \(relationship.destination)"))
+            }
+        }
+        return problems
+    }
+
     /// A relationship property's type taken apart: `Trip?` → (Trip, optional, to-one).
     struct RelationshipShape {
         let destination: any PersistentModel.Type
