@@ -174,6 +174,11 @@ let package = Package(
             name: "DropInTests",
             dependencies: ["SwiftData", "StructuredQueries", "StructuredQueriesSQLite", "SQLiteData"],
             swiftSettings: strict),
+        // An app target as Swift 6.2 makes it: every declaration main-actor isolated unless
+        // marked otherwise, `@Model` classes included.
+        .testTarget(
+            name: "DefaultMainActorTests", dependencies: ["SwiftData"],
+            swiftSettings: strict + [.defaultIsolation(MainActor.self)]),
         // Its end-to-end tests run the `cairn` binary `swift build --build-tests` puts beside the bundle.
         .testTarget(name: "CairnToolTests", dependencies: ["CairnTool", "Cairn", "CairnSQLite"], swiftSettings: strict),
         .testTarget(

@@ -36,7 +36,7 @@ struct ModelMacroTests {
                     }
                 }
 
-                private var _title: _SwiftDataNoType
+                private nonisolated(unsafe) var _title: _SwiftDataNoType
 
                 nonisolated(unsafe) private static let _$keyPath_title: KeyPath<Workout, String> = \Workout.title
                 var finishedAt: Date? {
@@ -58,7 +58,7 @@ struct ModelMacroTests {
                     }
                 }
 
-                private var _finishedAt: _SwiftDataNoType
+                private nonisolated(unsafe) var _finishedAt: _SwiftDataNoType
 
                 nonisolated(unsafe) private static let _$keyPath_finishedAt: KeyPath<Workout, Date?> = \Workout.finishedAt
                 var isFavorite: Bool {
@@ -78,7 +78,7 @@ struct ModelMacroTests {
                     }
                 }
 
-                private var _isFavorite: _SwiftDataNoType
+                private nonisolated(unsafe) var _isFavorite: _SwiftDataNoType
 
                 nonisolated(unsafe) private static let _$keyPath_isFavorite: KeyPath<Workout, Bool> = \Workout.isFavorite
 
@@ -86,9 +86,9 @@ struct ModelMacroTests {
                     self.title = title
                 }
 
-                @exclusivity(unchecked) private var _$backingData = Cairn._ModelBackingDataSlot<Workout>()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$backingData = Cairn._ModelBackingDataSlot<Workout>()
 
-                public var persistentBackingData: any Cairn.BackingData<Workout> {
+                public nonisolated var persistentBackingData: any Cairn.BackingData<Workout> {
                     get {
                         if let existing = _$backingData.existing {
                             return existing
@@ -100,11 +100,11 @@ struct ModelMacroTests {
                     }
                 }
 
-                public var _$storage: Cairn._FetchedStorage? {
+                public nonisolated var _$storage: Cairn._FetchedStorage? {
                     _$backingData.existingStorage
                 }
 
-                public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
+                public nonisolated static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
                     [
                         Cairn.Schema.PropertyMetadata(name: "title", keypath: \Workout.title),
                         Cairn.Schema.PropertyMetadata(name: "finishedAt", keypath: \Workout.finishedAt),
@@ -112,21 +112,21 @@ struct ModelMacroTests {
                     ]
                 }
 
-                public required init(backingData: any Cairn.BackingData<Workout>) {
+                public nonisolated required init(backingData: any Cairn.BackingData<Workout>) {
                     _title = _SwiftDataNoType()
                     _finishedAt = _SwiftDataNoType()
                     _isFavorite = _SwiftDataNoType()
                     _$backingData = Cairn._ModelBackingDataSlot(backingData)
                 }
 
-                private init(_$fetched storage: Cairn._FetchedStorage) {
+                private nonisolated init(_$fetched storage: Cairn._FetchedStorage) {
                     _title = _SwiftDataNoType()
                     _finishedAt = _SwiftDataNoType()
                     _isFavorite = _SwiftDataNoType()
                     _$backingData = Cairn._ModelBackingDataSlot(fetched: storage)
                 }
 
-                public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Workout {
+                public nonisolated static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Workout {
                     Workout(_$fetched: storage)
                 }
 
@@ -144,16 +144,16 @@ struct ModelMacroTests {
                 }
             }
 
-            extension Workout: Cairn.PersistentModel {
+            extension Workout: nonisolated Cairn.PersistentModel {
             }
 
-            extension Workout: Observation.Observable {
+            extension Workout: nonisolated Observation.Observable {
             }
 
-            extension Workout: Swift.Hashable {
+            extension Workout: nonisolated Swift.Hashable {
             }
 
-            extension Workout: Cairn.Table {
+            extension Workout: nonisolated Cairn.Table {
                 struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {
                     typealias QueryValue = Workout
                     let title = Cairn.TableColumn<Workout, String>("title", table: Workout.tableName)
@@ -166,14 +166,14 @@ struct ModelMacroTests {
                         Cairn._ModelTable.allColumns(Workout.self)
                     }
                 }
-                static let columns = TableColumns()
-                static var tableName: String {
+                nonisolated static let columns = TableColumns()
+                nonisolated static var tableName: String {
                     Cairn._ModelTable.tableName(Workout.self)
                 }
-                static var columnWidth: Int {
+                nonisolated static var columnWidth: Int {
                     columns.allColumns.count
                 }
-                static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Workout {
+                nonisolated static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Workout {
                     throw Cairn._ModelTable.rowDecodingUnsupported(Workout.self)
                 }
             }
@@ -194,12 +194,12 @@ struct ModelMacroTests {
             }
             """
         assertExpansionContains(source, [
-            "extension Trip: Cairn.Table {",
+            "extension Trip: nonisolated Cairn.Table {",
             "public struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {",
             #"public let title = Cairn.TableColumn<Trip, String>("title", table: Trip.tableName)"#,
             #"    let kind = Cairn.TableColumn<Trip, Kind>("kind", table: Trip.tableName)"#,
             #"public let budget = Cairn.TableColumn<Trip, Decimal?>("budget", table: Trip.tableName)"#,
-            "public static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Trip {",
+            "public nonisolated static func decode(from decoder: inout Cairn.QueryDecoder) throws -> Trip {",
         ])
         assertExpansionLacks(source, ["let items = Cairn.TableColumn", "let draft = Cairn.TableColumn", "let isExpanded = Cairn.TableColumn", "public let kind", "let secret = Cairn.TableColumn"])
     }
@@ -211,8 +211,8 @@ struct ModelMacroTests {
                 public var speciesName: String = ""
             }
             """
-        assertExpansionContains(source, ["extension Bird: Cairn.PersistentModel {", "extension Bird: Observation.Observable {"])
-        assertExpansionLacks(source, ["extension Bird: Cairn.Table", "_$makeFetched"])
+        assertExpansionContains(source, ["extension Bird: nonisolated Cairn.PersistentModel {", "extension Bird: nonisolated Observation.Observable {"])
+        assertExpansionLacks(source, ["extension Bird: nonisolated Cairn.Table", "_$makeFetched"])
     }
 
     @Test("@Attribute and @Relationship options go into the metadata verbatim")
@@ -330,8 +330,8 @@ struct ModelMacroTests {
         assertExpansionContains(
             "@Model final class Tag {\n    var name: String = \"\"\n}",
             [
-                "private init(_$fetched storage: Cairn._FetchedStorage) {\n        _name = _SwiftDataNoType()\n        _$backingData = Cairn._ModelBackingDataSlot(fetched: storage)\n    }",
-                "public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Tag {\n        Tag(_$fetched: storage)\n    }",
+                "private nonisolated init(_$fetched storage: Cairn._FetchedStorage) {\n        _name = _SwiftDataNoType()\n        _$backingData = Cairn._ModelBackingDataSlot(fetched: storage)\n    }",
+                "public nonisolated static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Tag {\n        Tag(_$fetched: storage)\n    }",
             ])
         assertExpansionLacks("@Model class Tag {\n    var name: String = \"\"\n}", ["_$makeFetched", "_$fetched"])
     }
@@ -349,7 +349,7 @@ struct ModelMacroTests {
             """
         assertExpansionContains(
             source,
-            ["public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Tag {\n        storage.model { Tag(backingData: $0) }\n    }"])
+            ["public nonisolated static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> Tag {\n        storage.model { Tag(backingData: $0) }\n    }"])
         assertExpansionLacks(source, ["_$fetched"])
     }
 
@@ -373,12 +373,12 @@ struct ModelMacroTests {
             }
             """,
             [
-                "public var persistentBackingData: any Cairn.BackingData<Tag>",
-                "public static var schemaMetadata: [Cairn.Schema.PropertyMetadata]",
-                "extension Tag: Cairn.PersistentModel {\n}",
-                "extension Tag: Observation.Observable {\n}",
-                "extension Tag: Swift.Hashable {\n}",
-                "extension Tag: Cairn.Table {",
+                "public nonisolated var persistentBackingData: any Cairn.BackingData<Tag>",
+                "public nonisolated static var schemaMetadata: [Cairn.Schema.PropertyMetadata]",
+                "extension Tag: nonisolated Cairn.PersistentModel {\n}",
+                "extension Tag: nonisolated Observation.Observable {\n}",
+                "extension Tag: nonisolated Swift.Hashable {\n}",
+                "extension Tag: nonisolated Cairn.Table {",
             ])
     }
 

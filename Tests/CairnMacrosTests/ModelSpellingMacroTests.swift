@@ -35,17 +35,17 @@ struct ModelSpellingMacroTests {
         assertExpansionContains(source, [
             // `_notes` is a persisted property of its own, with the usual peer.
             "@storageRestrictions(accesses: _$backingData, initializes: __notes)",
-            "private var __notes: _SwiftDataNoType",
+            "private nonisolated(unsafe) var __notes: _SwiftDataNoType",
             // `notes` cannot take `_notes`: its peer is `_$notes`.
             "@storageRestrictions(accesses: _$backingData, initializes: _$notes)",
             "        _$notes = _SwiftDataNoType()\n    }",
-            "private var _$notes: _SwiftDataNoType",
+            "private nonisolated(unsafe) var _$notes: _SwiftDataNoType",
             // The other properties keep SwiftData's naming.
-            "private var _plate: _SwiftDataNoType",
-            "public required init(backingData: any Cairn.BackingData<Car>) {\n        __notes = _SwiftDataNoType()\n"
+            "private nonisolated(unsafe) var _plate: _SwiftDataNoType",
+            "public nonisolated required init(backingData: any Cairn.BackingData<Car>) {\n        __notes = _SwiftDataNoType()\n"
                 + "        _$notes = _SwiftDataNoType()\n        _plate = _SwiftDataNoType()\n",
         ])
-        assertExpansionLacks(source, ["private var _notes: _SwiftDataNoType", "initializes: _notes)"])
+        assertExpansionLacks(source, ["private nonisolated(unsafe) var _notes: _SwiftDataNoType", "initializes: _notes)"])
     }
 
     @Test("a Set of models is a relationship like an array of them")

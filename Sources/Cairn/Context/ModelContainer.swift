@@ -48,7 +48,11 @@ public final class ModelContainer: Sendable {
         configurations: [ModelConfiguration]
     ) throws {
         let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
-        if let problem = givenSchema.entities.flatMap(\.problems).first { throw problem }
+        if let problem = givenSchema.entities.flatMap(\.problems).first
+            ?? Schema.mismatchedInverseProblems(givenSchema.entities).first
+        {
+            throw problem
+        }
         var seen: Set<URL> = []
         for configuration in configurations {
             try configuration.validate()

@@ -137,10 +137,13 @@ struct TableLayout {
         }
         // A relationship of the destination that names this one as its inverse.
         if let declared = pointingBack.first(where: { $0.inverseName == relationship.name }) { return declared }
-        let undeclared = pointingBack.filter { $0.inverseName == nil }
-        let mineUndeclared = entity.properties.compactMap { $0 as? Schema.Relationship }.filter {
-            $0.destination == relationship.destination && $0.inverseName == nil
+        // One that another relationship of this entity already names as its inverse is taken:
+        // sharing it would make both read the same rows.
+        let mine = entity.properties.compactMap { $0 as? Schema.Relationship }
+        let undeclared = pointingBack.filter { candidate in
+            candidate.inverseName == nil && !mine.contains { $0.inverseName == candidate.name }
         }
+        let mineUndeclared = mine.filter { $0.destination == relationship.destination && $0.inverseName == nil }
         if undeclared.count == 1, mineUndeclared.count == 1, destination.name != entity.name { return undeclared[0] }
         return nil
     }

@@ -153,6 +153,7 @@ extension Schema {
             let relationships = properties.compactMap { $0 as? Relationship }
             self.attributes = Set(attributes)
             self.relationships = Set(relationships)
+            problems += Schema.sharedInverseProblems(relationships, entityName: name)
             attributesByName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             relationshipsByName = Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             storedPropertiesByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })

@@ -129,6 +129,61 @@ extension Schema {
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
+    /// The schema errors of relationships of one entity that declare the same inverse.
+    ///
+    /// An inverse pairs two relationships one to one (Core Data's `inverseRelationship` names a
+    /// single relationship): the destination's property records which model a row belongs to,
+    /// and each side is read from it. Two relationships that both name `\Plant.backyard` would
+    /// both read every plant whose `backyard` is this one, so each would read back the union of
+    /// the two lists; the container refuses such a schema instead.
+    static func sharedInverseProblems(_ relationships: [Relationship], entityName: String) -> [ModelError] {
+        var firstByInverse: [AnyKeyPath: Relationship] = [:]
+        var problems: [ModelError] = []
+        for relationship in relationships {
+            guard let inverse = relationship.inverseKeyPath else { continue }
+            guard let first = firstByInverse[inverse] else {
+                firstByInverse[inverse] = relationship
+                continue
+            }
+            let inverseText = relationship.inverseName.map { "\\\(relationship.destination).\($0)" }
+                ?? keyPathName(inverse)
+            problems.append(ModelError(
+                .invalidSchema, entityName: entityName, propertyName: relationship.name, value: inverseText,
+                message: "\(entityName).\(first.name) and \(entityName).\(relationship.name) both declare "
+                    + "\(inverseText) as their inverse, but an inverse belongs to one relationship: each would "
+                    + "read back the models of both. Give \(entityName).\(relationship.name) its own inverse (add a "
+                    + "property of type \(entityName)? to \(relationship.destination) and name it in "
+                    + "@Relationship(inverse:)), or declare it without an inverse"))
+        }
+        return problems
+    }
+
+    /// The schema errors of inverses declared on both sides that do not name each other
+    /// (`Backyard.trailingPlants` names `\Plant.backyard`, which names
+    /// `\Backyard.leadingPlants`): both relationships of the first model would be read from the
+    /// one property and each would read back the models of both.
+    static func mismatchedInverseProblems(_ entities: [Entity]) -> [ModelError] {
+        var problems: [ModelError] = []
+        for entity in entities {
+            for relationship in entity.properties.compactMap({ $0 as? Relationship }) {
+                guard let inverseName = relationship.inverseName, let destinationType = relationship.destinationType,
+                    let inverse = Entity.cached(for: destinationType).relationshipsByName[inverseName],
+                    inverse.destination == entity.name,
+                    let named = inverse.inverseName, named != relationship.name
+                else { continue }
+                problems.append(ModelError(
+                    .invalidSchema, entityName: entity.name, propertyName: relationship.name,
+                    value: "\\\(relationship.destination).\(inverseName)",
+                    message: "\(entity.name).\(relationship.name) declares \\\(relationship.destination).\(inverseName) "
+                        + "as its inverse, but \(relationship.destination).\(inverseName) declares "
+                        + "\\\(entity.name).\(named): an inverse pairs two relationships that name each other, and "
+                        + "these would read back each other's models. Make the two declarations agree, or give "
+                        + "\(entity.name).\(relationship.name) its own inverse property on \(relationship.destination)"))
+            }
+        }
+        return problems
+    }
+
     /// A relationship property's type taken apart: `Trip?` → (Trip, optional, to-one).
     struct RelationshipShape {
         let destination: any PersistentModel.Type

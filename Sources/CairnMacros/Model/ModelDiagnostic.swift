@@ -47,6 +47,14 @@ struct ModelDiagnostic: DiagnosticMessage, Error {
                 + "withObservationTracking, or mark it @Transient")
     }
 
+    static func isolatedProperty(_ name: String) -> ModelDiagnostic {
+        ModelDiagnostic(
+            "isolatedProperty",
+            "@Model property '\(name)' of a @MainActor class must be 'nonisolated' ('nonisolated var \(name)'): "
+                + "the model's context reads and writes it, and #Predicate, SortDescriptor and the schema "
+                + "need its key path, which Swift forms only for a nonisolated property; or mark it @Transient")
+    }
+
     static func multipleBindings() -> ModelDiagnostic {
         ModelDiagnostic("multipleBindings", "@Model needs one stored property per 'var' declaration")
     }

@@ -34,6 +34,15 @@ extension ModelMacro: MemberMacro {
             case .invalid(let message, let location): context.diagnose(Diagnostic(node: location, message: message))
             }
         }
+        if isMainActorClass(classDecl) {
+            for member in classDecl.memberBlock.members {
+                guard case .persisted(let property) = MemberClassification.classify(member.decl),
+                    let variable = member.decl.as(VariableDeclSyntax.self),
+                    !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.nonisolated) })
+                else { continue }
+                context.diagnose(Diagnostic(node: variable.bindingSpecifier, message: ModelDiagnostic.isolatedProperty(property.name)))
+            }
+        }
         let hasBackingInit = classDecl.memberBlock.members.contains { member in
             guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { return false }
             return initializer.signature.parameterClause.parameters.first?.firstName.text == "backingData"
@@ -45,9 +54,18 @@ extension ModelMacro: MemberMacro {
             // exclusivity: a model is not Sendable, and no access to the slot overlaps another
             // (making backing data does not reach the model); the runtime check cost about 76
             // instructions per fetched row.
-            "@exclusivity(unchecked) private var _$backingData = Cairn._ModelBackingDataSlot<\(raw: typeName)>()",
+            //
+            // The members the conformances use are `nonisolated`, so that a model class isolated
+            // to a global actor (`@MainActor @Model`, or every class under Swift 6.2's default
+            // main-actor isolation) still conforms for code on any actor: Cairn makes, reads
+            // and saves models from the context's actor, not the model's. This is the same
+            // confinement as for a class without isolation: a model is not Sendable, so the
+            // context that owns it is the only one that touches the slot. An isolated
+            // conformance (`extension Trip: @MainActor PersistentModel`) would instead refuse
+            // every use of the model in Cairn's nonisolated generic code.
+            "@exclusivity(unchecked) private nonisolated(unsafe) var _$backingData = Cairn._ModelBackingDataSlot<\(raw: typeName)>()",
             """
-            public var persistentBackingData: any Cairn.BackingData<\(raw: typeName)> {
+            public nonisolated var persistentBackingData: any Cairn.BackingData<\(raw: typeName)> {
                 get {
                     if let existing = _$backingData.existing {
                         return existing
@@ -63,7 +81,7 @@ extension ModelMacro: MemberMacro {
             // through this witness, compiled for the class, without the generic type check
             // `persistentBackingData` needs (about 550 instructions, four times a saved row).
             """
-            public var _$storage: Cairn._FetchedStorage? {
+            public nonisolated var _$storage: Cairn._FetchedStorage? {
                 _$backingData.existingStorage
             }
             """,
@@ -76,7 +94,7 @@ extension ModelMacro: MemberMacro {
         if !hasBackingInit {
             members.append(
                 """
-                public required init(backingData: any Cairn.BackingData<\(raw: typeName)>) {
+                public nonisolated required init(backingData: any Cairn.BackingData<\(raw: typeName)>) {
                     \(raw: placeholders)
                     _$backingData = Cairn._ModelBackingDataSlot(backingData)
                 }
@@ -90,21 +108,21 @@ extension ModelMacro: MemberMacro {
             if hasBackingInit {
                 members.append(
                     """
-                    public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> \(raw: typeName) {
+                    public nonisolated static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> \(raw: typeName) {
                         storage.model { \(raw: typeName)(backingData: $0) }
                     }
                     """)
             } else {
                 members.append(
                     """
-                    private init(_$fetched storage: Cairn._FetchedStorage) {
+                    private nonisolated init(_$fetched storage: Cairn._FetchedStorage) {
                         \(raw: placeholders)
                         _$backingData = Cairn._ModelBackingDataSlot(fetched: storage)
                     }
                     """)
                 members.append(
                     """
-                    public static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> \(raw: typeName) {
+                    public nonisolated static func _$makeFetched(_ storage: consuming Cairn._FetchedStorage) -> \(raw: typeName) {
                         \(raw: typeName)(_$fetched: storage)
                     }
                     """)
@@ -149,10 +167,18 @@ extension ModelMacro: MemberMacro {
         }
         let body = entries.isEmpty ? "    []" : "    [\n" + entries.map { "        " + $0 + ",\n" }.joined() + "    ]"
         return DeclSyntax(stringLiteral: """
-            public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
+            public nonisolated static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
             \(body)
             }
             """)
+    }
+
+    /// Whether the class is written `@MainActor` (or `@_Concurrency.MainActor`).
+    static func isMainActorClass(_ classDecl: ClassDeclSyntax) -> Bool {
+        classDecl.attributes.contains { element in
+            guard let name = element.as(AttributeSyntax.self)?.attributeName.trimmedDescription else { return false }
+            return name == "MainActor" || name == "_Concurrency.MainActor"
+        }
     }
 
     static func kindName(_ declaration: some DeclGroupSyntax) -> String {
@@ -213,12 +239,16 @@ extension ModelMacro: ExtensionMacro {
         // cars: Set<Car>` above `Car`), the compiler checks `Car: Hashable` before expanding
         // this macro, from the `conformances:` list, and a protocol listed there does not
         // stand for the protocols it refines.
+        //
+        // The conformances are `nonisolated`: under Swift 6.2's default main-actor isolation,
+        // Swift would infer them isolated to the main actor, and Cairn, which uses them from
+        // the context's actor in nonisolated generic code, could not use them at all.
         for (short, full) in [
             ("PersistentModel", "Cairn.PersistentModel"), ("Observable", "Observation.Observable"),
             ("Hashable", "Swift.Hashable"),
         ]
         where wants(short, full) {
-            extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: full) {}"))
+            extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): nonisolated \(raw: full) {}"))
         }
         // Typed SQL's `Table` needs `TableColumns.QueryValue` to be exactly `Self`, which only a
         // final class can promise; a non-final model (Apple's samples declare
@@ -256,7 +286,7 @@ extension ModelMacro: ExtensionMacro {
                 initializer: nil, isPrimaryKeyAttribute: false, isLet: false)
             columnLines += TableMacro.columnDeclarations(access: isPublic ? access : "", type: type, columns: [column])
         }
-        var lines = ["extension \(type): Cairn.Table {"]
+        var lines = ["extension \(type): nonisolated Cairn.Table {"]
         lines.append("    \(access)struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {")
         lines.append("        \(access)typealias QueryValue = \(type)")
         lines.append(contentsOf: columnLines)
@@ -267,14 +297,14 @@ extension ModelMacro: ExtensionMacro {
         lines.append("            Cairn._ModelTable.allColumns(\(type).self)")
         lines.append("        }")
         lines.append("    }")
-        lines.append("    \(access)static let columns = TableColumns()")
-        lines.append("    \(access)static var tableName: String {")
+        lines.append("    \(access)nonisolated static let columns = TableColumns()")
+        lines.append("    \(access)nonisolated static var tableName: String {")
         lines.append("        Cairn._ModelTable.tableName(\(type).self)")
         lines.append("    }")
-        lines.append("    \(access)static var columnWidth: Int {")
+        lines.append("    \(access)nonisolated static var columnWidth: Int {")
         lines.append("        columns.allColumns.count")
         lines.append("    }")
-        lines.append("    \(access)static func decode(from decoder: inout Cairn.QueryDecoder) throws -> \(type) {")
+        lines.append("    \(access)nonisolated static func decode(from decoder: inout Cairn.QueryDecoder) throws -> \(type) {")
         lines.append("        throw Cairn._ModelTable.rowDecodingUnsupported(\(type).self)")
         lines.append("    }")
         lines.append("}")

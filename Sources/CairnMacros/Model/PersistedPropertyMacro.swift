@@ -69,9 +69,12 @@ extension _PersistedPropertyMacro: AccessorMacro {
     /// The enclosing class's name, when it can hold the cached key path: a class that is not
     /// generic, nor nested where it would be (generic types have no static stored
     /// properties; an extension or a function may be generic, which the syntax does not
-    /// tell).
+    /// tell), nor written `@MainActor`: a key path to a main-actor property may only be made
+    /// on the main actor, and the `nonisolated(unsafe)` static is made on whichever thread
+    /// reads it first. Such a class's accessors, on the main actor, use the literal.
     static func cachingClassName(for property: StoredProperty, in context: some MacroExpansionContext) -> String? {
         guard let classDecl = context.lexicalContext.first?.as(ClassDeclSyntax.self),
+            !ModelMacro.isMainActorClass(classDecl),
             context.lexicalContext.allSatisfy(isNonGenericType)
         else { return nil }
         return classDecl.name.trimmedDescription
@@ -121,7 +124,9 @@ extension _PersistedPropertyMacro: PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard case .persisted(let property) = MemberClassification.classify(declaration) else { return [] }
-        var peers: [DeclSyntax] = ["private var \(raw: storageName(node, property)): _SwiftDataNoType"]
+        // `nonisolated(unsafe)`: the init accessor of a `nonisolated` property of a main-actor
+        // class initializes it; it is zero-size and never read.
+        var peers: [DeclSyntax] = ["private nonisolated(unsafe) var \(raw: storageName(node, property)): _SwiftDataNoType"]
         if let typeName = cachingClassName(for: property, in: context) {
             // `nonisolated(unsafe)`: a key path is immutable once made, and the runtime itself
             // hands the one instance of a literal key path to every thread that evaluates it.

@@ -112,7 +112,7 @@ extension SQLGenerationContext {
     mutating func expression(_ expression: SQLExpression) throws {
         switch expression.node {
         case let .column(table, name):
-            if let table {
+            if let table, unqualifiedAlias == nil || table != unqualifiedAlias {
                 try identifier(table)
                 emit(".")
             }

@@ -148,6 +148,10 @@ extension SQLGenerationContext {
     mutating func insert(_ insert: SQLInsert) throws {
         emit("INSERT INTO ")
         try identifier(insert.table)
+        if let alias = insert.alias {
+            emit(" AS ")
+            try identifier(alias)
+        }
         if !insert.columns.isEmpty {
             emit(" (")
             try identifiers(insert.columns)
@@ -181,7 +185,7 @@ extension SQLGenerationContext {
         if let upsert = insert.upsert {
             try self.upsert(upsert, table: insert.table)
         }
-        try returning(insert.returning)
+        try returning(insert.returning, alias: insert.alias)
     }
 
     /// `INSERT … SELECT` followed by `ON CONFLICT` is ambiguous to SQLite's parser (is `ON` a
@@ -238,7 +242,7 @@ extension SQLGenerationContext {
             emit(" WHERE ")
             try expression(condition)
         }
-        try returning(update.returning)
+        try returning(update.returning, alias: update.alias)
     }
 
     mutating func delete(_ delete: SQLDelete) throws {
@@ -252,7 +256,7 @@ extension SQLGenerationContext {
             emit(" WHERE ")
             try expression(condition)
         }
-        try returning(delete.returning)
+        try returning(delete.returning, alias: delete.alias)
     }
 
     private mutating func assignments(_ assignments: [SQLAssignment]) throws {
@@ -263,9 +267,11 @@ extension SQLGenerationContext {
         }
     }
 
-    private mutating func returning(_ columns: [SQLSelectColumn]) throws {
+    private mutating func returning(_ columns: [SQLSelectColumn], alias: String?) throws {
         guard !columns.isEmpty else { return }
         emit(" RETURNING ")
+        unqualifiedAlias = alias
+        defer { unqualifiedAlias = nil }
         try resultColumns(columns)
     }
 }

@@ -22,6 +22,11 @@ struct SQLGenerationContext: ~Copyable {
     /// first value that has no literal form.
     var inlinesValues = false
     var inliningFailure: SQLRenderError?
+    /// The alias of the table a write's `RETURNING` clause is rendering, whose columns are
+    /// written unqualified there: SQLite resolves `"r"."id"` in the `WHERE` of
+    /// `DELETE FROM "t" AS "r"` but not in its `RETURNING` ("no such column: r.id"), where a
+    /// bare `"id"` can only mean the written table's column.
+    var unqualifiedAlias: String?
 
     /// The dialect's placeholder when it is one byte whatever its position (SQLite's `?`), so
     /// that binding a value writes that byte instead of asking the dialect each time.

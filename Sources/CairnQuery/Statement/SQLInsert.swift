@@ -24,6 +24,8 @@ public struct SQLInsert: Sendable, Hashable {
 
     /// The table written.
     public var table: String
+    /// An alias usable in the upsert's `DO UPDATE` clause: `INSERT INTO "t" AS "r" …`.
+    public var alias: String?
     /// The columns given; empty means every column in table order.
     public var columns: [String]
     /// The rows.
@@ -34,15 +36,17 @@ public struct SQLInsert: Sendable, Hashable {
     public var returning: [SQLSelectColumn] = []
 
     /// An insert of rows of values.
-    public init(into table: String, columns: [String], values rows: [[SQLExpression]]) {
+    public init(into table: String, as alias: String? = nil, columns: [String], values rows: [[SQLExpression]]) {
         self.table = table
+        self.alias = alias
         self.columns = columns
         self.source = .values(rows)
     }
 
     /// An insert from any source (`VALUES`, `SELECT` or `DEFAULT VALUES`).
-    public init(into table: String, columns: [String] = [], source: Source) {
+    public init(into table: String, as alias: String? = nil, columns: [String] = [], source: Source) {
         self.table = table
+        self.alias = alias
         self.columns = columns
         self.source = source
     }

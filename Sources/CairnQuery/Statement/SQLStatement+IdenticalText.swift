@@ -96,7 +96,7 @@ enum IdenticalText {
     }
 
     static func insert(_ a: SQLInsert, _ b: SQLInsert) -> Bool {
-        guard text(a.table, b.table), all(a.columns, b.columns, text),
+        guard text(a.table, b.table), text(a.alias, b.alias), all(a.columns, b.columns, text),
             all(a.returning, b.returning, column)
         else { return false }
         let sameSource =

@@ -44,6 +44,14 @@ extension Table {
 /// User.as(Referrer.self).where { $0.name.eq("Blob") }
 /// // SELECT "referrers"."id", "referrers"."name", … FROM "users" AS "referrers" WHERE "referrers"."name" = ?
 /// ```
+///
+/// Writes through an alias declare it, and return rows by bare column names (SQLite resolves
+/// no alias in `RETURNING`):
+///
+/// ```swift
+/// User.as(Referrer.self).where { $0.id.eq(1) }.delete().returning(\.name)
+/// // DELETE FROM "users" AS "referrers" WHERE "referrers"."id" = ? RETURNING "name"
+/// ```
 public enum TableAlias<Base: Table, Name: AliasName>: Table {
     /// The Swift type a query returns for this value.
     public typealias QueryOutput = Base.QueryOutput

@@ -53,7 +53,7 @@ public struct Delete<Base: Table, Returning>: WriteStatement {
 extension Table {
     /// `DELETE FROM table` (every row; add `where` to narrow it).
     public static func delete() -> Delete<Self, ()> {
-        Delete(statement: SQLDelete(from: tableName), decodeReturning: nil)
+        Delete(statement: SQLDelete(from: tableName, as: tableAlias), decodeReturning: nil)
     }
 }
 

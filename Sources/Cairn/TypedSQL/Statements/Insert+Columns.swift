@@ -38,7 +38,7 @@ extension Table {
             return expressions
         }
         return Insert(
-            statement: SQLInsert(into: tableName, columns: names, values: values),
+            statement: SQLInsert(into: tableName, as: tableAlias, columns: names, values: values),
             bindingFailure: values.isEmpty ? "no rows to insert" : failure, decodeReturning: nil)
     }
 
@@ -79,7 +79,7 @@ extension Table {
         for column in repeat each columns(Self.columns) { names.append(column.name) }
         let query = selection()
         return Insert(
-            statement: SQLInsert(into: tableName, columns: names, source: .select(query.query)),
+            statement: SQLInsert(into: tableName, as: tableAlias, columns: names, source: .select(query.query)),
             bindingFailure: query.isSelected ? nil : "the query chooses no columns: add select { … }",
             decodeReturning: nil)
     }

@@ -60,7 +60,7 @@ extension Table {
     /// `INSERT INTO table (writable columns…) VALUES …` of rows already bound.
     static func insertStatement(values: [[SQLExpression]], failure: String?) -> Insert<Self, ()> {
         Insert(
-            statement: SQLInsert(into: tableName, columns: columns.writableColumns.map(\.name), values: values),
+            statement: SQLInsert(into: tableName, as: tableAlias, columns: columns.writableColumns.map(\.name), values: values),
             bindingFailure: values.isEmpty && failure == nil ? "no rows to insert" : failure, decodeReturning: nil)
     }
 
@@ -70,7 +70,7 @@ extension Table {
     /// try Item.insert().execute(db)  // INSERT INTO "items" DEFAULT VALUES
     /// ```
     public static func insert() -> Insert<Self, ()> {
-        Insert(statement: SQLInsert(into: tableName, source: .defaultValues), bindingFailure: nil, decodeReturning: nil)
+        Insert(statement: SQLInsert(into: tableName, as: tableAlias, source: .defaultValues), bindingFailure: nil, decodeReturning: nil)
     }
 
     /// `INSERT INTO table (…) VALUES (…), …`: rows of the table or its `Draft`.

@@ -68,7 +68,7 @@ extension Table {
     public static func update(set updates: (inout Updates<Self>) -> Void) -> Update<Self, ()> {
         var assignments = Updates<Self>()
         updates(&assignments)
-        return Update(statement: SQLUpdate(tableName, set: assignments.assignments), bindingFailure: nil,
+        return Update(statement: SQLUpdate(tableName, as: tableAlias, set: assignments.assignments), bindingFailure: nil,
                       decodeReturning: nil)
     }
 }
