@@ -20,15 +20,17 @@ extension PostgresConnection {
     /// The server infers each parameter's type from the SQL, so a value is encoded for the
     /// column it meets (an integer for a `boolean` column becomes a bool, for an `int4` a
     /// 4-byte integer) instead of the statement failing on a type it was not declared with.
-    func prepare(_ sql: String) throws -> PreparedStatement {
+    ///
+    /// `arguments` are only for the error, should the SQL not prepare.
+    func prepare(_ sql: String, arguments: StatementArguments? = nil) throws -> PreparedStatement {
         if let statement = statements[sql] { return statement }
         try checkCancellation()
         preparedCount += 1
         let name = "cairn_\(preparedCount)"
-        PQclear(try check(PQprepare(handle, name, sql, 0, nil), sql: sql, arguments: nil))
+        PQclear(try check(PQprepare(handle, name, sql, 0, nil), sql: sql, arguments: arguments))
         let description: OpaquePointer
         do {
-            description = try check(PQdescribePrepared(handle, name), sql: sql, arguments: nil)
+            description = try check(PQdescribePrepared(handle, name), sql: sql, arguments: arguments)
         } catch {
             runIgnoringFailure("DEALLOCATE \(name)")
             throw error

@@ -86,7 +86,7 @@ public final class PostgresConnection {
     /// - Throws: ``PostgresError`` with the server's SQLSTATE and the SQL.
     @discardableResult
     public func execute(sql: String, arguments: StatementArguments = []) throws -> Int {
-        let result = arguments.isEmpty ? try runScript(sql) : try run(prepare(sql), arguments: arguments)
+        let result = arguments.isEmpty ? try runScript(sql) : try run(prepare(sql, arguments: arguments), arguments: arguments)
         defer { PQclear(result) }
         return PQcmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
     }
@@ -100,7 +100,7 @@ public final class PostgresConnection {
     ///
     /// - Throws: ``PostgresError`` with the server's SQLSTATE and the SQL.
     public func fetchAll(sql: String, arguments: StatementArguments = []) throws -> PostgresRows {
-        let statement = try prepare(sql)
+        let statement = try prepare(sql, arguments: arguments)
         let result = try run(statement, arguments: arguments)
         defer { PQclear(result) }
         return PostgresRows(result: result, binary: statement.binaryResults)

@@ -111,13 +111,8 @@ private final class NotificationListener: @unchecked Sendable {
         }
         let handle = connection.handle
         while !lock.withLock({ stopping }) {
-            let socket = PQsocket(handle)
-            guard socket >= 0 else { return }
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, 100)
-            if ready < 0 && errno != EINTR { return }
-            if ready <= 0 { continue }
-            guard PQconsumeInput(handle) == 1 else { return }
+            // Delivered first: notifications that arrived with an earlier reply (the LISTEN's)
+            // are already read and would not wake `poll`.
             while let notice = PQnotifies(handle) {
                 let notification = PostgresNotification(
                     channel: String(cString: notice.pointee.relname),
@@ -126,6 +121,12 @@ private final class NotificationListener: @unchecked Sendable {
                 PQfreemem(notice)
                 handler(notification)
             }
+            let socket = PQsocket(handle)
+            guard socket >= 0 else { return }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            if ready < 0 && errno != EINTR { return }
+            if ready > 0, PQconsumeInput(handle) != 1 { return }
         }
     }
 }

@@ -141,7 +141,7 @@ public final class PostgresPool: @unchecked Sendable {
     private func withConnection<T>(
         cancellation: PostgresTaskCancellation? = nil, _ body: (PostgresConnection) throws -> T
     ) throws -> T {
-        try cancellation.map { if $0.isCancelled { throw CancellationError() } }
+        if cancellation?.isCancelled == true { throw CancellationError() }
         let connection = try acquire()
         defer { release(connection) }
         guard let cancellation else { return try body(connection) }

@@ -36,9 +36,10 @@ struct PostgresErrorTests {
         #expect(error.sqlState == "42601")
         #expect(error.message == "syntax error at or near \"WHERE\"")
         #expect(error.position == 15)
+        #expect(error.arguments == [1])
         #expect(error.description == """
             PostgreSQL error 42601: syntax error at or near "WHERE"
-              in: SELECT 1 FROM WHERE x = $1
+              in: SELECT 1 FROM WHERE x = $1  -- arguments redacted (1)
                                 ^
             """)
         // A script (no arguments) reports its errors the same way.
