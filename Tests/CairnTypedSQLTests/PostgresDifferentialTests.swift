@@ -81,7 +81,7 @@ enum DifferentialStatements {
                     .map { "\($0.0) \($0.1) \($0.2 ?? -1)" }
             }
             record("group concat") {
-                try Reminder.where { $0.id.lte(3) }.select { $0.title.groupConcat(" | ") }.fetchAll(db)
+                try Reminder.where { $0.id.lte(3) }.select { $0.title.groupConcat(" | ") }.fetchAll(db).map { $0 ?? "NULL" }
             }
             record("join") {
                 try RemindersList.join(Reminder.all) { $0.id.eq($1.remindersListID) }
