@@ -12,7 +12,7 @@
 #   the guides of Docs/*.md, copied into a temporary catalog at build time so that the
 #   Markdown in Docs/ stays their one copy.
 # - CairnCoreData: Core Data's names (NSFetchRequest, NSPredicate's format grammar, …).
-# - CairnPostgres: the PostgreSQL engine (PostgresPool, PostgresConnection, …).
+# - CairnPostgres: the PostgreSQL engine (PostgresDatabase, PostgresConnection, …).
 #
 # Why the symbol graphs are filtered first: a module that re-exports another (`@_exported
 # import Foundation`, `CairnCoreData` re-exporting `Cairn`) gets every symbol of that module in

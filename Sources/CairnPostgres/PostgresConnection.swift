@@ -14,7 +14,7 @@ import CLibPQ
 /// server-side statement) and run with binary parameters; parameters are `$1`, `$2`, … and
 /// values are always bound, never spliced into the SQL.
 ///
-/// A connection is not `Sendable`: use it on one thread at a time, as ``PostgresPool`` does.
+/// A connection is not `Sendable`: use it on one thread at a time, as `PostgresDatabase` does.
 public final class PostgresConnection {
     /// The libpq connection; closed in `deinit`.
     let handle: OpaquePointer
@@ -25,7 +25,7 @@ public final class PostgresConnection {
     /// The number of statements prepared so far, which names the next (`cairn_<n>`).
     var preparedCount = 0
     /// The cancellation of the task this connection currently works for, checked before each
-    /// statement (``PostgresPool``'s async `read` and `write` set it).
+    /// statement (`PostgresDatabase`'s async `read` and `write` set it).
     var taskCancellation: PostgresTaskCancellation?
 
     /// Opens a connection.

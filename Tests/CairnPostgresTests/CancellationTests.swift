@@ -7,7 +7,7 @@ import Testing
 struct PostgresCancellationTests {
     @Test("Cancelling the task cancels the running statement with SQLSTATE 57014")
     func cancelRunningStatement() async throws {
-        let pool = try PostgresPool(url: try #require(TestServer.url), maximumConnectionCount: 1)
+        let pool = try PostgresDatabase(url: try #require(TestServer.url), maximumConnectionCount: 1)
         defer { pool.close() }
         let sql = "SELECT pg_sleep(10) -- \(UUID().uuidString)"
         let task = Task { try await pool.read { try $0.fetchAll(sql: sql) } }
@@ -36,7 +36,7 @@ struct PostgresCancellationTests {
 
     @Test("A task cancelled before its block starts throws CancellationError and runs nothing")
     func cancelledBeforeStart() async throws {
-        let pool = try PostgresPool(url: try #require(TestServer.url), maximumConnectionCount: 1)
+        let pool = try PostgresDatabase(url: try #require(TestServer.url), maximumConnectionCount: 1)
         defer { pool.close() }
         let ran = Locked(false)
         let task = Task {

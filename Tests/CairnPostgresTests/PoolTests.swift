@@ -4,13 +4,13 @@ import Foundation
 import Testing
 
 @Suite("PostgreSQL pool", .enabled(if: TestServer.isAvailable, TestServer.skipMessage))
-struct PostgresPoolTests {
+struct PostgresDatabaseTests {
     @Test("Many tasks read at once over at most the pool's connections")
     func concurrentReads() async throws {
         try await TestServer.withSchema { db, schema in
             try db.execute(sql: "CREATE TABLE \(schema).t (x integer)")
             try db.executeBatch(sql: "INSERT INTO \(schema).t VALUES ($1)", argumentRows: (1...100).map { [$0] })
-            let pool = try PostgresPool(url: try #require(TestServer.url), maximumConnectionCount: 4)
+            let pool = try PostgresDatabase(url: try #require(TestServer.url), maximumConnectionCount: 4)
             defer { pool.close() }
             let results = try await withThrowingTaskGroup(of: (Int64?, Int64?).self) { group in
                 for task in 0..<40 {
@@ -35,7 +35,7 @@ struct PostgresPoolTests {
     func serializedWrites() async throws {
         try await TestServer.withSchema { db, schema in
             try db.execute(sql: "CREATE TABLE \(schema).counter (n integer); INSERT INTO \(schema).counter VALUES (0)")
-            let pool = try PostgresPool(url: try #require(TestServer.url), maximumConnectionCount: 4)
+            let pool = try PostgresDatabase(url: try #require(TestServer.url), maximumConnectionCount: 4)
             defer { pool.close() }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<20 {
@@ -59,7 +59,7 @@ struct PostgresPoolTests {
     func readSnapshot() throws {
         try TestServer.withSchema { db, schema in
             try db.execute(sql: "CREATE TABLE \(schema).t (x integer)")
-            let pool = try PostgresPool(url: try #require(TestServer.url), maximumConnectionCount: 2)
+            let pool = try PostgresDatabase(url: try #require(TestServer.url), maximumConnectionCount: 2)
             defer { pool.close() }
             let counts = try pool.read { reader in
                 let before = integer(try reader.fetchAll(sql: "SELECT count(*) FROM \(schema).t"))
@@ -78,7 +78,7 @@ struct PostgresPoolTests {
 
     @Test("A closed pool throws instead of waiting")
     func closed() throws {
-        let pool = try PostgresPool(url: try #require(TestServer.url))
+        let pool = try PostgresDatabase(url: try #require(TestServer.url))
         pool.close()
         let error = try #require(throws: PostgresError.self) { try pool.read { _ in } }
         #expect(error.message == "the PostgreSQL pool is closed")

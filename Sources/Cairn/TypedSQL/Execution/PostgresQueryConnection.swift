@@ -1,22 +1,6 @@
 import CairnPostgres
 
-/// A PostgreSQL server as a ``QueryDatabase``: `read { db in }` runs on one snapshot
-/// (`REPEATABLE READ READ ONLY`), `write { db in }` in one transaction, retried as a whole on a
-/// serialization failure or deadlock. Typed statements run on it unchanged:
-///
-/// ```swift
-/// let database = try PostgresDatabase(url: "postgresql://app@/reminders?host=/var/run/postgresql")
-/// let open = try database.read { db in
-///     try Reminder.where { !$0.isCompleted }.order(by: \.title).fetchAll(db)
-/// }
-/// // SELECT … FROM "reminders" WHERE NOT ("reminders"."isCompleted") ORDER BY "reminders"."title"
-/// ```
-///
-/// Statements render in ``PostgreSQLDialect``: what SQLite spells differently is rewritten to
-/// answer the same, and what PostgreSQL cannot express throws an error naming it.
-public typealias PostgresDatabase = PostgresPool
-
-extension PostgresPool: QueryDatabase {}
+extension PostgresDatabase: QueryDatabase {}
 
 /// The rendering of typed statements for PostgreSQL, once per statement shape.
 enum PostgresRendering {

@@ -8,8 +8,9 @@ import CairnSQLite
 /// func openReminders(_ db: some QueryConnection) throws -> [Reminder] {
 ///     try Reminder.where { !$0.isCompleted }.order(by: \.title).fetchAll(db)
 /// }
-/// // SQLite:     SELECT … FROM "reminders" WHERE NOT ("reminders"."isCompleted") ORDER BY …
-/// // PostgreSQL: the same statement in its dialect, with $1-style placeholders
+/// // SQLite:     SELECT … FROM "reminders" WHERE NOT "reminders"."isCompleted"
+/// //             ORDER BY "reminders"."title" ASC
+/// // PostgreSQL: the same with "title" ASC NULLS FIRST, and $1-style placeholders
 /// ```
 ///
 /// The connection renders the statement in its own dialect (and caches the rendering per
@@ -51,7 +52,7 @@ extension Database: QueryConnection {
 }
 
 /// A database typed statements run on, read on a snapshot and written in a transaction:
-/// ``DatabaseQueue`` and ``DatabasePool`` alike.
+/// ``DatabaseQueue``, ``DatabasePool`` and `PostgresDatabase` alike.
 ///
 /// ```swift
 /// func addReminder(_ title: String, to database: some QueryDatabase) throws {

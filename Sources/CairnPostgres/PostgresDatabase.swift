@@ -5,13 +5,24 @@ import Foundation
 /// A pool of connections to one PostgreSQL database: reads run concurrently, each in one
 /// snapshot; writes run one at a time, each in one transaction.
 ///
+/// With `import Cairn` it is a `QueryDatabase`, as `DatabaseQueue` and `DatabasePool` are, so
+/// typed statements run on it unchanged, rendered in PostgreSQL's dialect:
+///
 /// ```swift
-/// let pool = try PostgresPool(url: "postgresql://app@/shop?host=/var/run/postgresql")
-/// try await pool.write { db in
+/// let titles = try database.read { db in
+///     try Reminder.where { !$0.isCompleted }.order(by: \.dueDate).select(\.title).fetchAll(db)
+/// }
+/// // SELECT "reminders"."title" FROM "reminders" WHERE NOT "reminders"."isCompleted"
+/// //   ORDER BY "reminders"."dueDate" ASC NULLS FIRST
+/// ```
+///
+/// ```swift
+/// let database = try PostgresDatabase(url: "postgresql://app@/shop?host=/var/run/postgresql")
+/// try await database.write { db in
 ///     try db.execute(sql: "INSERT INTO item (title) VALUES ($1)", arguments: ["Tea"])
 /// }
 /// // BEGIN ISOLATION LEVEL READ COMMITTED; INSERT …; COMMIT
-/// let rows = try await pool.read { db in try db.fetchAll(sql: "SELECT title FROM item") }
+/// let rows = try await database.read { db in try db.fetchAll(sql: "SELECT title FROM item") }
 /// // BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT …; COMMIT
 /// ```
 ///
@@ -24,7 +35,7 @@ import Foundation
 /// `@unchecked Sendable`: the free list and counts are read and written only under
 /// `condition`'s lock, and a connection is used by one call at a time (taken from the free list
 /// under the lock and put back when the call ends), so no two threads touch one connection.
-public final class PostgresPool: @unchecked Sendable {
+public final class PostgresDatabase: @unchecked Sendable {
     /// The most connections the pool opens at once.
     public let maximumConnectionCount: Int
     /// The isolation level of `write(_:)`'s transactions.
