@@ -472,18 +472,22 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
     char jm[16];
     snprintf(jm, sizeof jm, "%s", sqlite3_column_text(ps, 0));
     sqlite3_finalize(ps);
-    sqlite3_close(db);
 
     // W10: other connections on the file W1 filled (concurrent_load.c).
     double tW10 = -1;
     int64_t ck10 = 0;
     if (selected(10)) tW10 = cairn_baseline_concurrent_load(path, &ck10);
 
-    // W11-W13: writes, after every read workload, on the same file (writes.c).
+    // W11-W13: writes, after every read workload (writes.c).
     int writes[3] = { selected(11), selected(12), selected(13) };
     double tWrites[3] = { -1, -1, -1 };
     int64_t ckWrites[3] = { 0, 0, 0 };
-    if ((writes[0] || writes[1] || writes[2]) && cairn_baseline_writes(path, writes, tWrites, ckWrites) != 0) return 1;
+    // On the connection that ran W1-W9, kept open through W10 as a library's pool keeps its
+    // writer: closing it would leave W10's connections to delete the WAL when they close, and
+    // W11's writes would pay for growing a new one.
+    int writesFailed = (writes[0] || writes[1] || writes[2]) && cairn_baseline_writes(db, writes, tWrites, ckWrites) != 0;
+    sqlite3_close(db);
+    if (writesFailed) return 1;
 
     out->transactions = txn;
     snprintf(out->sqliteVersion, sizeof out->sqliteVersion, "%s", sqlite3_libversion());

@@ -1,4 +1,4 @@
-// W11-W13 of cairn-bench: the writes a server runs, on the file W1 filled (after W10, so the
+// W11-W13 of cairn-bench: the writes a server runs, on W1's connection (after W10, so the
 // read workloads never see them). Each range of ids is its own, so the three leave one
 // another's rows alone, and none reaches the rows W10's writer adds (ids above N):
 //   W11 update   ids 20,001-30,000 fetched into structs by a range query, then minutes + 1 and
@@ -125,14 +125,9 @@ static double request_loop(sqlite3 *db, int64_t *checksum) {
     return ms;
 }
 
-int cairn_baseline_writes(const char *path, const int selected[3], double ms[3], int64_t checksum[3]) {
-    sqlite3 *db;
-    if (failed(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), db, "open for W11-W13")) return 1;
-    // journal_mode=WAL stays with the file; synchronous is the connection's, as in W1-W9.
-    sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
+int cairn_baseline_writes(sqlite3 *db, const int selected[3], double ms[3], int64_t checksum[3]) {
     ms[0] = selected[0] ? update_range(db, &checksum[0]) : -1;
     ms[1] = selected[1] ? delete_range(db, &checksum[1]) : -1;
     ms[2] = selected[2] ? request_loop(db, &checksum[2]) : -1;
-    sqlite3_close(db);
     return (selected[0] && ms[0] < 0) || (selected[1] && ms[1] < 0) || (selected[2] && ms[2] < 0);
 }
