@@ -44,7 +44,7 @@ done | awk -v s="$surface" '
   END {
     printf "%-9s %16s %16s %8s\n", "workload", "C instr", s " instr", "ratio"
     c[8] = c[2]  # W8, a tuple select of the W2 rows, is compared with C W2
-    for (n = 1; n <= 10; n++) if ((n in c) && (n in m))
+    for (n = 1; n <= 13; n++) if ((n in c) && (n in m))
       printf "W%-8d %16.0f %16.0f %7.2fx\n", n, c[n], m[n], m[n] / c[n]
   }'
 if [ "${CACHE_SIM:-0}" = 1 ]; then
@@ -58,7 +58,7 @@ if [ "${CACHE_SIM:-0}" = 1 ]; then
     { key = $2 " " $3; split($2, w, "W"); n = w[2]; if ($1 == "c") c[n, $3] = $4; else m[n, $3] = $4; seen[n] = 1 }
     END {
       printf "\n%-9s %-6s %16s %16s\n", "workload", "event", "C", "surface"
-      for (n = 1; n <= 7; n++) if (n in seen)
+      for (n = 1; n <= 13; n++) if (n in seen)
         for (i = 1; i <= 5; i++) {
           split("I1mr D1mr D1mw Bcm Bim", e, " ")
           if ((n, e[i]) in c) printf "W%-8d %-6s %16.0f %16.0f\n", n, e[i], c[n, e[i]], m[n, e[i]]

@@ -24,6 +24,9 @@
 //      new array: the shape of a typed SQL `join { … }.select { ($0.a, $1.b) }`.
 //   W10 (Cairn's addition) 4 reader threads, each on its own connection running W3's query,
 //      while a writer thread on a fifth inserts rows in transactions of 100 (concurrent_load.c).
+//   W11-W13 (Cairn's additions) the writes a server runs: an update of 10,000 rows fetched by
+//      a key range, a delete of 10,000 rows by a predicate, and 10,000 requests that each
+//      fetch one row by key and update it in their own transaction (writes.c).
 // Input rows are generated before W1's clock starts. Titles are
 // "Workout session #<id>" (18-23 bytes): longer than Swift's 15-byte inline
 // small-string limit, so Swift heap-allocates each title as C's strdup does.
@@ -54,7 +57,7 @@ static double now_ms(void) {
 
 // cairn-bench --workloads runs only some workloads (W1 always: it fills the table). Skipping
 // one changes nothing in the others; a skipped workload reports -1 ms.
-static int selected_workloads = 0x37f;  // W1-W7, W9 and W10 (C has no W8)
+static int selected_workloads = 0x1f7f;  // W1-W7 and W9-W13 (C has no W8)
 void cairn_baseline_select_workloads(int mask) { selected_workloads = mask | 1; }
 static int selected(int k) { return (selected_workloads >> (k - 1)) & 1; }
 
@@ -469,18 +472,29 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
     char jm[16];
     snprintf(jm, sizeof jm, "%s", sqlite3_column_text(ps, 0));
     sqlite3_finalize(ps);
-    sqlite3_close(db);
 
     // W10: other connections on the file W1 filled (concurrent_load.c).
     double tW10 = -1;
     int64_t ck10 = 0;
     if (selected(10)) tW10 = cairn_baseline_concurrent_load(path, &ck10);
 
+    // W11-W13: writes, after every read workload (writes.c).
+    int writes[3] = { selected(11), selected(12), selected(13) };
+    double tWrites[3] = { -1, -1, -1 };
+    int64_t ckWrites[3] = { 0, 0, 0 };
+    // On the connection that ran W1-W9, kept open through W10 as a library's pool keeps its
+    // writer: closing it would leave W10's connections to delete the WAL when they close, and
+    // W11's writes would pay for growing a new one.
+    int writesFailed = (writes[0] || writes[1] || writes[2]) && cairn_baseline_writes(db, writes, tWrites, ckWrites) != 0;
+    sqlite3_close(db);
+    if (writesFailed) return 1;
+
     out->transactions = txn;
     snprintf(out->sqliteVersion, sizeof out->sqliteVersion, "%s", sqlite3_libversion());
     snprintf(out->journalMode, sizeof out->journalMode, "%s", jm);
     out->synchronous = sync;
     out->checksum[1] = ck2; out->checksum[2] = ck3; out->checksum[3] = ck4; out->checksum[4] = ck5; out->checksum[5] = ck6; out->checksum[6] = ck7; out->checksum[7] = 0; out->checksum[8] = ck9; out->checksum[9] = ck10;
+    for (int i = 0; i < 3; i++) { out->checksum[10 + i] = ckWrites[i]; out->milliseconds[10 + i] = tWrites[i]; }
     out->setupMilliseconds = tSetup;
     out->milliseconds[0] = tW1; out->milliseconds[1] = tW2; out->milliseconds[2] = tW3;
     out->milliseconds[3] = tW4; out->milliseconds[4] = tW5; out->milliseconds[5] = tW6;

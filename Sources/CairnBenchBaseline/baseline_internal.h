@@ -25,4 +25,7 @@ double cairn_baseline_workload_begin(void);
 double cairn_baseline_workload_end(int k, double t);
 /// W10 on the file at `path` (W1's rows in it): its milliseconds; its checksum in `checksum`.
 double cairn_baseline_concurrent_load(const char *path, int64_t *checksum);
+/// W11-W13 (writes.c) on `db` (the file W1 filled), those whose `selected` entry is non-zero:
+/// their milliseconds (-1 when skipped) and checksums. Non-zero when a selected one failed.
+int cairn_baseline_writes(sqlite3 *db, const int selected[3], double ms[3], int64_t checksum[3]);
 #endif

@@ -1,10 +1,11 @@
 import CairnCoreData
 import Foundation
 
-/// W1–W7 as Core Data code writes them (on the same `@Model`s as the SwiftData surface):
+/// W1–W13 as Core Data code writes them (on the same `@Model`s as the SwiftData surface):
 /// objects inserted into a context and saved once, then `NSFetchRequest`s with a format
 /// predicate, sort descriptors and a fetch limit, `count(for:)`, and a lookup whose predicate
-/// is parsed for each key, as `NSPredicate(format:)` code does. As in the SwiftData surface, a
+/// is parsed for each key, as `NSPredicate(format:)` code does; W11–W13 change or delete
+/// fetched objects and save the context. As in the SwiftData surface, a
 /// fetch returns new objects in a new array, so W6 and W7 run the same code. Also prints how
 /// long parsing a typical format predicate and compiling it to SQL takes.
 struct CoreDataSurface: BenchSurface {
@@ -16,6 +17,21 @@ struct CoreDataSurface: BenchSurface {
         request.fetchLimit = 100
         let rows = try context.fetch(request)
         return rows.reduce(0) { $0 + $1.id } + Int64(rows.count)
+    }
+
+    /// The object with a key, found as W5 and W13 find it.
+    static func lookup(_ context: ModelContext, _ key: Int64) throws -> ModelWorkout? {
+        let request = NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout")
+        request.predicate = NSPredicate(format: "id == %lld", key)
+        request.fetchLimit = 1
+        return try context.fetch(request).first
+    }
+
+    /// The objects of a key range, as W11 and W12 fetch them.
+    static func fetchRange(_ context: ModelContext, _ keys: ClosedRange<Int64>) throws -> [ModelWorkout] {
+        let request = NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout")
+        request.predicate = NSPredicate(format: "id >= %lld AND id <= %lld", keys.lowerBound, keys.upperBound)
+        return try context.fetch(request)
     }
 
     func run(directory: String) throws -> Measurements {
@@ -57,17 +73,18 @@ struct CoreDataSurface: BenchSurface {
             return sum
         }
 
-        try SwiftDataSurface.measureLookups(&m, container: container) { context, key in
-            let request = NSFetchRequest<ModelWorkout>(entityName: "ModelWorkout")
-            request.predicate = NSPredicate(format: "id == %lld", key)
-            request.fetchLimit = 1
-            return try context.fetch(request).first
-        }
+        try SwiftDataSurface.measureLookups(&m, container: container, lookup: Self.lookup)
 
         try SwiftDataSurface.measureOrders(&m, container: container) {
             try $0.fetch(NSFetchRequest<ModelOrder>(entityName: "ModelOrder"))
         }
         try SwiftDataSurface.measureConcurrentLoad(&m, container: container, topHundred: Self.topHundred)
+        try ModelWrites(
+            fetchRange: Self.fetchRange, fetchOne: Self.lookup,
+            deleteRange: { context, keys in
+                for object in try Self.fetchRange(context, keys) { context.delete(object) }
+            }
+        ).measure(&m, container: container)
 
         print("format_parse_compile_us=" + String(format: "%.2f", try Self.parseAndCompileMicroseconds()))
         print("format_parse_only_us=" + String(format: "%.2f", Self.parseOnlyMicroseconds()))

@@ -1,9 +1,9 @@
 import CairnSQLite
 import Foundation
 
-/// W1–W7 through the engine's public API as a server would use it: a `DatabasePool`, each
-/// workload in one `write { }` or `read { }` (one transaction), cached statements, typed
-/// binding, rows decoded by index into Swift structs.
+/// W1–W13 through the engine's public API as a server would use it: a `DatabasePool`, each
+/// workload in one `write { }` or `read { }` (one transaction; W13 one per request), cached
+/// statements, typed binding, rows decoded by index into Swift structs.
 struct EngineSurface: BenchSurface {
     static let columns = "id, title, startedAt, finishedAt, minutes, calories, isFavorite"
 
@@ -117,7 +117,70 @@ struct EngineSurface: BenchSurface {
                 }
             }
         }
+        try Self.measureWrites(&m, pool: pool)
         return m
+    }
+
+    /// W11-W13 as C writes them: rows fetched and updated by a cached statement per row, a
+    /// `DELETE ... WHERE`, and requests that each fetch and update one row in a `write { }`.
+    static func measureWrites(_ m: inout Measurements, pool: DatabasePool) throws {
+        let range = "WHERE id >= ? AND id <= ?"
+        try m.measure(11, {
+            try pool.write { db in
+                let rows = try db.fetchAll(
+                    sql: "SELECT \(columns) FROM workout \(range)",
+                    arguments: [Workload.updatedKeys.lowerBound, Workload.updatedKeys.upperBound], decodeWorkout)
+                let update = try db.cachedStatement(sql: "UPDATE workout SET minutes = ?, calories = ? WHERE id = ?")
+                for var w in rows {
+                    w.minutes += 1
+                    w.calories += 0.5
+                    try update.bind(values: w.minutes, w.calories, w.id)
+                    try update.execute()
+                }
+            }
+        }, checksum: { _ in
+            try pool.read { db in
+                try db.fetchAll(
+                    sql: "SELECT minutes, calories FROM workout \(range)",
+                    arguments: [Workload.updatedKeys.lowerBound, Workload.updatedKeys.upperBound]
+                ) { Workload.checksumW11(minutes: try $0.decode(at: 0), calories: try $0.decode(at: 1)) }
+            }.reduce(0, +)
+        })
+
+        try m.measure(12, {
+            try pool.write { db in
+                try db.execute(sql: "DELETE FROM workout \(range)",
+                               arguments: [Workload.deletedKeys.lowerBound, Workload.deletedKeys.upperBound])
+            }
+        }, checksum: { _ in
+            try pool.read { db in
+                let count = "SELECT COUNT(*) FROM workout \(range)"
+                return Workload.checksumW12(
+                    remaining: try db.fetchValue(Int.self, sql: count, arguments: [1, Workload.rowCount]) ?? -1,
+                    leftInDeletedRange: try db.fetchValue(
+                        Int.self, sql: count,
+                        arguments: [Workload.deletedKeys.lowerBound, Workload.deletedKeys.upperBound]) ?? -1)
+            }
+        })
+
+        try m.measure(13, {
+            for k in 0..<Workload.requestKeys.count {
+                try pool.write { db in
+                    let select = try db.cachedStatement(sql: "SELECT \(columns) FROM workout WHERE id = ?")
+                    try select.bind(values: Workload.requestKey(k))
+                    guard let w = try select.fetchOne(decodeWorkout) else { return }
+                    let update = try db.cachedStatement(sql: "UPDATE workout SET minutes = ? WHERE id = ?")
+                    try update.bind(values: w.minutes + 1, w.id)
+                    try update.execute()
+                }
+            }
+        }, checksum: { _ in
+            try pool.read { db in
+                try db.fetchValue(
+                    Int64.self, sql: "SELECT SUM(minutes) FROM workout \(range)",
+                    arguments: [Workload.requestKeys.lowerBound, Workload.requestKeys.upperBound])
+            }
+        })
     }
 
     /// W3's query once: the sum of its ids plus its row count (what W3 and W10 add up).

@@ -1,8 +1,8 @@
 import CairnBenchBaseline
 import Foundation
 
-/// One surface's run of the workloads: milliseconds and checksums, indexed W1...W9 (W7 to W9
-/// are Cairn's additions; see `workloadCount`).
+/// One surface's run of the workloads: milliseconds and checksums, indexed W1...W13 (W7 to
+/// W13 are Cairn's additions; see `workloadCount`).
 /// A workload a surface does not run stays `nil`.
 struct Measurements {
     var name: String
@@ -14,7 +14,7 @@ struct Measurements {
     /// Peak resident set size after the run, in KiB (Linux `VmHWM`).
     var peakRSSKiB: Int?
 
-    /// Times `body`, records its milliseconds for workload `number` (1...9) and its checksum.
+    /// Times `body`, records its milliseconds for workload `number` (1...13) and its checksum.
     /// A workload left out with `--workloads` is skipped, except W1, which fills the table
     /// the others read.
     mutating func measure(_ number: Int, _ body: () throws -> Int64?) rethrows {
@@ -22,8 +22,11 @@ struct Measurements {
     }
 
     /// Times `work` alone; its result's checksum is taken and the result freed after the clock
-    /// stops, as the C baseline does for W2 (it sums and frees its structs after timing).
-    mutating func measure<Result>(_ number: Int, _ work: () throws -> Result, checksum: (Result) -> Int64?) rethrows {
+    /// stops, as the C baseline does for W2 (it sums and frees its structs after timing), and
+    /// as W11-W13 read back what they wrote.
+    mutating func measure<Result>(
+        _ number: Int, _ work: () throws -> Result, checksum: (Result) throws -> Int64?
+    ) rethrows {
         guard number == 1 || selectedWorkloads.contains(number) else { return }
         cairn_bench_section_begin()
         let start = benchClockNanoseconds()
@@ -31,7 +34,7 @@ struct Measurements {
         let elapsed = benchClockNanoseconds() - start
         cairn_bench_section_end("\(surfaceLabel) W\(number)")
         milliseconds[number - 1] = Double(elapsed) / 1_000_000
-        checksums[number - 1] = checksum(result)
+        checksums[number - 1] = try checksum(result)
     }
 }
 

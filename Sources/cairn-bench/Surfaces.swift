@@ -15,8 +15,10 @@ let allSurfaces: [any BenchSurface] = [EngineSurface(), TypedSQLSurface(), Swift
 /// same rows and checksum, decoded as a tuple instead of a `@Table` struct. W9 (typed SQL only)
 /// is W7's fetches as a six-column tuple `select` across a join of `orders` to `shippers`,
 /// against the same join in C: a joined tuple select's decoding. W10 is concurrent load
-/// (ConcurrentLoad.swift): 4 reader threads running W3's query beside a writer.
-let workloadCount = 10
+/// (ConcurrentLoad.swift): 4 reader threads running W3's query beside a writer. W11-W13 are
+/// the writes a server runs (writes.c): an update of the rows of a key range, a delete by a
+/// predicate, and a loop of requests that each fetch one row by key, change it and save.
+let workloadCount = 13
 
 /// The C workloads `--workloads` needs: W8 is compared with C's W2.
 func cWorkloads(_ selected: Set<Int>) -> Set<Int> {

@@ -65,7 +65,8 @@ final class ModelOrder {
 /// W1–W7 as SwiftData code writes them: models inserted into a `ModelContext` and saved once,
 /// then `FetchDescriptor`s with `#Predicate`, `SortDescriptor` and limits. A fetch that must
 /// build models (W2, W6) uses a fresh context, so every row becomes a model as in an app's
-/// first fetch.
+/// first fetch. W11–W13 change fetched models and `save()`, and delete with
+/// `delete(model:where:)` (SwiftData's spelling of "delete what matches", saved by `save()`).
 struct SwiftDataSurface: BenchSurface {
     func run(directory: String) throws -> Measurements {
         let url = URL(fileURLWithPath: directory + "/swiftdata.store")
@@ -106,15 +107,26 @@ struct SwiftDataSurface: BenchSurface {
             return sum
         }
 
-        try Self.measureLookups(&m, container: container) { context, key in
-            var descriptor = FetchDescriptor<ModelWorkout>(predicate: #Predicate { $0.id == key })
-            descriptor.fetchLimit = 1
-            return try context.fetch(descriptor).first
-        }
+        try Self.measureLookups(&m, container: container, lookup: Self.lookup)
 
         try Self.measureOrders(&m, container: container) { try $0.fetch(FetchDescriptor<ModelOrder>()) }
         try Self.measureConcurrentLoad(&m, container: container, topHundred: Self.topHundred)
+        try ModelWrites(
+            fetchRange: { context, keys in try context.fetch(ModelWrites.descriptor(keys)) },
+            fetchOne: Self.lookup,
+            deleteRange: { context, keys in
+                let first = keys.lowerBound, last = keys.upperBound
+                try context.delete(model: ModelWorkout.self, where: #Predicate { $0.id >= first && $0.id <= last })
+            }
+        ).measure(&m, container: container)
         return m
+    }
+
+    /// The model with a key, found as W5 and W13 find it.
+    static func lookup(_ context: ModelContext, _ key: Int64) throws -> ModelWorkout? {
+        var descriptor = FetchDescriptor<ModelWorkout>(predicate: #Predicate { $0.id == key })
+        descriptor.fetchLimit = 1
+        return try context.fetch(descriptor).first
     }
 
     /// W3's query once: the sum of its ids plus its row count (what W3 and W10 add up).

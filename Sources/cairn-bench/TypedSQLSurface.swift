@@ -42,7 +42,7 @@ struct BenchShipper: Sendable {
 
 /// W1–W7 through the typed SQL builder: `@Table` values, statements built with `insert`,
 /// `where`, `order`, `limit`, `find`, `count`, run on a `DatabasePool`; W8 and W9 as tuple
-/// `select`s, of one table and across a join.
+/// `select`s, of one table and across a join; W11–W13 with `update` and `delete`.
 struct TypedSQLSurface: BenchSurface {
     /// Rows per INSERT statement in W1 (7 bound values each, under SQLite's 32766 limit).
     static let insertBatch = 500
@@ -197,7 +197,56 @@ struct TypedSQLSurface: BenchSurface {
             }
             try pool.write { db in try BenchWorkout.insert { rows }.execute(db) }
         }
+        try Self.measureWrites(&m, pool: pool)
         return m
+    }
+
+    /// The rows of a key range, as W11-W13 select them.
+    static func rows(_ keys: ClosedRange<Int64>) -> SelectOf<BenchWorkout> {
+        BenchWorkout.where { $0.id.gte(keys.lowerBound) && $0.id.lte(keys.upperBound) }
+    }
+
+    /// W11-W13 as typed SQL code writes them: fetched values changed and saved with
+    /// `update(_:)` (which writes every column of the row, as a whole value is saved), a
+    /// `where { }.delete()`, and requests that each `find` one row and `update` it.
+    static func measureWrites(_ m: inout Measurements, pool: DatabasePool) throws {
+        try m.measure(11, {
+            try pool.write { db in
+                for var w in try rows(Workload.updatedKeys).fetchAll(db) {
+                    w.minutes += 1
+                    w.calories += 0.5
+                    try BenchWorkout.update(w).execute(db)
+                }
+            }
+        }, checksum: { _ in
+            try pool.read { db in
+                try rows(Workload.updatedKeys).fetchAll(db).reduce(0) {
+                    $0 + Workload.checksumW11(minutes: $1.minutes, calories: $1.calories)
+                }
+            }
+        })
+
+        try m.measure(12, {
+            try pool.write { db in try rows(Workload.deletedKeys).delete().execute(db) }
+        }, checksum: { _ in
+            try pool.read { db in
+                Workload.checksumW12(
+                    remaining: try rows(1...Int64(Workload.rowCount)).fetchCount(db),
+                    leftInDeletedRange: try rows(Workload.deletedKeys).fetchCount(db))
+            }
+        })
+
+        try m.measure(13, {
+            for k in 0..<Workload.requestKeys.count {
+                try pool.write { db in
+                    guard var w = try BenchWorkout.find(Workload.requestKey(k)).fetchOne(db) else { return }
+                    w.minutes += 1
+                    try BenchWorkout.update(w).execute(db)
+                }
+            }
+        }, checksum: { _ in
+            try pool.read { db in try rows(Workload.requestKeys).fetchAll(db).reduce(0) { $0 + $1.minutes } }
+        })
     }
 
     /// W3's query once: the sum of its ids plus its row count (what W3 and W10 add up).

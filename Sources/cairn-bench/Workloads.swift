@@ -11,6 +11,27 @@ enum Workload {
     /// The primary key of W5's `k`th lookup, as baseline.c picks it.
     static func lookupKey(_ k: Int) -> Int64 { Int64((k * 7919) % rowCount + 1) }
 
+    // W11-W13 (writes.c): each writes its own range of ids, so none disturbs another's rows,
+    // and they run after W10, so no read workload sees their changes.
+
+    /// W11's rows: fetched by this key range, each given minutes + 1 and calories + 0.5, saved.
+    static let updatedKeys: ClosedRange<Int64> = 20_001...30_000
+    /// W12's rows: deleted by this predicate on the key.
+    static let deletedKeys: ClosedRange<Int64> = 30_001...40_000
+    /// W13's rows: each fetched by key and its minutes + 1 saved, once, in its own request.
+    static let requestKeys: ClosedRange<Int64> = 40_001...50_000
+    /// The key W13's `k`th request changes: every key of `requestKeys` once, scattered as W5's.
+    static func requestKey(_ k: Int) -> Int64 { requestKeys.lowerBound + Int64((k * 7919) % requestKeys.count) }
+
+    /// W11's checksum, of the rows of `updatedKeys` read back after the save.
+    static func checksumW11(minutes: Int64, calories: Double) -> Int64 { minutes + Int64(calories * 4) }
+
+    /// W12's checksum from two counts read back: the rows left with ids up to `rowCount`, and
+    /// those left in `deletedKeys` (weighted so that deleting the wrong rows shows).
+    static func checksumW12(remaining: Int, leftInDeletedRange: Int) -> Int64 {
+        Int64(remaining) + 1_000_000 * Int64(leftInDeletedRange)
+    }
+
     static let createWorkout = """
         CREATE TABLE workout (id INTEGER PRIMARY KEY, title TEXT NOT NULL, startedAt REAL NOT NULL, \
         finishedAt REAL, minutes INTEGER NOT NULL, calories REAL NOT NULL, isFavorite INTEGER NOT NULL)

@@ -14,7 +14,9 @@ if arguments.contains("--help") || arguments.contains("-h") {
           fetchAll returns), W8 (typed SQL: W2's rows as a seven-column tuple select,
           against C's W2) and W9 (typed SQL: W7's fetches as a tuple select across a
           join), W10 (4 reader threads running W3's query while a writer inserts in
-          transactions of 100) in C and through each Cairn surface on fresh
+          transactions of 100), W11-W13 (writes: 10,000 rows of a key range fetched,
+          changed and saved; 10,000 rows deleted by a predicate; 10,000 requests that
+          each fetch one row by key, change it and save) in C and through each Cairn surface on fresh
           SQLite files in DIR (default: a temporary folder), prints NAME_ms lines, checksums
           and the ratio of each surface to C. Build with -c release for meaningful numbers.
           --runs N repeats everything N times (C and each surface interleaved) and keeps

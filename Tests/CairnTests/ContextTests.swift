@@ -1,4 +1,4 @@
-import Cairn
+@testable import Cairn
 import Testing
 
 @Suite("ModelContext basics")
@@ -207,6 +207,40 @@ struct ContextBasicsTests {
         #expect(info[Key.insertedIdentifiers.rawValue] as? [PersistentIdentifier] == [row.persistentModelID])
         #expect(info[Key.updatedIdentifiers.rawValue] as? [PersistentIdentifier] == [run.persistentModelID])
         #expect(info[Key.deletedIdentifiers.rawValue] as? [PersistentIdentifier] == [swim.persistentModelID])
+    }
+
+    @Test("one save of updates that change different columns, model by model, writes each model's own columns and values")
+    func updatesOfMixedShapes() throws {
+        let container = try memoryContainer(for: Workout.self, Trip.self)
+        let context = ModelContext(container)
+        let workouts = (0..<6).map { workout("W\($0)", minutes: 10 + $0) }
+        for w in workouts { context.insert(w) }
+        let trip = Trip(name: "Rome")
+        context.insert(trip)
+        try context.save()
+        // Runs of one shape, a change of shape, a return to an earlier one, another table.
+        workouts[0].minutes = 100
+        workouts[1].minutes = 101
+        workouts[2].title = "Renamed"
+        workouts[3].minutes = 103
+        trip.name = "Oslo"
+        workouts[4].title = "Both"
+        workouts[4].minutes = 104
+        let store = try container.store(for: "Workout")
+        let before = store.statementCount
+        try context.save()
+        let updates = store.executedStatements.suffix(store.statementCount - before).filter { $0.hasPrefix("UPDATE") }
+        #expect(updates == [
+            #"UPDATE "Workout" SET "minutes" = ? WHERE "id" = ?"#, #"UPDATE "Workout" SET "minutes" = ? WHERE "id" = ?"#,
+            #"UPDATE "Workout" SET "title" = ? WHERE "id" = ?"#, #"UPDATE "Workout" SET "minutes" = ? WHERE "id" = ?"#,
+            #"UPDATE "Trip" SET "name" = ? WHERE "id" = ?"#,
+            #"UPDATE "Workout" SET "title" = ?, "minutes" = ? WHERE "id" = ?"#,
+        ])
+        let fresh = ModelContext(container)
+        let saved = try fresh.fetch(FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.calories)]))
+        #expect(saved.map(\.title) == ["W0", "W1", "Renamed", "W3", "Both", "W5"])
+        #expect(saved.map(\.minutes) == [100, 101, 12, 103, 104, 15])
+        #expect(try fresh.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Oslo"])
     }
 
     @Test("transaction(block:) saves what the block did")

@@ -152,6 +152,31 @@ struct RelationshipTests {
         #expect(try fresh.fetch(FetchDescriptor<Trip>()).isEmpty)
     }
 
+    @Test("one save of many deletes applies every cascade, deletes each row once, and keeps the rest")
+    func manyDeletesWithCascades() throws {
+        let container = try memoryContainer(for: Trip.self)
+        let context = ModelContext(container)
+        let trips = (0..<300).map { t in
+            let trip = Trip(name: "Trip \(t)")
+            trip.items = [Item(title: "\(t)-a"), Item(title: "\(t)-b")]
+            context.insert(trip)
+            return trip
+        }
+        try context.save()
+        // An item deleted before its trip, then reached again by the trip's cascade.
+        context.delete(trips[0].items[0])
+        for trip in trips.dropLast() { context.delete(trip) }
+        let store = try container.store(for: "Item")
+        let before = store.statementCount
+        try context.save()
+        let saved = store.executedStatements.suffix(store.statementCount - before)
+        #expect(saved.filter { $0.hasPrefix(#"DELETE FROM "Trip""#) }.count == 299, "each trip's row is deleted once")
+        #expect(saved.filter { $0.hasPrefix(#"DELETE FROM "Item""#) }.count == 598, "each item's row is deleted once")
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Trip 299"])
+        #expect(try fresh.fetch(FetchDescriptor<Item>()).map(\.title).sorted() == ["299-a", "299-b"])
+    }
+
     @Test("nullify (the default) takes the deleted model out of the inverse")
     func nullify() throws {
         let container = try memoryContainer(for: Trip.self)

@@ -38,12 +38,17 @@ extension ModelContext {
         }
         var denials: [ModelError] = []
         var processed: Set<ObjectIdentifier> = []
+        // Walked by position, growing at the end as cascades delete more: removing each key
+        // from the front would move every key behind it, n² / 2 moves for n deletions.
         var queue = deletionOrder
-        while let key = queue.first {
-            queue.removeFirst()
+        var next = queue.startIndex
+        while next < queue.endIndex {
+            let key = queue[next]
+            next += 1
             guard processed.insert(key).inserted, let model = tracked[key], let storage = model._storage else { continue }
-            for (index, property) in storage.entity.properties.enumerated() {
-                guard let relationship = property as? Schema.Relationship else { continue }
+            // Only the relationship slots have delete rules; the entity lists them once.
+            for index in storage.entity.relationshipSlots {
+                guard let relationship = storage.entity.properties[index] as? Schema.Relationship else { continue }
                 let related = storage.currentRelatedModels(at: index).filter { $0._storage?.isDeleted == false }
                 guard !related.isEmpty else { continue }
                 switch relationship.deleteRule {

@@ -159,6 +159,14 @@ struct StoreWriter {
     /// a deleted row keeps its `.preserveValueOnDeletion` values.
     var deletedRows: [(entity: Schema.Entity, key: Int64, tombstone: [(name: String, value: DatabaseValue)]?)] = []
     var insertedRows: [(entity: Schema.Entity, key: Int64)] = []
+    /// The rendered `DELETE FROM table WHERE primaryKey = ?` of each table rows are deleted
+    /// from in this save, by the layout's identifier scope (one object per table and store):
+    /// rendered once and bound for each row, as the inserts are.
+    private var deleteTemplates: [ObjectIdentifier: RenderedSQL] = [:]
+    /// Rendered UPDATE statements with parameters, by table and the columns they set.
+    private var updateTemplates: [UpdateShape: RenderedSQL] = [:]
+    /// The template the previous update used, and its shape.
+    private var lastUpdate: (shape: UpdateShape, template: RenderedSQL)?
     /// Foreign keys to rows inserted later in the save: (table, row key, column, related storage).
     private var pendingForeignKeys: [(layout: TableLayout, row: Int64, column: String, target: ModelStorage)] = []
 
@@ -203,8 +211,15 @@ struct StoreWriter {
     mutating func delete(_ storage: ModelStorage, layout: TableLayout) throws {
         guard let key = storage.identifier.primaryKey else { return }
         deletedRows.append((layout.entity, key, layout.hasPreservedAttributes ? try tombstone(key: key, layout: layout) : nil))
-        try run(SQLDelete(from: layout.tableName).where(.column(layout.primaryKey).equals(.value(.integer(key)))),
-                storage, layout)
+        let table = ObjectIdentifier(layout.identifierScope)
+        let template: RenderedSQL
+        if let rendered = deleteTemplates[table] {
+            template = rendered
+        } else {
+            template = try SQLDelete(from: layout.tableName).where(.column(layout.primaryKey).equals(.parameter(0))).render()
+            deleteTemplates[table] = template
+        }
+        try run(template.binding([.integer(key)]), storage, layout)
         for storageKind in layout.toMany.values {
             guard case .joinTable(let name, let reversed) = storageKind else { continue }
             try run(SQLDelete(from: name).where(.column(reversed ? "target" : "source").equals(.value(.integer(key)))),
@@ -290,19 +305,42 @@ struct StoreWriter {
 
     mutating func update(_ storage: ModelStorage, layout: TableLayout) throws {
         guard let key = storage.identifier.primaryKey else { return }
-        var assignments: [SQLAssignment] = []
+        var columns: [String] = []
+        var values: [DatabaseValue] = []
         for column in layout.columns where storage.changed.contains(column.slot) {
             switch try columnValue(column, of: storage, layout: layout) {
-            case .value(let value): assignments.append(SQLAssignment(column.name, .value(value)))
+            case .value(let value):
+                columns.append(column.name)
+                values.append(value)
             case .pending(let target):
                 pendingForeignKeys.append((layout, key, column.name, target))
             }
         }
-        if !assignments.isEmpty {
-            try run(SQLUpdate(layout.tableName, set: assignments).where(.column(layout.primaryKey).equals(.value(.integer(key)))),
-                    storage, layout)
+        if !columns.isEmpty {
+            values.append(.integer(key))
+            try run(try updateTemplate(layout, columns).binding(values), storage, layout)
         }
         try fixUpForeignKeys()
+    }
+
+    /// `UPDATE table SET column = ?, … WHERE primaryKey = ?` for a set of changed columns,
+    /// rendered once per save and bound for each row, as the inserts are. The models a save
+    /// updates mostly changed the same columns: comparing with the last shape costs less than
+    /// hashing it for every row.
+    private mutating func updateTemplate(_ layout: TableLayout, _ columns: [String]) throws -> RenderedSQL {
+        let shape = UpdateShape(table: ObjectIdentifier(layout.identifierScope), columns: columns)
+        if let last = lastUpdate, last.shape == shape { return last.template }
+        let template: RenderedSQL
+        if let cached = updateTemplates[shape] {
+            template = cached
+        } else {
+            let assignments = columns.enumerated().map { SQLAssignment($1, .parameter($0)) }
+            template = try SQLUpdate(layout.tableName, set: assignments)
+                .where(.column(layout.primaryKey).equals(.parameter(columns.count))).render()
+            updateTemplates[shape] = template
+        }
+        lastUpdate = (shape, template)
+        return template
     }
 
     /// Rewrites the join-table rows of the changed many-to-many (and unidirectional to-many)
@@ -368,8 +406,12 @@ struct StoreWriter {
     // MARK: - Running
 
     private func run(_ statement: some SQLRenderable, _ storage: ModelStorage, _ layout: TableLayout) throws {
+        try run(try statement.render(), storage, layout)
+    }
+
+    private func run(_ rendered: RenderedSQL, _ storage: ModelStorage, _ layout: TableLayout) throws {
         do {
-            try connection.execute(statement)
+            try connection.execute(rendered)
         } catch {
             throw SaveWriter.describe(error, storage: storage, layout: layout)
         }
@@ -411,6 +453,13 @@ struct InsertShape: Hashable {
         self.columnCount = columnCount
         self.deferred = deferred
     }
+}
+
+/// What decides an UPDATE's text: the table (told apart as in ``InsertShape``) and the
+/// columns it sets, in the layout's order.
+struct UpdateShape: Hashable {
+    let table: ObjectIdentifier
+    let columns: [String]
 }
 
 /// The models held by a relationship value (`Trip`, `Trip?`, `[Item]`), as storages.

@@ -2,20 +2,20 @@
 #define CAIRN_BENCH_BASELINE_H
 #include <stdint.h>
 
-/// What one run of the C baseline measured: W1..W10 in milliseconds (index 0..9; W8's is -1)
-/// and the checksums of W2..W10 (index 1..9; index 0 unused, and index 7 too: C has no W8,
+/// What one run of the C baseline measured: W1..W13 in milliseconds (index 0..12; W8's is -1)
+/// and the checksums of W2..W13 (index 1..12; index 0 unused, and index 7 too: C has no W8,
 /// which cairn-bench compares with W2) that Cairn's run must reproduce.
 typedef struct {
     double setupMilliseconds;
-    double milliseconds[10];
-    int64_t checksum[10];
+    double milliseconds[13];
+    int64_t checksum[13];
     int transactions;
     int synchronous;
     char sqliteVersion[32];
     char journalMode[16];
 } CairnBaselineResult;
 
-/// Runs the six workloads of BENCHMARKS.md, and W7 (W6 with a new array per fetch), in plain C on a fresh database file at `path`.
+/// Runs the six workloads of BENCHMARKS.md and Cairn's W7-W13 (baseline.c says what each is) in plain C on a fresh database file at `path`.
 /// `autocommit` non-zero runs each read statement outside a read transaction.
 int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *out);
 
