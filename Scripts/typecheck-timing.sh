@@ -17,6 +17,8 @@ limit_ms="${LIMIT_MS:-100}"
 ratio="${RATIO:-3}"
 runs="${RUNS:-3}"
 bin="$(cd "$root" && swift build --show-bin-path)"
+# The C modules Cairn imports: SQLite's headers are on the default path, libpq's are not.
+libpq_includes=$(pkg-config --cflags-only-I libpq | sed 's/-I/-Xcc -I/g')
 work="$(mktemp -d "${TMPDIR:-/tmp}/cairn-typecheck.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
@@ -24,6 +26,7 @@ check() { # file → "name ms" lines, the lowest of $runs runs per function
     local file="$1"
     for _ in $(seq "$runs"); do
         if ! swiftc -typecheck -swift-version 6 -I "$bin/Modules" -I "$root/Sources/CSQLite" \
+            -I "$root/Sources/CLibPQ" $libpq_includes \
             -load-plugin-executable "$bin/CairnMacros-tool#CairnMacros" \
             -Xfrontend -debug-time-function-bodies "$file" 2>"$work/out.txt" >/dev/null; then
             grep -A3 'error:' "$work/out.txt" >&2
