@@ -31,13 +31,7 @@ enum DifferentialStatements {
     }
 
     static func answers<Database: QueryDatabase>(on database: Database, schema: String) throws -> [Answer] {
-        try database.write { db in
-            for statement in schema.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
-                try SQLQueryExpression<Void>(QueryFragment(stringLiteral: String(statement))).execute(db)
-            }
-            try RemindersList.insert { RemindersDatabase.lists }.execute(db)
-            try Reminder.insert { RemindersDatabase.reminders }.execute(db)
-        }
+        try database.write { db in try RemindersDatabase.fillListsAndReminders(db, schema: schema) }
         var answers: [Answer] = []
         func record(_ name: String, _ rows: () throws -> [Any]) {
             do {

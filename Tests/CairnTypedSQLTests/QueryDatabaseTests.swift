@@ -89,13 +89,7 @@ enum RemindersWorkload {
         """
 
     static func run<Database: QueryDatabase>(on database: Database, schema: String = RemindersDatabase.schema) throws -> Answers {
-        try database.write { db in
-            for statement in schema.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
-                try SQLQueryExpression<Void>(QueryFragment(stringLiteral: String(statement))).execute(db)
-            }
-            try RemindersList.insert { RemindersDatabase.lists }.execute(db)
-            try Reminder.insert { RemindersDatabase.reminders }.execute(db)
-        }
+        try database.write { db in try RemindersDatabase.fillListsAndReminders(db, schema: schema) }
         var answers = try database.read { db in
             Answers(
                 openTitles: try Reminder.where { !$0.isCompleted }.order { ($0.title, $0.id) }.select(\.title).fetchAll(db),

@@ -136,6 +136,17 @@ enum RemindersDatabase {
         Fact(id: 3, body: "A group of crows is called a murder"),
     ]
 
+    /// Creates `schema`'s tables on any connection and inserts the lists and reminders above
+    /// through the typed `insert` statements: the start of the tests that run on SQLite and
+    /// PostgreSQL alike.
+    static func fillListsAndReminders(_ db: some QueryConnection, schema: String) throws {
+        for statement in schema.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
+            try SQLQueryExpression<Void>(QueryFragment(stringLiteral: String(statement))).execute(db)
+        }
+        try RemindersList.insert { lists }.execute(db)
+        try Reminder.insert { reminders }.execute(db)
+    }
+
     /// A fresh in-memory database with the schema and the rows above, inserted through the
     /// typed `insert` statements.
     static func make(configuration: Configuration = Configuration()) throws -> Database {
