@@ -152,7 +152,7 @@ let package = Package(
         // Test support: an SQLite VFS that fails the Nth write, for the I/O-error tests.
         .target(name: "CairnFaultyVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Test support: runs one test of the test binary in a child process (process-wide state).
-        .target(name: "CairnTestSupport", swiftSettings: strict),
+        .target(name: "CairnTestSupport", dependencies: ["CairnPostgres"], swiftSettings: strict),
         .testTarget(
             name: "CairnSQLiteTests", dependencies: ["CairnSQLite", "CairnFaultyVFS", "CairnTestSupport"], swiftSettings: strict),
         // Run against a server with Scripts/with-postgres.sh; skipped without CAIRN_TEST_POSTGRES_URL.

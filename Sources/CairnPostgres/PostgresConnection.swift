@@ -71,6 +71,10 @@ public final class PostgresConnection {
     /// Whether the connection is still usable (libpq has not seen it break).
     public var isOpen: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// The process id of the server backend serving this connection (`pg_backend_pid()`): the
+    /// ``PostgresNotification/senderProcessID`` of the notifications it sends.
+    public var serverProcessID: Int32 { PQbackendPID(handle) }
+
     /// Whether a transaction is open (or failed and awaiting `ROLLBACK`).
     public var isInTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
 

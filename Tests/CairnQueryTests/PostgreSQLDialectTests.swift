@@ -55,7 +55,7 @@ struct PostgreSQLDialectTests {
     }
 
     @Test func collationsAndOperatorsWithoutAnEquivalentThrowNamingThem() throws {
-        #expect(try sql(title.collate("BINARY")) == #""title" COLLATE C"#)
+        #expect(try sql(title.collate("BINARY")) == #""title" COLLATE "C""#)
         #expect(error(title.collate("NOCASE"))?.contains("SQLite's NOCASE collation has no PostgreSQL form") == true)
         #expect(error(.binary(.glob, title, .value(.text("a*"))))?.contains("SQLite's GLOB operator") == true)
         #expect(error(.function("strftime", .value(.text("%Y")), n))?.contains("SQLite's date function strftime()") == true)

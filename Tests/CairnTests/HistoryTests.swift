@@ -131,7 +131,7 @@ final class Visit {
         let before = try history(context).count
         // A save that fails inside its SQL transaction (the history row would be written last).
         try context.container.store(for: "Trip").write { connection in
-            try connection.database.execute(sql: #"CREATE TRIGGER "refuse" BEFORE UPDATE ON "Trip" BEGIN SELECT RAISE(ABORT, 'refused'); END"#)
+            try connection.sqliteDatabase(for: "the test").execute(sql: #"CREATE TRIGGER "refuse" BEFORE UPDATE ON "Trip" BEGIN SELECT RAISE(ABORT, 'refused'); END"#)
         }
         trip.name = "renamed"
         #expect(throws: (any Error).self) { try context.save() }
@@ -195,7 +195,7 @@ final class Visit {
         let context = ModelContext(try memoryContainer(for: Visit.self))
         try saved(context) { context.insert(Visit(place: "A", code: 1)) }
         try context.container.store(for: "Visit").write { connection in
-            try connection.database.execute(sql: #"UPDATE "_CairnHistoryTransaction" SET "changes" = '{"not": "a list"}'"#)
+            try connection.sqliteDatabase(for: "the test").execute(sql: #"UPDATE "_CairnHistoryTransaction" SET "changes" = '{"not": "a list"}'"#)
         }
         let error = try #require(throws: ModelError.self) { _ = try history(context) }
         #expect(error.kind == .valueDecodingFailed)
@@ -209,7 +209,7 @@ final class Visit {
         let first = try #require(try history(context).first).token
         // Damage the first transaction's document: a fetch that does not select it never reads it.
         try context.container.store(for: "Visit").write { connection in
-            try connection.database.execute(
+            try connection.sqliteDatabase(for: "the test").execute(
                 sql: #"UPDATE "_CairnHistoryTransaction" SET "changes" = 'garbage' WHERE "id" = ?"#,
                 arguments: [Int64(first.id)])
         }

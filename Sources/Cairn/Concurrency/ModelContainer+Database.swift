@@ -23,7 +23,7 @@ extension ModelContainer {
     public func write<T>(for modelType: any PersistentModel.Type, _ block: (Database) throws -> T) throws -> T {
         let store = try store(for: Schema.entityName(for: modelType))
         SavingContext.clear()
-        return try store.write { connection in try block(connection.database) }
+        return try store.write { connection in try block(try connection.sqliteDatabase(for: "container.write(for:)")) }
     }
 
     /// Runs raw SQL reads on the store of a model type, in one transaction (one snapshot), at
@@ -36,6 +36,6 @@ extension ModelContainer {
     /// ```
     public func read<T>(for modelType: any PersistentModel.Type, _ block: (Database) throws -> T) throws -> T {
         let store = try store(for: Schema.entityName(for: modelType))
-        return try store.read { connection in try block(connection.database) }
+        return try store.read { connection in try block(try connection.sqliteDatabase(for: "container.read(for:)")) }
     }
 }

@@ -124,11 +124,9 @@ extension ModelContext {
     /// The primary keys of the saved rows a descriptor selects, in its order (8 bytes each).
     func primaryKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [Int64] {
         let store = try table(of: T.self).store
-        let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers)
+        let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers, in: store.dialect)
         return try store.read { connection in
-            try connection.database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) {
-                try $0.decode(Int64.self, at: 0)
-            }
+            try connection.rows(rendered) { try $0.decode(Int64.self, at: 0) }
         }
     }
 

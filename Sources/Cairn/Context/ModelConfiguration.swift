@@ -66,6 +66,12 @@ public struct ModelConfiguration: Hashable, Sendable, Identifiable {
     /// never). Not SwiftData API: tests shorten it through `@testable import`.
     var othersCommitsPollingInterval: Duration? = .milliseconds(500)
 
+    /// The server's URL when the store is a PostgreSQL database (a `postgresql://` or
+    /// `postgres://` URL); `nil` for a SQLite file or memory.
+    var serverURL: String? {
+        url.scheme == "postgresql" || url.scheme == "postgres" ? url.absoluteString : nil
+    }
+
     /// `Identifiable`: the store's URL.
     public var id: URL { url }
     /// No effect on Linux; always `nil`.
@@ -88,7 +94,13 @@ public struct ModelConfiguration: Hashable, Sendable, Identifiable {
         url = isStoredInMemoryOnly ? URL(fileURLWithPath: "/dev/null") : Self.defaultURL(name: name)
     }
 
-    /// A configuration that stores in the file at `url`.
+    /// A configuration that stores in the file at `url`, or on the PostgreSQL server a
+    /// `postgresql://` (or `postgres://`) URL names, with libpq's parameters in its query:
+    ///
+    /// ```swift
+    /// ModelConfiguration(url: URL(string: "postgresql://app@db.internal/shop")!)
+    /// ModelConfiguration(url: URL(string: "postgresql://app@/shop?host=/var/run/postgresql")!)
+    /// ```
     public init(
         _ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true,
         cloudKitDatabase: CloudKitDatabase = .automatic

@@ -136,7 +136,7 @@ public final class ModelContainer: Sendable {
             try? store.write { connection in
                 for layout in store.layouts.values {
                     try connection.execute(SQLDelete(from: layout.tableName))
-                    for (name, _) in layout.ownedJoinTables { try connection.execute(SQLDelete(from: name)) }
+                    for (name, _) in layout.ownedJoinTables(in: store.dialect) { try connection.execute(SQLDelete(from: name)) }
                 }
                 try connection.execute(SQLDelete(from: "_CairnHistoryTransaction"))
             }

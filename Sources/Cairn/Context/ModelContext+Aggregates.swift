@@ -172,7 +172,8 @@ extension ModelContext {
         var plain = descriptor
         plain.sortBy = []
         let rendered = try QueryCompiler.render(
-            plain, selecting: .grouped(key: attribute.columnName, keyCollation: kind.collation, function: "COUNT", column: nil))
+            plain, selecting: .grouped(key: attribute.columnName, keyCollation: kind.collation, function: "COUNT", column: nil),
+            in: store.dialect)
         let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { row in
             guard row.count == 2, case .integer(let count) = row[1] else {
@@ -243,7 +244,7 @@ extension ModelContext {
         let store = try table(of: T.self).store
         var plain = descriptor
         plain.sortBy = []
-        let rendered = try QueryCompiler.render(plain, selecting: selection)
+        let rendered = try QueryCompiler.render(plain, selecting: selection, in: store.dialect)
         let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         return rows.first?.first ?? .null
     }

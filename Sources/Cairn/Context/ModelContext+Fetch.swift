@@ -93,7 +93,7 @@ extension ModelContext {
     func fetchStored<T: PersistentModel>(_ type: T.Type, _ select: SQLSelect, layout: TableLayout, store: ModelStore) throws
         -> [T]
     {
-        try fetchStored(type, try select.render(), layout: layout, store: store)
+        try fetchStored(type, try store.dialect.render(select), layout: layout, store: store)
     }
 
     /// The registered models of the rows `rendered` (the layout's full SELECT) returns.

@@ -25,7 +25,7 @@ extension ModelContext {
     func storedModelsInIndexOrder<T: PersistentModel>(
         _ descriptor: FetchDescriptor<T>, layout: TableLayout, store: ModelStore
     ) throws -> [T]? {
-        guard let (probe, rendered) = try indexOrderRead(descriptor, layout: layout) else { return nil }
+        guard let (probe, rendered) = try indexOrderRead(descriptor, layout: layout, store: store) else { return nil }
         return try pageInIndexOrder(T.self, rendered, probe.page, layout: layout, store: store)
     }
 
@@ -36,7 +36,7 @@ extension ModelContext {
     ) throws -> [T]? {
         guard let (widened, page) = IndexOrderPage.widening(select, limit: limit, offset: offset, layout: layout)
         else { return nil }
-        let rendered = try widened.render()
+        let rendered = try store.dialect.render(widened)
         guard !TiedShapes.current.contains(rendered.sql) else { return nil }
         return try pageInIndexOrder(T.self, rendered, page, layout: layout, store: store)
     }
@@ -78,20 +78,22 @@ extension ModelContext {
     }
 
     /// The SQL `fetch(descriptor)` runs first: the index-order read when it applies.
-    func firstFetchSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, layout: TableLayout) throws -> RenderedSQL {
-        if let (_, rendered) = try indexOrderRead(descriptor, layout: layout) { return rendered }
-        return try QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames))
+    func firstFetchSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, layout: TableLayout, store: ModelStore) throws
+        -> RenderedSQL
+    {
+        if let (_, rendered) = try indexOrderRead(descriptor, layout: layout, store: store) { return rendered }
+        return try QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames), in: store.dialect)
     }
 
     /// The widened page and its SQL, when the fetch is of that kind and its shape has not tied.
-    private func indexOrderRead<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, layout: TableLayout) throws
+    private func indexOrderRead<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, layout: TableLayout, store: ModelStore) throws
         -> (IndexOrderProbe<T>, RenderedSQL)?
     {
         guard IndexOrderProbe<T>.mayApply(to: descriptor), let probe = IndexOrderProbe(descriptor, layout: layout) else {
             return nil
         }
         let rendered = try QueryCompiler.render(
-            probe.descriptor, selecting: .columns(layout.columnNames), tieBreak: .descending)
+            probe.descriptor, selecting: .columns(layout.columnNames), tieBreak: .descending, in: store.dialect)
         return TiedShapes.current.contains(rendered.sql) ? nil : (probe, rendered)
     }
 }

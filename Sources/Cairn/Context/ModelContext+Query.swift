@@ -102,7 +102,7 @@ extension ModelContext {
         {
             return page
         }
-        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames))
+        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames), in: store.dialect)
         return try fetchStored(T.self, rendered, layout: layout, store: store)
     }
 
@@ -113,7 +113,7 @@ extension ModelContext {
     {
         let wanted = Set(descriptor.propertiesToFetch.compactMap { layout.entity.property(for: $0)?.name })
         let columns = layout.columns.filter { wanted.contains($0.propertyName) || layout.alwaysLoaded.contains($0.slot) }
-        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(columns.map(\.name)))
+        let rendered = try QueryCompiler.render(descriptor, selecting: .columns(columns.map(\.name)), in: store.dialect)
         let plan = SlotPlan(entity: layout.entity, columns: columns, transientDefaults: layout.transientDefaults)
         let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { row in
@@ -143,7 +143,7 @@ extension ModelContext {
         counted.sortBy = []
         counted.fetchLimit = nil
         counted.fetchOffset = nil
-        let rendered = try QueryCompiler.render(counted, selecting: .count)
+        let rendered = try QueryCompiler.render(counted, selecting: .count, in: store.dialect)
         let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         guard case .integer(var count)? = rows.first?.first else { return 0 }
         // COUNT(*) ignores LIMIT/OFFSET of the same SELECT; apply them to the count.
@@ -158,7 +158,7 @@ extension ModelContext {
             return try fetchThroughSQL(descriptor).map(\.persistentModelID)
         }
         let (store, layout) = try table(of: T.self)
-        let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers)
+        let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers, in: store.dialect)
         let scope = layout.identifierScope
         let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         return rows.compactMap { row in
@@ -195,7 +195,7 @@ extension ModelContext {
     /// the SQL shown, unless rows of that shape tied before.
     public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> QueryPlan {
         let (store, layout) = try table(of: T.self)
-        return try queryPlan(of: try firstFetchSQL(descriptor, layout: layout), on: store)
+        return try queryPlan(of: try firstFetchSQL(descriptor, layout: layout, store: store), on: store)
     }
 
     /// The SQL and query plan of ``fetchStoredModels(_:where:orderBy:limit:offset:)`` with the
@@ -208,11 +208,13 @@ extension ModelContext {
         var select = selectAll(layout)
         select.condition = condition
         select.ordering = ordering
-        return try queryPlan(of: try select.limit(limit).offset(offset > 0 ? offset : nil).render(), on: store)
+        return try queryPlan(of: try store.dialect.render(select.limit(limit).offset(offset > 0 ? offset : nil)), on: store)
     }
 
     private func queryPlan(of rendered: RenderedSQL, on store: ModelStore) throws -> QueryPlan {
-        let explain = RenderedSQL(sql: "EXPLAIN QUERY PLAN " + rendered.sql, arguments: rendered.arguments)
+        // PostgreSQL's EXPLAIN answers a line of text per plan node, as SQLite's plan answers its steps.
+        let command = store.dialect == .postgres ? "EXPLAIN " : "EXPLAIN QUERY PLAN "
+        let explain = RenderedSQL(sql: command + rendered.sql, arguments: rendered.arguments)
         let rows = try store.read { try $0.rows(PreparedStatement(rendered: explain)) }
         let details = rows.compactMap { row -> String? in
             guard case .text(let detail)? = row.last else { return nil }

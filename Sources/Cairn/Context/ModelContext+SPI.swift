@@ -42,8 +42,8 @@ extension ModelContext {
     /// the statement cannot be prepared.
     @_spi(CairnCoreData)
     public func tablesRead(by select: SQLSelect, entityName: String) -> Set<String> {
-        guard let store = try? state.store(for: entityName), let rendered = try? select.render(),
-            let tables = try? store.read({ try $0.database.cachedStatement(sql: rendered.sql).readTables }),
+        guard let store = try? state.store(for: entityName), store.dialect == .sqlite, let rendered = try? select.render(),
+            let tables = try? store.read({ try $0.sqliteDatabase(for: "Reading the tables of a fetch").cachedStatement(sql: rendered.sql).readTables }),
             !tables.isEmpty
         else { return [entityName] }
         return tables

@@ -216,7 +216,7 @@ struct StoreWriter {
         if let rendered = deleteTemplates[table] {
             template = rendered
         } else {
-            template = try SQLDelete(from: layout.tableName).where(.column(layout.primaryKey).equals(.parameter(0))).render()
+            template = try connection.dialect.render(SQLDelete(from: layout.tableName).where(.column(layout.primaryKey).equals(.parameter(0))))
             deleteTemplates[table] = template
         }
         try run(template.binding([.integer(key)]), storage, layout)
@@ -280,11 +280,16 @@ struct StoreWriter {
             let assignments = (others.isEmpty ? [target[0]] : others).map { SQLAssignment($0, .excluded($0)) }
             insert = insert.onConflict(target, doUpdate: assignments)
             // An upsert may update an existing row, whose key only RETURNING gives.
-            return InsertTemplate(sql: try insert.returning([SQLSelectColumn(.column(layout.primaryKey))]).render(), returnsKey: true)
+            return InsertTemplate(sql: try connection.dialect.render(insert.returning([SQLSelectColumn(.column(layout.primaryKey))])),
+                                  returnsKey: true)
+        }
+        if connection.dialect.returnsInsertedKeys {
+            return InsertTemplate(sql: try connection.dialect.render(insert.returning([SQLSelectColumn(.column(layout.primaryKey))])),
+                                  returnsKey: true)
         }
         // A plain INSERT's key is sqlite3_last_insert_rowid: RETURNING made SQLite build an
         // ephemeral table per statement, about 20,000 instructions a row (callgrind, W1).
-        return InsertTemplate(sql: try insert.render(), returnsKey: false)
+        return InsertTemplate(sql: try connection.dialect.render(insert), returnsKey: false)
     }
 
     /// The first uniqueness constraint over attributes only: the upsert's conflict target.
@@ -335,8 +340,8 @@ struct StoreWriter {
             template = cached
         } else {
             let assignments = columns.enumerated().map { SQLAssignment($1, .parameter($0)) }
-            template = try SQLUpdate(layout.tableName, set: assignments)
-                .where(.column(layout.primaryKey).equals(.parameter(columns.count))).render()
+            template = try connection.dialect.render(
+                SQLUpdate(layout.tableName, set: assignments).where(.column(layout.primaryKey).equals(.parameter(columns.count))))
             updateTemplates[shape] = template
         }
         lastUpdate = (shape, template)
@@ -406,7 +411,7 @@ struct StoreWriter {
     // MARK: - Running
 
     private func run(_ statement: some SQLRenderable, _ storage: ModelStorage, _ layout: TableLayout) throws {
-        try run(try statement.render(), storage, layout)
+        try run(try connection.dialect.render(statement), storage, layout)
     }
 
     private func run(_ rendered: RenderedSQL, _ storage: ModelStorage, _ layout: TableLayout) throws {

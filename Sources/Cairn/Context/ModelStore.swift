@@ -17,6 +17,8 @@ final class ModelStore: @unchecked Sendable {
     /// The layouts of the entities this store holds, by entity name.
     let layouts: [String: TableLayout]
 
+    /// The SQL the store speaks: model statements are rendered in it.
+    let dialect: StoreDialect
     private let backend: any StoreBackend
     private let log: StatementLog
     private let lock = NSLock()
@@ -39,8 +41,13 @@ final class ModelStore: @unchecked Sendable {
         let log = StatementLog()
         self.log = log
         let failure = StoreOpenFailure(configuration: configuration)
+        dialect = configuration.serverURL == nil ? .sqlite : .postgres
         do {
-            backend = try SQLiteStore.open(configuration, log: log)
+            if let url = configuration.serverURL {
+                backend = try PostgresStoreBackend(url: url, log: log)
+            } else {
+                backend = try SQLiteStore.open(configuration, log: log)
+            }
         } catch let error as SwiftDataError {
             throw error
         } catch {

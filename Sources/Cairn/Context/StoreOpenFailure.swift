@@ -11,6 +11,15 @@ struct StoreOpenFailure {
     let allowsSave: Bool
     let busyTimeout: TimeInterval
 
+    /// The URL with its password, if any, left out of messages and logs.
+    static func withoutPassword(_ url: URL) -> String {
+        guard url.password != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        components.password = "***"
+        return components.string ?? url.absoluteString
+    }
+
     init(configuration: ModelConfiguration) {
         url = configuration.url
         allowsSave = configuration.allowsSave
@@ -19,6 +28,9 @@ struct StoreOpenFailure {
 
     /// The reason for `error`, raised while opening the store (`step`: "open" or "set up").
     func reason(for error: any Error, step: String) -> String {
+        if url.scheme == "postgresql" || url.scheme == "postgres" {
+            return "Cannot \(step) the store on the PostgreSQL server \(Self.withoutPassword(url)): \(error)"
+        }
         let path = url.path
         let folder = url.deletingLastPathComponent().path
         let cause: String

@@ -54,15 +54,16 @@ extension ModelContext {
                 throw ModelError(.storeFailure, message: "The store '\(store.identifier)' was opened with allowsSave: false; its history cannot be deleted")
             }
             let ids = "[" + removed.map { String($0.transactionIdentifier) }.joined(separator: ",") + "]"
+            // The ids go as one JSON array: a list of placeholders would meet the engines' limits.
+            let idsOfArray = store.dialect == .postgres
+                ? #"SELECT CAST("value" AS BIGINT) FROM json_array_elements_text(CAST($1 AS JSON))"#
+                : #"SELECT value FROM json_each(?)"#
             try store.write { connection in
-                try connection.database.execute(
-                    sql: #"DELETE FROM "_CairnHistoryTransaction" WHERE "id" IN (SELECT value FROM json_each(?))"#,
-                    arguments: StatementArguments([.text(ids)]))
-                let previous = try Self.lastDeleted(in: connection.database, store: store)
+                try connection.execute(RenderedSQL(
+                    sql: #"DELETE FROM "_CairnHistoryTransaction" WHERE "id" IN ("# + idsOfArray + ")", arguments: [.text(ids)]))
+                let previous = try Self.lastDeleted(in: connection, store: store)
                 if previous.map({ $0.transactionIdentifier < newest.transactionIdentifier }) ?? true {
-                    try connection.database.execute(
-                        sql: #"INSERT OR REPLACE INTO "_CairnMetadata" ("key", "value") VALUES (?, ?)"#,
-                        arguments: StatementArguments([.text(HistoryStorage.lastDeletedKey), .text(Self.describe(newest))]))
+                    try connection.execute(HistoryStorage.setMetadata(HistoryStorage.lastDeletedKey, to: Self.describe(newest)))
                 }
             }
         }
@@ -84,11 +85,11 @@ extension ModelContext {
         for store in state.stores {
             let (stored, lastDeleted) = try store.read { connection -> ([[DatabaseValue]], DefaultHistoryTransaction?) in
                 // A read-only store opened before Cairn kept history has no such table.
-                guard try connection.database.tableExists("_CairnHistoryTransaction") else { return ([], nil) }
-                let rows = try connection.database.fetchAll(
-                    sql: #"SELECT "id", "timestamp", "author", "bundleIdentifier", "processIdentifier", "changes" FROM "_CairnHistoryTransaction" ORDER BY "id""#
-                ) { row in (0..<6).map { row.databaseValue(at: $0) } }
-                return (rows, try Self.lastDeleted(in: connection.database, store: store))
+                guard try connection.tableExists("_CairnHistoryTransaction") else { return ([], nil) }
+                let rows = try connection.rows(RenderedSQL(
+                    sql: #"SELECT "id", "timestamp", "author", "bundleIdentifier", "processIdentifier", "changes" FROM "_CairnHistoryTransaction" ORDER BY "id""#,
+                    arguments: []))
+                return (rows, try Self.lastDeleted(in: connection, store: store))
             }
             for row in stored { transactions.append(StoredHistoryRow(row, store: store)) }
             if let lastDeleted, let newest = lastDeleted as? T,
@@ -136,11 +137,9 @@ extension ModelContext {
         return selected
     }
 
-    private static func lastDeleted(in database: Database, store: ModelStore) throws -> DefaultHistoryTransaction? {
-        let values = try database.fetchAll(
-            sql: #"SELECT "value" FROM "_CairnMetadata" WHERE "key" = ?"#,
-            arguments: StatementArguments([.text(HistoryStorage.lastDeletedKey)])) { $0.databaseValue(at: 0) }
-        guard case .text(let json)? = values.first, let data = json.data(using: .utf8),
+    private static func lastDeleted(in connection: StoreConnection, store: ModelStore) throws -> DefaultHistoryTransaction? {
+        let values = try connection.rows(HistoryStorage.metadata(HistoryStorage.lastDeletedKey))
+        guard case .text(let json)? = values.first?.first, let data = json.data(using: .utf8),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let id = (object["id"] as? NSNumber)?.int64Value
         else { return nil }

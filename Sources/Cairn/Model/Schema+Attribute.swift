@@ -84,6 +84,22 @@ extension Schema {
         /// The column's declared SQLite type: `INTEGER`, `REAL`, `TEXT` or `BLOB`.
         public var columnType: String { codec?.columnType.rawValue ?? "BLOB" }
 
+        /// The column's type in a store's dialect. PostgreSQL's: `BIGINT`, `DOUBLE PRECISION`,
+        /// `TEXT`, `BYTEA`, and `BOOLEAN` for a `Bool` (whose values read back as SQLite's 0 and 1).
+        func columnType(in dialect: StoreDialect) -> String {
+            guard dialect == .postgres else { return columnType }
+            if isBoolean { return "BOOLEAN" }
+            switch codec?.columnType ?? .blob {
+            case .integer: return "BIGINT"
+            case .real: return "DOUBLE PRECISION"
+            case .text: return "TEXT"
+            case .blob: return "BYTEA"
+            }
+        }
+
+        /// Whether the value type is `Bool` or `Bool?`.
+        var isBoolean: Bool { valueType == Bool.self || valueType == Bool?.self }
+
         /// The value as it is bound for this attribute's column.
         ///
         /// The predicate compiler and other surfaces bind values through this, so a comparison

@@ -141,9 +141,20 @@ struct PredicateCompiler {
     /// What each variable stands for.
     var variables: [PredicateExpressions.VariableID: CompiledExpression] = [:]
     private var aliasCounter = 0
+    /// The dialect of the store the SQL is for.
+    let dialect: StoreDialect
 
-    init(constants: [Any]) {
+    init(constants: [Any], dialect: StoreDialect) {
         self.constants = constants
+        self.dialect = dialect
+    }
+
+    /// The error for a construct whose SQL reads JSON with SQLite's `json_each`, which has no
+    /// PostgreSQL form here yet; `nil` on SQLite.
+    func unsupportedOnServer(_ construct: String) -> PredicateSQLError? {
+        guard dialect == .postgres else { return nil }
+        return .unsupported("\(construct) on a PostgreSQL store (it reads a JSON array, which Cairn translates for SQLite only); "
+            + "fetch with the other conditions and test it in Swift")
     }
 
     /// A fresh table alias (`t1`, `t2`, …; `t0` is the fetched row).
@@ -220,6 +231,18 @@ enum SQLValueKind: Equatable {
     case integer, real, bool, text, date, uuid, data, url, decimal
     case rawValue, model, identifier, comparisonResult
     case other
+
+    /// The PostgreSQL type a captured element's JSON text is cast to, to compare with a column
+    /// of this kind; `nil` for kinds compared otherwise.
+    var postgresElementType: String? {
+        switch self {
+        case .integer: "BIGINT"
+        case .real, .date: "DOUBLE PRECISION"
+        case .bool: "BOOLEAN"
+        case .text, .uuid, .url: "TEXT"
+        default: nil
+        }
+    }
 
     /// The kind of a (non-optional) type.
     static func of(_ type: any Any.Type) -> SQLValueKind {

@@ -86,6 +86,7 @@ extension PredicateCompiler {
                 "\(function.lowercased())() of a \(typeName(E.Output.self)) value (Cairn translates it for number and Date "
                     + "array attributes)")
         }
+        if let error = unsupportedOnServer("\(function.lowercased())() of an array attribute") { throw error }
         let alias = makeAlias()
         let value = SQLExpression.column("value", table: alias)
         let body: SQLFragment = "(SELECT \(raw: function)(\(value)) FROM json_each(\(sql)) AS \(identifier: alias))"

@@ -47,12 +47,14 @@ extension PredicateCompiler {
             let compiled = try compile(test)
             return (.toMany(reference), try condition(compiled), compiled.mayRaise)
         case .constant(let index):
+            if let error = unsupportedOnServer(construct + " over a captured sequence") { throw error }
             let alias = makeAlias()
             let elements = bind(.constantElements(index))
             variables[variable] = .scalar(.column("value", table: alias), elementType)
             let compiled = try compile(test)
             return (.json(elements: elements, alias: alias), try condition(compiled), compiled.mayRaise)
         case .scalar(let sql) where sequence.type is any _ArrayMarker.Type:
+            if let error = unsupportedOnServer(construct + " over an array attribute") { throw error }
             let alias = makeAlias()
             variables[variable] = .scalar(.column("value", table: alias), elementType)
             let compiled = try compile(test)
@@ -113,7 +115,17 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
             var elementSQL = try compiler.sql(value)
             if let collation = kind.collation { elementSQL = elementSQL.collate(collation) }
             let elements = compiler.bind(.constantElements(index))
-            var sql = SQLExpression.raw("\(elementSQL) IN (SELECT value FROM json_each(\(elements)))")
+            var sql: SQLExpression
+            if compiler.dialect == .postgres {
+                guard let type = kind.postgresElementType else {
+                    throw PredicateSQLError.unsupported(
+                        "contains on a captured sequence of \(typeName(RHS.Output.self)) on a PostgreSQL store")
+                }
+                // The elements' text, cast back to the column's type: PostgreSQL compares typed values.
+                sql = .raw("\(elementSQL) IN (SELECT CAST(value AS \(raw: type)) FROM json_array_elements_text(CAST(\(elements) AS JSON)))")
+            } else {
+                sql = .raw("\(elementSQL) IN (SELECT value FROM json_each(\(elements)))")
+            }
             if isOptional {
                 // `NULL IN (…)` is NULL in SQL; Swift's `contains(nil)` is true or false.
                 sql = .case(when: [(elementSQL.isNull(), compiler.bind(.constantContainsNil(index)))], else: sql)
@@ -128,6 +140,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
             let call = SQLExpression.function(PredicateFunctions.containsName, sql, try compiler.sql(value))
             return .scalar(call, Bool.self, mayRaise: mayRaise)
         case .scalar(let sql) where LHS.Output.self is any _ArrayMarker.Type:
+            if let error = compiler.unsupportedOnServer("contains on an array attribute") { throw error }
             guard kind.equatesLikeSwift, kind != .data else {
                 throw PredicateSQLError.unsupported("contains on an array of \(typeName(RHS.Output.self))")
             }

@@ -57,6 +57,7 @@ struct QueryShapeKey: Hashable, Sendable {
     let hasLimit: Bool
     let hasOffset: Bool
     let tieBreak: TieBreak
+    let dialect: StoreDialect
 }
 
 /// The direction of the primary key that breaks ties after the last sort descriptor.
@@ -84,17 +85,18 @@ enum QueryCompiler {
     /// - Throws: ``SwiftDataError/unsupportedPredicate``, ``SwiftDataError/unsupportedKeyPath``
     ///   or ``SwiftDataError/unsupportedSortDescriptor``, naming what cannot be translated.
     static func render<T: PersistentModel>(
-        _ descriptor: FetchDescriptor<T>, selecting selection: QuerySelection, tieBreak: TieBreak = .ascending
+        _ descriptor: FetchDescriptor<T>, selecting selection: QuerySelection, tieBreak: TieBreak = .ascending,
+        in dialect: StoreDialect
     ) throws -> RenderedSQL {
         do {
-            return try renderUnmapped(descriptor, selecting: selection, tieBreak: tieBreak)
+            return try renderUnmapped(descriptor, selecting: selection, tieBreak: tieBreak, dialect: dialect)
         } catch let error as PredicateSQLError {
             throw error.swiftDataError
         }
     }
 
     private static func renderUnmapped<T: PersistentModel>(
-        _ descriptor: FetchDescriptor<T>, selecting selection: QuerySelection, tieBreak: TieBreak
+        _ descriptor: FetchDescriptor<T>, selecting selection: QuerySelection, tieBreak: TieBreak, dialect: StoreDialect
     ) throws -> RenderedSQL {
         var shape: PredicateShape?
         var root: (any SQLPredicateExpression)?
@@ -112,14 +114,15 @@ enum QueryCompiler {
         }
         let key = QueryShapeKey(
             entity: ObjectIdentifier(T.self), predicate: shape?.tokens, sort: sortTokens, selection: selection,
-            hasLimit: descriptor.fetchLimit != nil, hasOffset: descriptor.fetchOffset != nil, tieBreak: tieBreak)
+            hasLimit: descriptor.fetchLimit != nil, hasOffset: descriptor.fetchOffset != nil, tieBreak: tieBreak,
+            dialect: dialect)
         let compiled: CompiledQuery
         if let cached = QueryCache.current[key] {
             compiled = cached
         } else {
             compiled = try compile(
                 descriptor, entity: Schema.Entity.of(T.self), root: root, constants: shape?.constants ?? [], rootVariable: predicate?.variable,
-                selection: selection, tieBreak: tieBreak)
+                selection: selection, tieBreak: tieBreak, dialect: dialect)
             QueryCache.current[key] = compiled
         }
         let constants = shape?.constants ?? []
@@ -172,12 +175,12 @@ enum QueryCompiler {
     /// Builds and renders the select of a shape not seen before.
     private static func compile<T: PersistentModel>(
         _ descriptor: FetchDescriptor<T>, entity: Schema.Entity, root: (any SQLPredicateExpression)?, constants: [Any],
-        rootVariable: PredicateExpressions.VariableID?, selection: QuerySelection, tieBreak: TieBreak
+        rootVariable: PredicateExpressions.VariableID?, selection: QuerySelection, tieBreak: TieBreak, dialect: StoreDialect
     ) throws -> CompiledQuery {
         QueryCache.current.noteCompile()
         let alias = "t0"
         let primaryKey = SQLExpression.column(entity.primaryKeyColumn, table: alias)
-        var compiler = PredicateCompiler(constants: constants)
+        var compiler = PredicateCompiler(constants: constants, dialect: dialect)
         var select: SQLSelect
         switch selection {
         case .columns(let names):
@@ -218,7 +221,7 @@ enum QueryCompiler {
         }
         if descriptor.fetchLimit != nil { select.limit = compiler.bind(.limit) }
         if descriptor.fetchOffset != nil { select.offset = compiler.bind(.offset) }
-        let rendered = try select.render()
+        let rendered = try dialect.render(select)
         let sources = compiler.sources
         let recipe = try rendered.arguments.map { marker -> ArgumentSource in
             guard case .integer(let index) = marker, index >= 0, Int(index) < sources.count else {

@@ -24,7 +24,11 @@ final class PooledSQLiteBackend: StoreBackend {
     func migrate(layouts: [TableLayout], version: Schema.Version) throws {
         try writeLock.withLock {
             try pool.writeWithoutTransaction { db in
-                try StoreMigrator(database: db, layouts: layouts, version: version).run()
+                // Its own log: the statements contexts run are counted from the container's start.
+                try db.inTransaction(.immediate) {
+                    try StoreMigrator(connection: StoreConnection(database: db, log: StatementLog()), layouts: layouts,
+                                      version: version).run()
+                }
             }
         }
     }

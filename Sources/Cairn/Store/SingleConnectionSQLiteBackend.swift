@@ -15,7 +15,13 @@ final class SingleConnectionSQLiteBackend: StoreBackend, @unchecked Sendable {
     }
 
     func migrate(layouts: [TableLayout], version: Schema.Version) throws {
-        try lock.withLock { try StoreMigrator(database: database, layouts: layouts, version: version).run() }
+        try lock.withLock {
+            // Its own log: the statements contexts run are counted from the container's start.
+            try database.inTransaction(.immediate) {
+                try StoreMigrator(connection: StoreConnection(database: database, log: StatementLog()), layouts: layouts,
+                                  version: version).run()
+            }
+        }
     }
 
     func read<T>(_ body: (StoreConnection) throws -> T) throws -> T {

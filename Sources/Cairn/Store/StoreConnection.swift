@@ -1,51 +1,113 @@
+import CairnPostgres
 import Foundation
 
 /// A connection while a ``StoreBackend`` access holds it: runs rendered statements and steps
 /// their rows. Every statement it runs is recorded in the store's ``StatementLog``.
 ///
 /// It lives for one `read` or `write` and is not `Sendable`: the connection belongs to the
-/// access that handed it out.
+/// access that handed it out. Statements arrive rendered in the store's dialect
+/// (``ModelStore/dialect``); rows from a server reach the same `Row` readers as SQLite's.
 struct StoreConnection {
-    /// The engine connection, for what has no statement form here yet (history's own
-    /// tables, a raw `read(for:)`/`write(for:)` block, the tables a statement reads).
-    let database: Database
+    enum Engine {
+        case sqlite(Database)
+        case postgres(PostgresConnection)
+    }
+
+    let engine: Engine
     let log: StatementLog
+
+    init(database: Database, log: StatementLog) {
+        engine = .sqlite(database)
+        self.log = log
+    }
+
+    init(postgres connection: PostgresConnection, log: StatementLog) {
+        engine = .postgres(connection)
+        self.log = log
+    }
+
+    /// The SQLite connection, for what only SQLite offers (a raw `read(for:)`/`write(for:)`
+    /// block, the tables a statement reads); on a server store, an error naming `purpose`.
+    func sqliteDatabase(for purpose: @autoclosure () -> String) throws -> Database {
+        switch engine {
+        case .sqlite(let database):
+            return database
+        case .postgres:
+            throw ModelError(
+                .storeFailure,
+                message: "\(purpose()) needs a SQLite store, and this container's store is a PostgreSQL server: "
+                    + "use a FetchDescriptor, or typed SQL on a PostgresDatabase opened on the same URL")
+        }
+    }
+
+    /// The dialect of the statements this connection runs.
+    var dialect: StoreDialect {
+        switch engine {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        }
+    }
 
     /// Executes a statement built with the query IR.
     func execute(_ statement: some SQLRenderable) throws {
-        try execute(try statement.render())
+        try execute(try dialect.render(statement))
     }
 
     /// Executes rendered SQL (a template rendered once and bound per row, for instance).
     func execute(_ rendered: RenderedSQL) throws {
         log.record(rendered.sql)
-        try database.execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        switch engine {
+        case .sqlite(let database):
+            try database.execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        case .postgres(let connection):
+            _ = try connection.execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        }
     }
 
     /// The rows of a statement, each as its column values.
     func rows(_ statement: some SQLRenderable) throws -> [[DatabaseValue]] {
-        try rows(try statement.render())
+        try rows(try dialect.render(statement))
     }
 
-    /// Runs an INSERT and returns the primary key the database gave the row it inserted.
+    /// Runs an INSERT and returns the primary key the database gave the row it inserted. On a
+    /// server, `rendered` must end in `RETURNING` the key (``StoreDialect/returnsInsertedKeys``).
     func insertedPrimaryKey(_ rendered: RenderedSQL) throws -> Int64 {
-        log.record(rendered.sql)
-        try database.execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
-        return database.lastInsertedRowID
+        switch engine {
+        case .sqlite(let database):
+            log.record(rendered.sql)
+            try database.execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+            return database.lastInsertedRowID
+        case .postgres:
+            guard case .integer(let key)? = try rows(rendered).first?.first else {
+                throw ModelError(.storeFailure, message: "The insert returned no primary key: \(rendered.sql)")
+            }
+            return key
+        }
     }
 
     /// The rows of rendered SQL, each as its column values.
     func rows(_ rendered: RenderedSQL) throws -> [[DatabaseValue]] {
-        log.record(rendered.sql)
-        return try database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) { row in
-            (0..<row.count).map { row.databaseValue(at: $0) }
+        switch engine {
+        case .sqlite(let database):
+            log.record(rendered.sql)
+            return try database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) { row in
+                (0..<row.count).map { row.databaseValue(at: $0) }
+            }
+        case .postgres(let connection):
+            log.record(rendered.sql)
+            return try connection.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)).rows
         }
     }
 
     /// The rows of rendered SQL, each handed to `transform` while the statement is on it.
     func rows<T>(_ rendered: RenderedSQL, _ transform: (Row) throws -> T) throws -> [T] {
         log.record(rendered.sql)
-        return try database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
+        switch engine {
+        case .sqlite(let database):
+            return try database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
+        case .postgres(let connection):
+            return try Self.bufferedRows(rendered, on: connection).map(transform)
+        }
     }
 
     /// The models of rendered SQL's rows, each made while the statement is on its row.
@@ -59,11 +121,30 @@ struct StoreConnection {
     ) throws -> [T] {
         log.record(rendered.sql)
         var made = ObjectCollector(capacity: expectedCount)
-        try database.cachedStatement(sql: rendered.sql).forEachRow(arguments: StatementArguments(rendered.arguments)) { row in
-            // Consumed: the model `make` returns goes into the buffer as it is; appended as a
-            // copy, it cost a retain and a release a row.
-            if let model = try make(row) { made.append(consume model) }
+        // Consumed: the model `make` returns goes into the buffer as it is; appended as a copy,
+        // it cost a retain and a release a row.
+        switch engine {
+        case .sqlite(let database):
+            try database.cachedStatement(sql: rendered.sql).forEachRow(arguments: StatementArguments(rendered.arguments)) { row in
+                if let model = try make(row) { made.append(consume model) }
+            }
+        case .postgres(let connection):
+            try Self.bufferedRows(rendered, on: connection).forEach { row in
+                if let model = try make(row) { made.append(consume model) }
+            }
         }
         return made.array(of: T.self)
+    }
+
+    /// Whether the store has a table of that name.
+    func tableExists(_ table: String) throws -> Bool {
+        try !rows(StoreCatalog.tableExists(table, in: dialect)).isEmpty
+    }
+
+    private static func bufferedRows(_ rendered: RenderedSQL, on connection: PostgresConnection) throws -> BufferedRows {
+        let result = try connection.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        var rows = BufferedRows(columnNames: result.columnNames, sql: rendered.sql)
+        for row in result.rows { rows.append(row) }
+        return rows
     }
 }

@@ -19,7 +19,8 @@
 /// - `GROUP_CONCAT(x[, separator])` → `string_agg(CAST(x AS TEXT), separator)` (`,` by
 ///   default); `TOTAL(x)` → `coalesce(sum(CAST(x AS DOUBLE PRECISION)), 0.0)`;
 /// - `likely(x)`, `unlikely(x)`, `likelihood(x, p)` → `x` (planner hints only);
-/// - `COLLATE BINARY` → `COLLATE "C"` (byte order, as SQLite's BINARY);
+/// - `COLLATE BINARY` → `COLLATE "C"` (byte order, as SQLite's BINARY); every collation name
+///   is quoted, as PostgreSQL reads an unquoted one in lower case;
 /// - `LIKE` → `ILIKE`: SQLite's `LIKE` ignores the case of ASCII letters. (`ILIKE` also
 ///   ignores the case of other letters, where SQLite's does not.)
 ///
@@ -127,6 +128,9 @@ public struct PostgreSQLDialect: SQLDialect {
             return nil
         }
     }
+
+    /// Collation names are quoted: PostgreSQL folds an unquoted name to lower case.
+    public var quotesCollationNames: Bool { true }
 
     /// `ILIKE`: PostgreSQL's `LIKE` is case-sensitive, SQLite's is not for ASCII letters.
     public func likeOperator(negated: Bool) -> String { negated ? "NOT ILIKE" : "ILIKE" }

@@ -60,6 +60,10 @@ public protocol SQLDialect: Sendable {
     /// ``SQLRenderError`` for one the dialect lacks (`NOCASE`).
     func collation(_ name: String) throws -> String
 
+    /// Whether a collation name is written quoted (PostgreSQL folds an unquoted `C` to `c`,
+    /// which names no collation); SQLite's are written bare.
+    var quotesCollationNames: Bool { get }
+
     /// The operator that matches a `LIKE` pattern as SQLite's `LIKE` does (ASCII letters in
     /// either case), or its negation.
     func likeOperator(negated: Bool) -> String
@@ -77,6 +81,9 @@ extension SQLDialect {
 
     /// SQLite's collation names.
     public func collation(_ name: String) throws -> String { name }
+
+    /// Collation names written bare, as SQLite's are.
+    public var quotesCollationNames: Bool { false }
 
     /// NULL sorts before every value, as in SQLite.
     public var sortsNullsLargest: Bool { false }

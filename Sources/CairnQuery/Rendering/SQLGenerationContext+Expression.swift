@@ -198,7 +198,16 @@ extension SQLGenerationContext {
         case let .collate(value, collation):
             try operand(value, parenthesized: value.precedence < SQLPrecedence.collate)
             emit(" COLLATE ")
-            try bareName(try dialect.collation(collation), kind: "collation")
+            let name = try dialect.collation(collation)
+            if dialect.quotesCollationNames {
+                guard Self.isBareName(name) else {
+                    throw SQLRenderError(reason: .invalidName(
+                        kind: "collation", name: name, allowed: "letters, digits and '_' only, not starting with a digit"))
+                }
+                emit(text: dialect.quote(identifier: name))
+            } else {
+                try bareName(name, kind: "collation")
+            }
         case let .cast(value, type):
             emit("CAST(")
             try self.expression(value)

@@ -21,6 +21,12 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
 
     let reason: Reason
 
+    /// A construct `dialect` has no form for that answers as SQLite's does, and what to
+    /// write instead: what a dialect's hooks throw.
+    public static func unsupported(_ construct: String, dialect: String, instead: String) -> SQLRenderError {
+        SQLRenderError(reason: .unsupported(construct: construct, dialect: dialect, instead: instead))
+    }
+
     /// What is wrong and where, in one sentence.
     public var description: String {
         switch reason {

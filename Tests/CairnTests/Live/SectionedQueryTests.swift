@@ -11,7 +11,7 @@ final class WorkoutBoard {
     var sectionsOfFlat: SectionedResults<Workout, String> { _flat.sections }
     var sectionsOfByTitle: SectionedResults<Workout, String> { _byTitle.sections }
     var sectionedSQL: String? {
-        try? QueryCompiler.render(_byTitle.live.descriptor, selecting: .identifiers).sql
+        try? QueryCompiler.render(_byTitle.live.descriptor, selecting: .identifiers, in: .sqlite).sql
     }
 
     init(modelContext: ModelContext) {

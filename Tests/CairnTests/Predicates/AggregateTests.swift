@@ -126,7 +126,7 @@ struct AggregateTests {
         let (context, _) = try context()
         // Only a row written outside Cairn can hold a REAL in an Int property's column.
         try context.container.store(for: "Workout").write { connection in
-            try connection.database.execute(sql: #"UPDATE "Workout" SET "minutes" = 1e300 WHERE "id" = 3"#)
+            try connection.sqliteDatabase(for: "the test").execute(sql: #"UPDATE "Workout" SET "minutes" = 1e300 WHERE "id" = 3"#)
         }
         let error = try #require(throws: ModelError.self) {
             try context.fetchSum(FetchDescriptor<Workout>(), of: \.minutes)

@@ -37,8 +37,8 @@ struct BatchFetchTests {
         #expect(batched.count == expected.count)
         #expect(batched.map(\.title) == expected)
         let executed = try fresh.container.store(for: "Workout").executedStatements.count - before
-        // One SELECT of the entity's columns per batch (the id query goes straight to the engine).
-        #expect(executed == (expected.count + 49) / 50)
+        // The SELECT of the matching ids, then one SELECT of the entity's columns per batch.
+        #expect(executed == 1 + (expected.count + 49) / 50)
         let ids = try fresh.fetchIdentifiers(descriptor, batchSize: 10)
         #expect(ids.count == expected.count)
     }
@@ -88,7 +88,7 @@ struct BatchFetchTests {
                 if workout.title.isEmpty { empty += 1 }
                 if seen == 1 {
                     try context.container.store(for: "Workout").write { connection in
-                        try connection.database.execute(sql: #"ALTER TABLE "Workout" RENAME COLUMN "minutes" TO "renamed""#)
+                        try connection.sqliteDatabase(for: "the test").execute(sql: #"ALTER TABLE "Workout" RENAME COLUMN "minutes" TO "renamed""#)
                     }
                 }
             }
@@ -106,7 +106,7 @@ struct BatchFetchTests {
         #expect(batched[0].title == "W0")
         #expect(context.lastBatchReadError == nil)
         try context.container.store(for: "Workout").write { connection in
-            try connection.database.execute(sql: #"ALTER TABLE "Workout" RENAME COLUMN "minutes" TO "renamed""#)
+            try connection.sqliteDatabase(for: "the test").execute(sql: #"ALTER TABLE "Workout" RENAME COLUMN "minutes" TO "renamed""#)
         }
         #expect(batched[150].title == "")  // no way to throw from a subscript: a placeholder
         #expect(context.lastBatchReadError != nil)

@@ -190,15 +190,15 @@ struct FetchDescriptorTests {
             }
             #expect(cache.compileCount == compiles)
         }
-        let first = try QueryCompiler.render(descriptor(15), selecting: .identifiers)
-        let second = try QueryCompiler.render(descriptor(45), selecting: .identifiers)
+        let first = try QueryCompiler.render(descriptor(15), selecting: .identifiers, in: .sqlite)
+        let second = try QueryCompiler.render(descriptor(45), selecting: .identifiers, in: .sqlite)
         #expect(first.sql == second.sql)
         #expect(first.arguments != second.arguments)
         // Selections of as many columns share a hash, never their SQL.
         try QueryCache.$current.withValue(QueryCache()) {
             for _ in 0..<2 {
-                let title = try QueryCompiler.render(descriptor(15), selecting: .columns(["title"]))
-                let minutes = try QueryCompiler.render(descriptor(15), selecting: .columns(["minutes"]))
+                let title = try QueryCompiler.render(descriptor(15), selecting: .columns(["title"]), in: .sqlite)
+                let minutes = try QueryCompiler.render(descriptor(15), selecting: .columns(["minutes"]), in: .sqlite)
                 #expect(title.sql.hasPrefix(#"SELECT "t0"."id", "t0"."title" FROM"#))
                 #expect(minutes.sql.hasPrefix(#"SELECT "t0"."id", "t0"."minutes" FROM"#))
             }
@@ -296,7 +296,7 @@ struct RelationshipPredicateTests {
             #expect(fetched.map(\.name) == expected.map(\.name))
         }
         let rendered = try QueryCompiler.render(
-            FetchDescriptor<Trip>(predicate: #Predicate { $0.items.contains { $0.title == "map" } }), selecting: .identifiers)
+            FetchDescriptor<Trip>(predicate: #Predicate { $0.items.contains { $0.title == "map" } }), selecting: .identifiers, in: .sqlite)
         #expect(rendered.sql == "SELECT \"t0\".\"id\" FROM \"Trip\" AS \"t0\" WHERE EXISTS (SELECT 1 FROM \"Item\" AS \"t1\" "
             + "WHERE \"t1\".\"trip\" = \"t0\".\"id\" AND \"t1\".\"title\" COLLATE cairn_swift = ?)")
     }
@@ -310,7 +310,7 @@ struct RelationshipPredicateTests {
             #expect(fetched.map(\.title) == items.sorted(using: sort).map(\.title))
         }
         let rendered = try QueryCompiler.render(
-            FetchDescriptor<Item>(sortBy: [SortDescriptor(\Item.trip?.name)]), selecting: .identifiers)
+            FetchDescriptor<Item>(sortBy: [SortDescriptor(\Item.trip?.name)]), selecting: .identifiers, in: .sqlite)
         #expect(rendered.sql == "SELECT \"t0\".\"id\" FROM \"Item\" AS \"t0\" ORDER BY (SELECT \"name\" FROM \"Trip\" "
             + "WHERE \"id\" = \"t0\".\"trip\") COLLATE cairn_swift ASC, \"t0\".\"id\" ASC")
     }

@@ -59,7 +59,7 @@ struct IndexOrderFetchTests {
             #expect(plan.details.contains { $0.contains("Workout_startedAt") })
             #expect(!plan.details.contains { $0.contains("TEMP B-TREE") })
             // What the stored-order tie-break costs: SQLite sorts each group of equal keys.
-            let ordinary = try QueryCompiler.render(descriptor, selecting: .columns(["title"]))
+            let ordinary = try QueryCompiler.render(descriptor, selecting: .columns(["title"]), in: .sqlite)
             let ordinaryPlan = try context.container.store(for: "Workout").read { connection in
                 try connection.rows(PreparedStatement(rendered: RenderedSQL(
                     sql: "EXPLAIN QUERY PLAN " + ordinary.sql, arguments: ordinary.arguments)))

@@ -21,7 +21,7 @@ struct MemoryTests {
             for: Schema([Workout.self]), configurations: [ModelConfiguration(url: folder.appendingPathComponent("m.store"))])
         let store = try container.store(for: "Workout")
         try store.write { connection in
-            try connection.database.execute(sql: """
+            try connection.sqliteDatabase(for: "the test").execute(sql: """
                 INSERT INTO "Workout" ("title", "startedAt", "finishedAt", "minutes", "calories", "isFavorite")
                 WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000)
                 SELECT 'Workout number ' || x, x, NULL, x % 90, x * 1.5, x % 2 FROM n

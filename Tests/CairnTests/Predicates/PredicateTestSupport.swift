@@ -70,7 +70,7 @@ final class PredicateStore<Model: PersistentModel> {
 
     /// The rendered SQL of a descriptor (identifiers only).
     func sql(_ descriptor: FetchDescriptor<Model>) throws -> RenderedSQL {
-        try QueryCompiler.render(descriptor, selecting: .identifiers)
+        try QueryCompiler.render(descriptor, selecting: .identifiers, in: .sqlite)
     }
 
     /// The indexes (0-based) of the objects SQL returns, in SQL's order.
