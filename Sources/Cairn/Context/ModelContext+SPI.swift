@@ -42,7 +42,10 @@ extension ModelContext {
     /// the statement cannot be prepared.
     @_spi(CairnCoreData)
     public func tablesRead(by select: SQLSelect, entityName: String) -> Set<String> {
-        guard let store = try? state.store(for: entityName), store.dialect == .sqlite, let rendered = try? select.render(),
+        guard let store = try? state.store(for: entityName) else { return [entityName] }
+        // A server cannot say which tables a statement reads: every table of the store may be.
+        guard store.dialect == .sqlite else { return store.allTables }
+        guard let rendered = try? select.render(),
             let tables = try? store.read({ try $0.sqliteDatabase(for: "Reading the tables of a fetch").cachedStatement(sql: rendered.sql).readTables }),
             !tables.isEmpty
         else { return [entityName] }

@@ -175,6 +175,15 @@ struct TableLayout {
         return result
     }
 
+    /// The tables of `layouts`: the entities' and their join tables.
+    static func tables(of layouts: [TableLayout]) -> Set<String> {
+        var tables = Set(layouts.map(\.tableName))
+        for layout in layouts {
+            for case .joinTable(let name, false) in layout.toMany.values { tables.insert(name) }
+        }
+        return tables
+    }
+
     /// The join tables this entity owns.
     func ownedJoinTables(in dialect: StoreDialect) -> [(name: String, sql: [String])] {
         let key = SQLText.keyType(in: dialect)

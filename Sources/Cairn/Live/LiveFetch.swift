@@ -148,7 +148,10 @@ extension ModelContext {
     /// relationships (subqueries, joins, join tables).
     func tablesRead<T: PersistentModel>(by descriptor: FetchDescriptor<T>) -> Set<String> {
         let entityName = Schema.entityName(for: T.self)
-        guard let store = try? state.store(for: entityName), store.dialect == .sqlite, let layout = try? store.layout(for: entityName),
+        guard let store = try? state.store(for: entityName) else { return [entityName] }
+        // A server cannot say which tables a statement reads: every table of the store may be.
+        guard store.dialect == .sqlite else { return store.allTables }
+        guard let layout = try? store.layout(for: entityName),
             let rendered = try? QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames), in: store.dialect),
             let tables = try? store.read({ try $0.sqliteDatabase(for: "Reading the tables of a fetch").cachedStatement(sql: rendered.sql).readTables }),
             !tables.isEmpty

@@ -119,9 +119,7 @@ enum PostgresChangeTriggers {
             END
             $body$
             """, arguments: []))
-        var tables = Set(layouts.map(\.tableName))
-        for layout in layouts { for (name, _) in layout.ownedJoinTables(in: .postgres) { tables.insert(name) } }
-        for table in tables.sorted() {
+        for table in TableLayout.tables(of: layouts).sorted() {
             let quoted = SQLText.identifier(table)
             try connection.execute(RenderedSQL(sql: #"DROP TRIGGER IF EXISTS "_cairn_changes" ON "# + quoted, arguments: []))
             try connection.execute(RenderedSQL(

@@ -15,6 +15,14 @@ enum StoreDialect: Hashable, Sendable {
         }
     }
 
+    /// The cache of typed statements rendered in this dialect.
+    var renderCache: SQLRenderCache {
+        switch self {
+        case .sqlite: SQLRenderCache.shared
+        case .postgres: PostgresRendering.cache
+        }
+    }
+
     /// Whether an INSERT's key comes back through `RETURNING` (a server has no
     /// `last_insert_rowid`).
     var returnsInsertedKeys: Bool { self == .postgres }

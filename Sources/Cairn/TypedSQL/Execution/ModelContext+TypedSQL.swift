@@ -49,7 +49,7 @@ extension ModelContext {
         defer { fetching.end() }
         let (store, layout) = try table(of: T.self)
         let entityName = layout.tableName
-        let rendered = try SQLRenderCache.shared.render(.select(select))
+        let rendered = try store.dialect.renderCache.render(.select(select))
         let scope = layout.identifierScope
         let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         return try rows.map { row in
