@@ -29,7 +29,9 @@ public enum PostgresTestSchema {
     }
 
     /// The async form of ``withSchema(_:)``.
-    public static func withSchema<T>(_ body: (String) async throws -> T) async throws -> T {
+    public static func withSchema<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (String) async throws -> T
+    ) async throws -> T {
         let (admin, schema, url) = try newSchema()
         defer { _ = try? admin.execute(sql: "DROP SCHEMA \(schema) CASCADE") }
         return try await body(url)

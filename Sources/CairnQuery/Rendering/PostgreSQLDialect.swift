@@ -4,7 +4,7 @@
 /// ```swift
 /// let names = SQLSelect([SQLSelectColumn(.groupConcat(.column("title")))], from: "tags")
 /// try names.render(dialect: PostgreSQLDialect()).sql
-/// // SELECT string_agg(CAST("title" AS TEXT), $1) FROM "tags"      -- $1 = ','
+/// // SELECT string_agg(CAST("title" AS TEXT), ',') FROM "tags"
 /// ```
 ///
 /// What is rewritten, and why:
@@ -114,13 +114,13 @@ public struct PostgreSQLDialect: SQLDialect {
             var spelled = aggregate
             spelled.name = "string_agg"
             spelled.arguments = [aggregate.arguments[0].cast(as: .text),
-                                 aggregate.arguments.count == 2 ? aggregate.arguments[1] : .value(.text(","))]
+                                 aggregate.arguments.count == 2 ? aggregate.arguments[1] : Self.literal("','")]
             return .aggregate(spelled)
         case "total" where aggregate.arguments.count == 1:
             var sum = aggregate
             sum.name = "sum"
             sum.arguments = [aggregate.arguments[0].cast(as: .real)]
-            return .function("coalesce", [.aggregate(sum), .value(.real(0))])
+            return .function("coalesce", [.aggregate(sum), Self.literal("0.0")])
         case let json where json.hasPrefix("json"):
             throw unsupported("SQLite's JSON aggregate \(aggregate.name)()",
                               instead: "write PostgreSQL's json_agg/jsonb_agg in #sql")
@@ -151,6 +151,12 @@ public struct PostgreSQLDialect: SQLDialect {
                               instead: "compare lower(x) (NOCASE folds ASCII letters only), or use a PostgreSQL collation")
         default: return name
         }
+    }
+
+    /// A constant the rewrite adds, written into the SQL rather than bound: the caller's
+    /// arguments stay the ones its own expression bound, in its order.
+    private static func literal(_ sql: String) -> SQLExpression {
+        .raw(SQLFragment(sql: sql))
     }
 
     private static func isNumericCast(_ expression: SQLExpression) -> Bool {

@@ -1,0 +1,57 @@
+@testable import Cairn
+import CairnTestSupport
+import Foundation
+import Testing
+
+/// Saves through another container on the same server (as another process would make them)
+/// reach this container's live queries and held models through `LISTEN`/`NOTIFY`.
+@MainActor
+@Suite("Live results on a PostgreSQL store", .enabled(if: PostgresTestSchema.serverURL != nil, PostgresTestSchema.skipMessage))
+struct PostgresLiveTests {
+    func container(_ url: String, polling interval: Duration?) throws -> ModelContainer {
+        var configuration = ModelConfiguration(url: try #require(URL(string: url)))
+        configuration.othersCommitsPollingInterval = interval
+        return try ModelContainer(for: Schema([Workout.self]), configurations: [configuration])
+    }
+
+    func workout(_ title: String, minutes: Int) -> Workout {
+        Workout(title: title, startedAt: Date(timeIntervalSinceReferenceDate: 0), minutes: minutes, calories: 0)
+    }
+
+    @Test func anotherContainersSaveReachesQueriesAndHeldModels() async throws {
+        try await PostgresTestSchema.withSchema { url in
+            let mine = try container(url, polling: .milliseconds(20))
+            mine.mainContext.insert(workout("A", minutes: 10))
+            mine.mainContext.insert(workout("B", minutes: 20))
+            try mine.mainContext.save()
+            let query = Query<Workout, [Workout]>(sort: \.title, modelContext: mine.mainContext)
+            let held = try #require(query.wrappedValue.first)
+
+            let otherContext = ModelContext(try container(url, polling: nil))
+            otherContext.insert(workout("C", minutes: 30))
+            let a = try #require(otherContext.fetch(FetchDescriptor<Workout>(predicate: #Predicate { $0.title == "A" })).first)
+            a.minutes = 99
+            try otherContext.save()
+
+            try await pollUntil { query.wrappedValue.count == 3 }
+            #expect(query.wrappedValue.map(\.title) == ["A", "B", "C"])
+            #expect(held.minutes == 99)
+            #expect(query.wrappedValue.first === held)
+        }
+    }
+
+    @Test func aWriteOfAnotherClientReachesQueries() async throws {
+        try await PostgresTestSchema.withSchema { url in
+            let mine = try container(url, polling: .milliseconds(20))
+            mine.mainContext.insert(workout("A", minutes: 10))
+            try mine.mainContext.save()
+            let query = Query<Workout, [Workout]>(sort: \.title, modelContext: mine.mainContext)
+            #expect(query.wrappedValue.count == 1)
+            // Not Cairn: plain SQL, as psql or another program would write.
+            let client = try PostgresConnection(url: url)
+            try client.execute(sql: #"UPDATE "Workout" SET "title" = 'Z'"#)
+            try await pollUntil { query.wrappedValue.first?.title == "Z" }
+            #expect(query.wrappedValue.map(\.title) == ["Z"])
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import CairnTestSupport
+import Foundation
+import Testing
+
+@testable import Cairn
+
+/// Aggregates, batches, upserts, typed fetches and the SQL a PostgreSQL store runs.
+@Suite("Queries on a PostgreSQL store", .enabled(if: PostgresTestSchema.serverURL != nil, PostgresTestSchema.skipMessage))
+struct PostgresStoreQueryTests {
+    static func filled(_ url: String) throws -> (ModelContainer, ModelContext) {
+        let container = try PostgresStoreTests.container(url, Workout.self)
+        let writer = ModelContext(container)
+        for workout in PostgresStoreTests.workouts() { writer.insert(workout) }
+        try writer.save()
+        return (container, ModelContext(container))
+    }
+
+    @Test("a fetch runs the SQL the guide shows, with $n placeholders and SQLite's NULL order")
+    func renderedSQL() throws {
+        try PostgresTestSchema.withSchema { url in
+            let (container, context) = try Self.filled(url)
+            let store = try container.store(for: "Workout")
+            _ = try context.fetch(FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes >= 30 }, sortBy: [SortDescriptor(\.title)]))
+            #expect(store.executedStatements.last == #"SELECT "t0"."id", "t0"."title", "t0"."startedAt", "t0"."finishedAt", "#
+                + #""t0"."minutes", "t0"."calories", "t0"."isFavorite" FROM "Workout" AS "t0" WHERE "t0"."minutes" >= $1 "#
+                + #"ORDER BY "t0"."title" COLLATE "C" ASC NULLS FIRST, "t0"."id" ASC NULLS FIRST"#)
+        }
+    }
+
+    @Test("sums, averages, extremes and grouped counts answer as on SQLite")
+    func aggregates() throws {
+        try PostgresTestSchema.withSchema { url in
+            let (_, context) = try Self.filled(url)
+            let all = FetchDescriptor<Workout>()
+            #expect(try context.fetchSum(all, of: \.minutes) == 230)
+            #expect(try context.fetchSum(all, of: \.calories) == 2005.75)
+            #expect(try context.fetchAverage(all, of: \.minutes) == 46)
+            #expect(try context.fetchMinimum(all, of: \.title) == "Ride")
+            #expect(try context.fetchMaximum(all, of: \.calories) == 820.25)
+            let counts = try context.fetchCounts(all, groupedBy: \.minutes)
+            #expect(counts.map(\.0) == [20, 30, 45, 90] && counts.map(\.1) == [1, 1, 2, 1])
+        }
+    }
+
+    @Test("a batched fetch and a typed fetch return the models a plain fetch does")
+    func batchedAndTyped() throws {
+        try PostgresTestSchema.withSchema { url in
+            let (_, context) = try Self.filled(url)
+            var descriptor = FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.calories)])
+            descriptor.includePendingChanges = false
+            let plain = try context.fetch(descriptor).map(\.title)
+            #expect(try context.fetch(descriptor, batchSize: 2).map(\.title) == plain)
+            let typed = try context.fetch(Workout.where { $0.minutes.gte(45) }.order { $0.calories.desc() })
+            #expect(typed.map(\.title) == ["Ride", "Swim", "Row"])
+            #expect(try context.fetchIdentifiers(Workout.where(\.isFavorite)).count == 2)
+        }
+    }
+
+    @Test("a unique attribute makes a second insert update the saved row")
+    func upsert() throws {
+        try PostgresTestSchema.withSchema { url in
+            let container = try PostgresStoreTests.container(url, Account.self)
+            let context = ModelContext(container)
+            context.insert(Account(email: "ada@example.com", handle: "ada", name: "Ada"))
+            try context.save()
+            let other = ModelContext(container)
+            other.insert(Account(email: "ada@example.com", handle: "ada", name: "Ada Lovelace"))
+            try other.save()
+            let accounts = try ModelContext(container).fetch(FetchDescriptor<Account>())
+            #expect(accounts.map(\.name) == ["Ada Lovelace"])
+        }
+    }
+}
