@@ -58,11 +58,35 @@ struct PostgreSQLDialectTests {
     @Test func collationsAndOperatorsWithoutAnEquivalentThrowNamingThem() throws {
         #expect(try sql(title.collate("BINARY")) == #""title" COLLATE "C""#)
         #expect(error(title.collate("NOCASE"))?.contains("SQLite's NOCASE collation has no PostgreSQL form") == true)
-        #expect(error(.binary(.glob, title, .value(.text("a*"))))?.contains("SQLite's GLOB operator") == true)
+        #expect(error(.binary(.glob, title, .value(.text("a[bc]*"))))?.contains("SQLite's GLOB operator") == true)
+        #expect(error(.binary(.glob, title, .column("pattern")))?.contains("SQLite's GLOB operator") == true)
         #expect(error(.function("strftime", .value(.text("%Y")), n))?.contains("SQLite's date function strftime()") == true)
         #expect(error(.function("json_extract", title, .value(.text("$.a"))))?.contains("JSON function json_extract()") == true)
         #expect(error(.function("typeof", n))?.contains("typeof()") == true)
         // SQLite renders all of them.
         #expect(try title.collate("NOCASE").render().sql == #""title" COLLATE NOCASE"#)
+    }
+
+    @Test func aGlobWithAConstantPatternIsACaseSensitiveLike() throws {
+        let rendered = try SQLExpression.binary(.glob, title, .value(.text("*50[%]?[*]"))).render(dialect: PostgreSQLDialect())
+        #expect(rendered.sql == #"("title" LIKE $1 ESCAPE '\')"#)
+        #expect(rendered.arguments == [.text(#"%50\%_*"#)])
+    }
+
+    @Test func aDivisionByAnExpressionAnswersNullForZeroAsInSQLite() throws {
+        let a = SQLExpression.column("a"), b = SQLExpression.column("b")
+        #expect(try sql(.binary(.divide, a, b)) == #""a" / nullif("b", 0)"#)
+        #expect(try sql(.binary(.remainder, a, b.minus(.value(.integer(1))))) == #""a" % nullif("b" - $1, 0)"#)
+        #expect(try sql(.binary(.divide, a, .value(.integer(2)))) == #""a" / $1"#)
+        #expect(try SQLExpression.binary(.divide, a, b).render().sql == #""a" / "b""#)
+    }
+
+    @Test func globPatternsBecomeLikePatternsOrNil() {
+        #expect(SQLPattern.like(fromGlob: "*a?b*") == "%a_b%")
+        #expect(SQLPattern.like(fromGlob: "100%_\\") == #"100\%\_\\"#)
+        #expect(SQLPattern.like(fromGlob: SQLPattern.escapingGlob("[*?]")) == "[*?]")
+        #expect(SQLPattern.like(fromGlob: "[ab]") == nil)
+        #expect(SQLPattern.like(fromGlob: "[^a]") == nil)
+        #expect(SQLPattern.like(fromGlob: "[a") == nil)
     }
 }

@@ -54,6 +54,9 @@ struct PostgresModelDialect: SQLDialect {
     func nullSafeEqualityOperator(negated: Bool) -> String { base.nullSafeEqualityOperator(negated: negated) }
     func aggregate(_ aggregate: SQLAggregate) throws -> SQLExpression? { try base.aggregate(aggregate) }
     func operatorToken(_ op: SQLBinaryOperator) throws -> String? { try base.operatorToken(op) }
+    func binary(_ op: SQLBinaryOperator, _ lhs: SQLExpression, _ rhs: SQLExpression) throws -> SQLExpression? {
+        try base.binary(op, lhs, rhs)
+    }
     func likeOperator(negated: Bool) -> String { base.likeOperator(negated: negated) }
     var quotesCollationNames: Bool { base.quotesCollationNames }
 
@@ -75,6 +78,12 @@ struct PostgresModelDialect: SQLDialect {
         case PredicateFunctions.localizedCompareName, PredicateFunctions.caseInsensitiveCompareName:
             throw unsupported("\(name)() (localized or case-insensitive comparison)",
                               instead: "sort and compare without a localized comparator")
+        case let other where other.hasPrefix("cairn_"):
+            // The format predicates' string functions (cairn_string_test, cairn_regexp,
+            // cairn_lower, cairn_upper) run Swift's string code inside SQLite.
+            throw unsupported("\(other)() (a string comparison Cairn runs in Swift inside SQLite: [c], [d], MATCHES, "
+                                + "IN on text, lowercase(), uppercase() or a key path on the right of CONTAINS)",
+                              instead: "compare with ==, BEGINSWITH, CONTAINS, ENDSWITH or LIKE without options")
         default:
             return try base.function(name, arguments)
         }

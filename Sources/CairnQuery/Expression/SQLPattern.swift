@@ -49,4 +49,33 @@ public enum SQLPattern {
         }
         return String(result)
     }
+
+    /// The `LIKE … ESCAPE '\'` pattern that matches what a `GLOB` pattern matches (`*` → `%`,
+    /// `?` → `_`, a bracketed single character → that character, `%`, `_` and `\` escaped), or
+    /// `nil` for a pattern with a character class of more than one character, which `LIKE`
+    /// cannot express.
+    ///
+    /// ```swift
+    /// SQLPattern.like(fromGlob: "*50[%]*")  // "%50\%%"
+    /// ```
+    public static func like(fromGlob glob: String) -> String? {
+        var result = String.UnicodeScalarView()
+        var scalars = glob.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            switch scalar {
+            case "*": result.append("%")
+            case "?": result.append("_")
+            case "[":
+                // Only `[c]`, one character and its closing bracket, is a literal.
+                guard let literal = scalars.next(), literal != "]", literal != "^", scalars.next() == "]" else { return nil }
+                if literal == "\\" || literal == "%" || literal == "_" { result.append("\\") }
+                result.append(literal)
+            case "\\", "%", "_":
+                result.append("\\")
+                result.append(scalar)
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
 }

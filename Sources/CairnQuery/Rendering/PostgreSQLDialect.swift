@@ -135,10 +135,36 @@ public struct PostgreSQLDialect: SQLDialect {
     /// `ILIKE`: PostgreSQL's `LIKE` is case-sensitive, SQLite's is not for ASCII letters.
     public func likeOperator(negated: Bool) -> String { negated ? "NOT ILIKE" : "ILIKE" }
 
-    /// `GLOB` has no PostgreSQL operator that matches the same strings.
+    /// `x GLOB 'pattern'` with a constant pattern: `(x LIKE 'pattern' ESCAPE '\')`, the
+    /// pattern translated (``SQLPattern/like(fromGlob:)``). `LIKE`, not the `ILIKE` that
+    /// stands for SQLite's `LIKE`: `GLOB` tells case.
+    ///
+    /// `x / y` and `x % y` over an expression `y` divide by `NULLIF(y, 0)`: SQLite answers NULL
+    /// for a zero divisor where PostgreSQL fails. (A bound divisor stays as it is: its type is
+    /// inferred from `x`, and a zero one fails with PostgreSQL's division-by-zero error.)
+    public func binary(_ op: SQLBinaryOperator, _ lhs: SQLExpression, _ rhs: SQLExpression) throws -> SQLExpression? {
+        switch (op, rhs.node) {
+        case (.glob, .value(.text(let glob))):
+            guard let pattern = SQLPattern.like(fromGlob: glob) else { return nil }
+            return .raw("(\(lhs) LIKE \(SQLExpression.value(.text(pattern))) ESCAPE '\\')")
+        case (.divide, _), (.remainder, _):
+            switch rhs.node {
+            case .value, .parameter, .null: return nil
+            default:
+                if case .function(let name, _) = rhs.node, name == "nullif" { return nil }
+                return .binary(op, lhs, .function("nullif", [rhs, Self.literal("0")]))
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// `GLOB` with a pattern that is not a constant has no PostgreSQL operator that matches
+    /// the same strings.
     public func operatorToken(_ op: SQLBinaryOperator) throws -> String? {
         guard op == .glob else { return nil }
-        throw unsupported("SQLite's GLOB operator", instead: "use LIKE, or a regular expression (~) in #sql")
+        throw unsupported("SQLite's GLOB operator (with a pattern that is not a constant or has a character class)",
+                          instead: "use LIKE, or a regular expression (~) in #sql")
     }
 
     /// `BINARY` is byte order, PostgreSQL's `"C"`; `NOCASE` and `RTRIM` have no PostgreSQL

@@ -60,6 +60,10 @@ public protocol SQLDialect: Sendable {
     /// ``SQLRenderError`` for one the dialect lacks (`NOCASE`).
     func collation(_ name: String) throws -> String
 
+    /// The dialect's form of `lhs op rhs` where it is another expression (a `GLOB` with a
+    /// constant pattern as a `LIKE`), or `nil` to render it as it is.
+    func binary(_ op: SQLBinaryOperator, _ lhs: SQLExpression, _ rhs: SQLExpression) throws -> SQLExpression?
+
     /// Whether a collation name is written quoted (PostgreSQL folds an unquoted `C` to `c`,
     /// which names no collation); SQLite's are written bare.
     var quotesCollationNames: Bool { get }
@@ -81,6 +85,9 @@ extension SQLDialect {
 
     /// SQLite's collation names.
     public func collation(_ name: String) throws -> String { name }
+
+    /// Every binary operator as it is.
+    public func binary(_ op: SQLBinaryOperator, _ lhs: SQLExpression, _ rhs: SQLExpression) throws -> SQLExpression? { nil }
 
     /// Collation names written bare, as SQLite's are.
     public var quotesCollationNames: Bool { false }

@@ -138,6 +138,10 @@ extension SQLGenerationContext {
         case let .unary(op, operand):
             try unary(op, operand)
         case let .binary(op, lhs, rhs):
+            if let replacement = try dialect.binary(op, lhs, rhs) {
+                try self.expression(replacement)
+                return
+            }
             try binary(op, lhs, rhs)
         case let .logical(op, operands):
             try logical(op, operands[...])
