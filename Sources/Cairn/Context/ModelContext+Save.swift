@@ -1,3 +1,4 @@
+import CairnPostgres
 import Foundation
 
 extension ModelContext {
@@ -504,6 +505,9 @@ func relatedModels(_ value: Any) -> [any PersistentModel] {
 extension SaveWriter {
     /// A save failure in words: for a constraint, the entity, property, column and value.
     static func describe(_ error: any Error, storage: ModelStorage, layout: TableLayout) -> any Error {
+        // A server's serialization failure or deadlock passes through as it is: the store's
+        // transaction retries the whole save on it.
+        if let serverError = error as? PostgresError { return describe(serverError, layout: layout) }
         guard let databaseError = error as? DatabaseError else { return error }
         guard databaseError.resultCode == .SQLITE_CONSTRAINT else {
             return ModelError(.storeFailure, entityName: layout.tableName,
@@ -528,5 +532,19 @@ extension SaveWriter {
             .constraintViolation, entityName: layout.tableName, propertyName: column?.propertyName,
             column: place.isEmpty ? nil : place, value: value,
             message: "Cannot save \(layout.tableName): \(message); nothing of this save was written")
+    }
+
+    /// A PostgreSQL unique or not-null violation as the ``ModelError`` SQLite's would be; other
+    /// server errors as they are (with their SQLSTATE, message and statement).
+    private static func describe(_ error: PostgresError, layout: TableLayout) -> any Error {
+        guard error.sqlState == "23505" || error.sqlState == "23502" else { return error }
+        // The server names the key: `Key ("handle")=(ada) already exists.`
+        let detail = error.detail ?? ""
+        let column = layout.columns.first { detail.contains("(\"\($0.name)\")") || detail.contains("(\($0.name))") }
+        return ModelError(
+            .constraintViolation, entityName: layout.tableName, propertyName: column?.propertyName,
+            column: column.map { SQLText.identifier(layout.tableName) + "." + SQLText.identifier($0.name) },
+            message: "Cannot save \(layout.tableName): \(error.message)\(detail.isEmpty ? "" : " (\(detail))"); "
+                + "nothing of this save was written")
     }
 }

@@ -71,3 +71,46 @@ struct PostgresStoreQueryTests {
         }
     }
 }
+
+/// Errors and retries of saves on a PostgreSQL store.
+@Suite("Saves on a PostgreSQL store", .enabled(if: PostgresTestSchema.serverURL != nil, PostgresTestSchema.skipMessage))
+struct PostgresSaveTests {
+    @Test("a save that breaks a uniqueness is a constraint violation naming the property, and writes nothing")
+    func uniqueViolation() throws {
+        try PostgresTestSchema.withSchema { url in
+            let container = try PostgresStoreTests.container(url, Account.self)
+            let context = ModelContext(container)
+            context.insert(Account(email: "ada@example.com", handle: "ada", name: "Ada"))
+            try context.save()
+            let other = ModelContext(container)
+            other.insert(Account(email: "grace@example.com", handle: "grace", name: "Grace"))
+            other.insert(Account(email: "ada2@example.com", handle: "ada", name: "Ada again"))
+            let error = try #require(throws: ModelError.self) { try other.save() }
+            #expect(error.kind == .constraintViolation)
+            #expect(error.entityName == "Account" && error.propertyName == "handle")
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<Account>()) == 1)
+        }
+    }
+
+    @Test("a save that meets a serialization failure is retried as a whole and saves once")
+    func serializationFailureIsRetried() throws {
+        try PostgresTestSchema.withSchema { url in
+            let container = try PostgresStoreTests.container(url, Workout.self)
+            // A sequence does not roll back: the trigger fails the first attempt only.
+            let admin = try PostgresConnection(url: url)
+            try admin.execute(sql: "CREATE SEQUENCE attempts")
+            try admin.execute(sql: """
+                CREATE FUNCTION fail_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                  IF nextval('attempts') = 1 THEN RAISE EXCEPTION 'conflict' USING ERRCODE = '40001'; END IF;
+                  RETURN NEW;
+                END $$
+                """)
+            try admin.execute(sql: #"CREATE TRIGGER fail_once BEFORE INSERT ON "Workout" FOR EACH ROW EXECUTE FUNCTION fail_once()"#)
+            let context = ModelContext(container)
+            context.insert(PostgresStoreTests.workouts()[0])
+            try context.save()
+            #expect(try ModelContext(container).fetch(FetchDescriptor<Workout>()).map(\.title) == ["Run"])
+            #expect(try admin.fetchAll(sql: "SELECT last_value FROM attempts").rows == [[.integer(2)]])
+        }
+    }
+}
