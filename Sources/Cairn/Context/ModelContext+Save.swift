@@ -33,7 +33,8 @@ extension ModelContext {
         let deleted = deletionOrder.compactMap { trackedStorage($0) }
         for storage in inserted + updated { try checkRelationshipCounts(storage) }
         var writer = SaveWriter(context: self)
-        try writer.write(inserted: inserted, updated: updated, deleted: deleted)
+        // The commits of this save are this context's own: its inbox is not told of them.
+        try SavingContext.during(self) { try writer.write(inserted: inserted, updated: updated, deleted: deleted) }
 
         // Everything is on disk: make the context agree.
         var insertedIDs: [PersistentIdentifier] = []
@@ -67,6 +68,7 @@ extension ModelContext {
         insertionOrder = []
         deletionOrder = []
         clearDirty()
+        releaseUnreferencedModels()
 
         NotificationCenter.default.post(
             name: ModelContext.didSave, object: self,
