@@ -4,7 +4,8 @@ import Testing
 
 /// The statements a save runs: the rows of a run of deletes of one entity go in
 /// `DELETE … WHERE "id" IN (…)` batches, and what a delete must also do (join-table rows,
-/// cascades, history with tombstones) still happens for every row.
+/// cascades, history with tombstones) still happens for every row; an UPDATE's text, rendered
+/// once per store and shape, sets the columns each model changed, in the table it belongs to.
 @Suite struct SaveStatementTests {
     /// The statements a save ran on the store of `entityName`.
     func statements(of container: ModelContainer, _ entityName: String, during save: () throws -> Void) throws -> [String] {
@@ -71,5 +72,38 @@ import Testing
         #expect(deletes.allSatisfy { $0.tombstone[\Visit.place] as? String == places[$0.changedPersistentIdentifier] })
         let left = try ModelContext(container).fetch(FetchDescriptor<Visit>(sortBy: [SortDescriptor(\.code)])).map(\.code)
         #expect(left == Array(0..<100) + (400..<600).filter { !$0.isMultiple(of: 2) })
+    }
+
+    @Test("saves one after another reuse each table's UPDATE for the columns changed, and only for those")
+    func updateTemplatesAcrossSaves() throws {
+        let container = try memoryContainer(for: Workout.self, Trip.self)
+        let context = ModelContext(container)
+        let run = Workout(title: "Run", startedAt: .now, minutes: 30, calories: 240)
+        let rome = Trip(name: "Rome")
+        context.insert(run)
+        context.insert(rome)
+        try context.save()
+
+        var updates: [String] = []
+        for round in 1...2 {
+            updates += try statements(of: container, "Workout") {
+                run.minutes += 1
+                try context.save()
+                run.title = "Run \(round)"
+                run.minutes += 1
+                try context.save()
+                rome.name = "Roma \(round)"
+                try context.save()
+            }.filter { $0.hasPrefix("UPDATE") }
+        }
+        let minutes = #"UPDATE "Workout" SET "minutes" = ? WHERE "id" = ?"#
+        let titleAndMinutes = #"UPDATE "Workout" SET "title" = ?, "minutes" = ? WHERE "id" = ?"#
+        let name = #"UPDATE "Trip" SET "name" = ? WHERE "id" = ?"#
+        #expect(updates == [minutes, titleAndMinutes, name, minutes, titleAndMinutes, name])
+
+        let fresh = ModelContext(container)
+        let workout = try #require(try fresh.fetch(FetchDescriptor<Workout>()).first)
+        #expect(workout.title == "Run 2" && workout.minutes == 34)
+        #expect(try fresh.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Roma 2"])
     }
 }

@@ -162,8 +162,6 @@ struct StoreWriter {
     /// a deleted row keeps its `.preserveValueOnDeletion` values.
     var deletedRows: [(entity: Schema.Entity, key: Int64, tombstone: [(name: String, value: DatabaseValue)]?)] = []
     var insertedRows: [(entity: Schema.Entity, key: Int64)] = []
-    /// Rendered UPDATE statements with parameters, by table and the columns they set.
-    private var updateTemplates: [UpdateShape: RenderedSQL] = [:]
     /// The template the previous update used, and its shape.
     private var lastUpdate: (shape: UpdateShape, template: RenderedSQL)?
     /// Foreign keys to rows inserted later in the save: (table, row key, column, related storage).
@@ -379,20 +377,23 @@ struct StoreWriter {
     }
 
     /// `UPDATE table SET column = ?, … WHERE primaryKey = ?` for a set of changed columns,
-    /// rendered once per save and bound for each row, as the inserts are. The models a save
-    /// updates mostly changed the same columns: comparing with the last shape costs less than
-    /// hashing it for every row.
+    /// rendered once per store (``ModelStore/updateTemplates``) and bound for each row, as the
+    /// inserts are. The models a save updates mostly changed the same columns: comparing with
+    /// the last shape costs less than hashing it, and taking the lock, for every row.
     private mutating func updateTemplate(_ layout: TableLayout, _ columns: [String]) throws -> RenderedSQL {
         let shape = UpdateShape(table: ObjectIdentifier(layout.identifierScope), columns: columns)
         if let last = lastUpdate, last.shape == shape { return last.template }
         let template: RenderedSQL
-        if let cached = updateTemplates[shape] {
+        if let cached = store.updateTemplates.withLock({ $0[shape] }) {
             template = cached
         } else {
             let assignments = columns.enumerated().map { SQLAssignment($1, .parameter($0)) }
             template = try SQLUpdate(layout.tableName, set: assignments)
                 .where(.column(layout.primaryKey).equals(.parameter(columns.count))).render()
-            updateTemplates[shape] = template
+            store.updateTemplates.withLock { cache in
+                if cache.count >= ModelStore.updateTemplateLimit { cache.removeAll() }
+                cache[shape] = template
+            }
         }
         lastUpdate = (shape, template)
         return template
