@@ -26,8 +26,7 @@ final class ContainerChanges: @unchecked Sendable {
     private let othersCommitsInterval: Int64?
     private let nextOthersCommitsCheck = Atomic<Int64>(0)
 
-    /// Installs the commit handlers of the stores and follows contexts' saves, so a commit is
-    /// not reported back to the context that made it.
+    /// Installs the commit handlers of the stores.
     init(stores: [ModelStore]) {
         self.stores = stores
         othersCommitsInterval = stores.compactMap(\.othersCommitsPollingInterval).min().map(Self.nanoseconds)
@@ -35,29 +34,7 @@ final class ContainerChanges: @unchecked Sendable {
             store.observeCommits { [weak self] tables in self?.storeDidCommit(tables) }
             store.observeOthersCommits { [weak self] tables in self?.storeDidCommit(tables) }
         }
-        ContainerChanges.followSaves()
     }
-
-    /// One pair of observers for the whole process (installed once): a save's commits are
-    /// attributed to the saving context, and after a save the context lets go of the models
-    /// nothing else holds. Both notifications are posted synchronously on the saving thread.
-    private static let followingSaves: Bool = {
-        let center = NotificationCenter.default
-        // The center keeps block observers until they are removed; these live as long as the
-        // process.
-        _ = [
-            center.addObserver(forName: ModelContext.willSave, object: nil, queue: nil) { note in
-                SavingContext.begin((note.object as AnyObject?).map(ObjectIdentifier.init))
-            },
-            center.addObserver(forName: ModelContext.didSave, object: nil, queue: nil) { note in
-                SavingContext.clear()
-                (note.object as? ModelContext)?.releaseUnreferencedModels()
-            },
-        ]
-        return true
-    }()
-
-    private static func followSaves() { _ = followingSaves }
 
     // MARK: - Commits
 
@@ -166,19 +143,39 @@ final class ChangeObservation: Sendable {
     deinit { cancellation() }
 }
 
-/// The context whose save runs on the current thread, between its `willSave` and `didSave`
-/// notifications: commits made meanwhile are that context's own. Kept in the thread's
-/// dictionary as the context's address (a save runs on one thread from start to end).
+/// The context whose save runs on the current thread, while its transactions run: commits
+/// made meanwhile are that context's own. Kept in a thread-specific slot as the context's
+/// address (a save runs on one thread from start to end): a POSIX thread-specific value is a
+/// load, where `Thread.current.threadDictionary` cost a dictionary of bridged keys and boxed
+/// values on every save and commit.
 enum SavingContext {
-    private static let key = "Cairn.SavingContext"
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        // Fails only when the process has used up its keys (PTHREAD_KEYS_MAX); then every
+        // commit counts as another's, which costs the saving context a refetch, not a wrong
+        // answer.
+        if pthread_key_create(&key, nil) != 0 { return pthread_key_t.max }
+        return key
+    }()
 
-    static func begin(_ context: ObjectIdentifier?) {
-        Thread.current.threadDictionary[key] = context.map { NSNumber(value: UInt(bitPattern: $0)) }
+    /// Runs `body` (a save's writes) with `context` as the saving context.
+    static func during<T>(_ context: AnyObject, _ body: () throws -> T) rethrows -> T {
+        begin(ObjectIdentifier(context))
+        defer { clear() }
+        return try body()
+    }
+
+    private static func begin(_ context: ObjectIdentifier?) {
+        guard key != .max else { return }
+        pthread_setspecific(key, context.flatMap { UnsafeRawPointer(bitPattern: UInt(bitPattern: $0)) })
     }
 
     /// The address of the context saving on the current thread, if one is.
-    static var current: UInt? { (Thread.current.threadDictionary[key] as? NSNumber)?.uintValue }
+    static var current: UInt? {
+        guard key != .max, let address = pthread_getspecific(key) else { return nil }
+        return UInt(bitPattern: address)
+    }
 
-    /// Forgets a save that failed after its `willSave` (no `didSave` came).
-    static func clear() { Thread.current.threadDictionary[key] = nil }
+    /// Forgets the saving context (its save ended, or a raw write begins).
+    static func clear() { begin(nil) }
 }

@@ -38,6 +38,8 @@ public final class ModelContext {
     /// The entity ``noteUnsavedChange(of:insertedOrDeleted:)`` last added to
     /// `unprocessedEntities`: a run of edits to one entity's models hashes its name once.
     private var lastUnprocessedEntity: ObjectIdentifier?
+    /// Who hears processed pending changes (``observeProcessedChanges(owner:_:)``).
+    private var processedChangesListeners: [ProcessedChangesListener] = []
     /// The error of the latest autosave that failed (nil after one that succeeded).
     var lastAutosaveError: (any Error)?
     /// The error of the latest batch a batched fetch could not read (FetchResultsCollection.swift).
@@ -354,16 +356,33 @@ public final class ModelContext {
         postProcessedChanges()
     }
 
-    /// Posts ``didProcessPendingChanges`` when something changed since it was last posted.
+    /// Tells the listeners of processed pending changes when something changed since they
+    /// were last told.
     func postProcessedChanges() {
         guard hasUnprocessedChanges else { return }
         hasUnprocessedChanges = false
         let entities = unprocessedEntities
         unprocessedEntities = []
         lastUnprocessedEntity = nil
-        NotificationCenter.default.post(
-            name: ModelContext.didProcessPendingChanges, object: self,
-            userInfo: entities.map { [ModelContext.processedEntityNamesKey: $0] })
+        guard !processedChangesListeners.isEmpty else { return }
+        processedChangesListeners.removeAll { $0.owner == nil }
+        // A copy: a listener may fetch, and so add or drop listeners, while it runs.
+        let listeners = processedChangesListeners
+        for listener in listeners where listener.owner != nil { listener.call(entities) }
+    }
+
+    /// Calls `listener` whenever ``processPendingChanges()``, `save()` or `rollback()`
+    /// processes inserts, deletes or edits made since the last time, with the names of the
+    /// entities whose models changed (`nil` when every entity may have: after a rollback), for
+    /// as long as `owner` lives. The fetched-results controller listens to report unsaved
+    /// changes.
+    ///
+    /// A list the context calls directly, not a notification: a context processes pending
+    /// changes at every save, and a post, with its `userInfo` bridged, cost more than a
+    /// one-row save's SQL when nothing listened.
+    @_spi(CairnCoreData)
+    public func observeProcessedChanges(owner: AnyObject, _ listener: @escaping (Set<String>?) -> Void) {
+        processedChangesListeners.append(ProcessedChangesListener(owner: owner, call: listener))
     }
 
     /// Runs `block`, then saves.
@@ -482,17 +501,6 @@ extension ModelContext {
     ///     as? [PersistentIdentifier]
     /// ```
     public static let didSave = Notification.Name("Cairn.ModelContext.didSave")
-    /// Posted by ``processPendingChanges()``, `save()` and `rollback()` when models were
-    /// inserted, deleted or changed since the last time; the object is the context, and
-    /// `userInfo[processedEntityNamesKey]` the names of the entities whose models changed
-    /// (absent when every entity may have: after a rollback). The fetched-results controller
-    /// listens to report unsaved changes.
-    @_spi(CairnCoreData)
-    public static let didProcessPendingChanges = Notification.Name("Cairn.ModelContext.didProcessPendingChanges")
-    /// The `userInfo` key of ``didProcessPendingChanges`` with the changed entities' names
-    /// (`Set<String>`).
-    @_spi(CairnCoreData)
-    public static let processedEntityNamesKey = "entityNames"
 
     /// The keys of a `didSave` notification's `userInfo`.
     public enum NotificationKey: String, Sendable {
@@ -507,6 +515,12 @@ extension ModelContext {
         /// SwiftData's key for the query generation; Cairn's saves do not set it.
         case queryGeneration
     }
+}
+
+/// A listener of a context's processed pending changes, kept while its owner lives.
+struct ProcessedChangesListener {
+    weak var owner: AnyObject?
+    let call: (Set<String>?) -> Void
 }
 
 extension ModelContext: Equatable {

@@ -4,6 +4,12 @@ import Foundation
 /// (DEL too, as `\u007f`). Valid JSON, and the string form of an `NSPredicate` format: the
 /// history's change documents, predicate-shape keys and `predicateFormat` all write it.
 package func jsonStringLiteral(_ text: String) -> String {
+    // Most text (entity and property names, keys) needs no escape: one scan of its bytes and
+    // one concatenation, where the scalar-by-scalar copy below cost about 270 instructions a
+    // character (callgrind, cairn-bench W13's history).
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }) {
+        return "\"" + text + "\""
+    }
     var result = "\""
     for scalar in text.unicodeScalars {
         switch scalar {

@@ -100,15 +100,12 @@ final class FetchedResultsCore {
             _ in
             MainActor.assumeIsolated { target.value?.trigger?.fireIfPending() }
         })
-        observers.append(NotificationCenter.default.addObserver(
-            forName: ModelContext.didProcessPendingChanges, object: context, queue: nil
-        ) { notification in
-            let changed = notification.userInfo?[ModelContext.processedEntityNamesKey] as? Set<String>
+        context.observeProcessedChanges(owner: self) { changed in
             MainActor.assumeIsolated {
                 guard let core = target.value, core.reads(changedEntities: changed) else { return }
                 core.refresh()
             }
-        })
+        }
         return trigger
     }
 

@@ -97,6 +97,17 @@ struct MergeTests {
         #expect(container.changes.inbox(for: other).take() == ["Workout"])
     }
 
+    @Test("a save that fails leaves no saving context behind: a later commit on the same thread reaches the context")
+    func failedSaveLeavesNoSavingContext() throws {
+        let container = try memoryContainer(for: Team.self, Player.self)
+        let context = ModelContext(container)
+        context.insert(Team(name: "Empty"))  // fewer players than its minimumModelCount
+        #expect(throws: ModelError.self) { try context.save() }
+        _ = context.changes.inbox(for: context).take()
+        container.deleteAllData()
+        #expect(context.changes.inbox(for: context).take().contains("Team"))
+    }
+
     @Test("observers of a refreshed model hear the change")
     func observersHear() throws {
         let container = try memoryContainer(for: Workout.self)
