@@ -98,4 +98,13 @@ struct EqualityOperatorTests {
                 where: #""chores"."choreListID" = ? AND "chores"."priority" IS NOT NULL OR "chores"."title" = ?"#)
                 == [1, 3, 4])
     }
+
+    /// PostgreSQL spells `IS` and `IS NOT` as `IS [NOT] DISTINCT FROM`.
+    @Test func optionalComparisonsRenderOnPostgreSQL() throws {
+        let filter = Chore.where { $0.priority != 2 && $0.priority == nil || $0.title == "Report" }.select(\.id)
+        #expect(try SQLStatement.select(filter.query).render(dialect: PostgreSQLDialect()).sql == #"""
+            SELECT "chores"."id" FROM "chores" WHERE "chores"."priority" IS DISTINCT FROM $1 AND \#
+            "chores"."priority" IS NOT DISTINCT FROM NULL OR "chores"."title" = $2
+            """#)
+    }
 }
