@@ -120,8 +120,8 @@ let package = Package(
         // The names other code imports, each re-exporting the Cairn module that implements it.
         .target(name: "SwiftData", dependencies: ["Cairn"], swiftSettings: strict),
         .target(name: "StructuredQueries", dependencies: ["Cairn"], swiftSettings: strict),
-        .target(name: "StructuredQueriesSQLite", dependencies: ["Cairn"], swiftSettings: strict),
-        .target(name: "SQLiteData", dependencies: ["Cairn"], swiftSettings: strict),
+        .target(name: "StructuredQueriesSQLite", dependencies: ["Cairn", "StructuredQueries"], swiftSettings: strict),
+        .target(name: "SQLiteData", dependencies: ["Cairn", "StructuredQueries"], swiftSettings: strict),
 
         // The raw-C baseline of the benchmark, compiled into cairn-bench.
         .target(

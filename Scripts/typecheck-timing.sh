@@ -8,9 +8,11 @@
 # importing Cairn makes any function slower by more than LIMIT_MS (default 100 ms) and more than
 # RATIO (default 3) times. A function that takes seconds with Cairn imported is what operators
 # on query expressions cost when the type checker tries SQL readings of plain Swift. Then it
-# prints the times of Scripts/typecheck/TypedSQL.swift's query functions. Each file is checked
-# RUNS times (default 3) and the lowest time kept, as other work on the machine only adds time.
-# 5 to 15 seconds on a loaded two-core machine.
+# prints the times of Scripts/typecheck/TypedSQL.swift's query functions, and, without failing,
+# what `import StructuredQueries` costs (its `==` and `!=` on columns): the plain functions once
+# more and Scripts/typecheck/DropIn.swift's queries. Each file is checked RUNS times
+# (default 3) and the lowest time kept, as other work on the machine only adds time; the plain
+# functions with StructuredQueries once. 30 to 60 seconds on a loaded two-core machine.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 limit_ms="${LIMIT_MS:-100}"
@@ -22,9 +24,9 @@ libpq_includes=$(pkg-config --cflags-only-I libpq | sed 's/-I/-Xcc -I/g')
 work="$(mktemp -d "${TMPDIR:-/tmp}/cairn-typecheck.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-check() { # file → "name ms" lines, the lowest of $runs runs per function
+check() { # file [runs] → "name ms" lines, the lowest of the runs per function
     local file="$1"
-    for _ in $(seq "$runs"); do
+    for _ in $(seq "${2:-$runs}"); do
         if ! swiftc -typecheck -swift-version 6 -I "$bin/Modules" -I "$root/Sources/CSQLite" \
             -I "$root/Sources/CLibPQ" $libpq_includes \
             -load-plugin-executable "$bin/CairnMacros-tool#CairnMacros" \
@@ -54,3 +56,8 @@ join "$work/plain.txt" "$work/cairn.txt" | awk -v limit="$limit_ms" -v ratio="$r
 
 echo "Typed SQL, ms:"
 check "$root/Scripts/typecheck/TypedSQL.swift" | awk '{ printf "  %-60s %9.1f\n", $1, $2 }'
+
+echo "With import StructuredQueries (== and != on columns), ms, not checked:"
+sed 's/^import Foundation$/import Foundation\nimport StructuredQueries/' "$root/Scripts/typecheck/PlainSwift.swift" > "$work/WithStructuredQueries.swift"
+check "$work/WithStructuredQueries.swift" 1 | awk '{ printf "  %-60s %9.1f\n", $1, $2 }'
+check "$root/Scripts/typecheck/DropIn.swift" | awk '{ printf "  %-60s %9.1f\n", $1, $2 }'

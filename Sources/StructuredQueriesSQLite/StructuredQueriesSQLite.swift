@@ -2,3 +2,4 @@
 // `@DatabaseFunction`, under the module name that code written for Point-Free's
 // swift-structured-queries imports for SQLite.
 @_exported import Cairn
+@_exported import StructuredQueries

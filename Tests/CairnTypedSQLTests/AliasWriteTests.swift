@@ -57,6 +57,38 @@ struct AliasWriteTests {
             rows: { try insert.fetchAll(db) }, [RemindersList(id: 4, color: 0, position: 0, title: "cruise")])
     }
 
+    @Test func insertOfDraftsAndRowsThroughAnAlias() throws {
+        let drafts = RemindersList.as(R.self).insert {
+            RemindersList.Draft(title: "cruise")
+            RemindersList.Draft(id: 7, color: 3, title: "ferry")
+        }.returning(\.self)
+        try assertQuery(
+            drafts,
+            sql: #"INSERT INTO "remindersLists" AS "rs" ("id", "color", "position", "title") VALUES (?, ?, ?, ?), (?, ?, ?, ?) RETURNING "id", "color", "position", "title""#,
+            arguments: [.null, .integer(0x4a99ef), .integer(0), .text("cruise"), .integer(7), .integer(3), .integer(0), .text("ferry")],
+            rows: { try drafts.fetchAll(db) },
+            [RemindersList(id: 4, color: 0x4a99ef, position: 0, title: "cruise"), RemindersList(id: 7, color: 3, position: 0, title: "ferry")])
+        let rows = RemindersList.as(R.self).insert { RemindersList(id: 9, color: 3, position: 1, title: "boat") }.returning(\.id)
+        try assertQuery(
+            rows, sql: #"INSERT INTO "remindersLists" AS "rs" ("id", "color", "position", "title") VALUES (?, ?, ?, ?) RETURNING "id""#,
+            rows: { try rows.fetchAll(db) }, [9])
+    }
+
+    @Test func upsertOfADraftThroughAnAliasReadsTheStoredRowByTheAlias() throws {
+        let upsert = RemindersList.as(R.self).insert {
+            RemindersList.Draft(id: 1, title: "Errands")
+        } onConflict: {
+            $0.id
+        } doUpdate: { row, excluded in
+            row.title = row.title + " / " + excluded.title
+        }
+        try assertQuery(
+            upsert,
+            sql: #"INSERT INTO "remindersLists" AS "rs" ("id", "color", "position", "title") VALUES (?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "title" = "rs"."title" || ? || "excluded"."title""#,
+            rows: { try upsert.execute(db); return try RemindersList.order(by: \.id).select(\.title).fetchAll(db) },
+            ["Personal / Errands", "Family", "Business"])
+    }
+
     @Test func insertOfDefaultValuesThroughAnAlias() throws {
         let insert = Counter.as(R.self).insert().returning(\.id)
         try assertQuery(

@@ -24,6 +24,10 @@ struct ArithmeticTests {
         #expect(try Reminder.order(by: \.id).select { ($0.id - 7) / 2 }.fetchAll(db) == [-3, -2, -2, -1, -1, 0])
         #expect(try Reminder.where { ($0.position + $0.id).gt(5) }.order(by: \.id).select(\.id).fetchAll(db) == [5, 6])
         #expect(try Reminder.order(by: \.id).select { (-$0.id) % 4 }.fetchAll(db) == [-1, -2, -3, 0, -1, -2])
+        let byZero = Reminder.order(by: \.id).select { $0.id % 0 }
+        try assertQuery(
+            byZero, sql: #"SELECT "reminders"."id" % ? FROM "reminders" ORDER BY "reminders"."id" ASC"#,
+            rows: { try byZero.fetchAll(db) }, [Int?](repeating: nil, count: 6))
     }
 
     @Test func anAggregateWithADefaultPlusOne() throws {

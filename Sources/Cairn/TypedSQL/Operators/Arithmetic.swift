@@ -37,8 +37,15 @@ extension QueryExpression where QueryValue: Numeric & QueryBindable {
 }
 
 extension QueryExpression where QueryValue: BinaryInteger & QueryBindable {
-    /// `lhs % rhs` (the sign of the dividend, as Swift's)
-    public static func % (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLQueryExpression<QueryValue> {
+    /// `lhs % rhs` (the sign of the dividend, as Swift's), optional as in StructuredQueries:
+    /// SQLite answers NULL for a remainder by zero where Swift would stop the program.
+    ///
+    /// ```swift
+    /// Reminder.select { $0.id % 0 }  // SELECT "reminders"."id" % ? FROM …   → [nil, nil, …]
+    /// ```
+    ///
+    /// PostgreSQL refuses a remainder by zero: the statement throws its `division by zero`.
+    public static func % (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLQueryExpression<QueryValue?> {
         SQLQueryExpression(lhs.sqlExpression.remainder(dividingBy: rhs.sqlExpression))
     }
 }

@@ -1,6 +1,6 @@
-// Comparison operators as methods (`eq`, `neq`, `gt`…), as in StructuredQueries: Swift's
-// `==` is deliberately not offered, so a query never silently compares in Swift (`<`, `>`, `<=`,
-// `>=` against a value are also operators: ComparisonOperators.swift). Either side
+// Comparison operators as methods (`eq`, `neq`, `gt`…), as in StructuredQueries (`<`, `>`, `<=`,
+// `>=` against a value are also operators: ComparisonOperators.swift; `==` and `!=` only where
+// the StructuredQueries module is imported: Sources/StructuredQueries/EqualityOperators.swift). Either side
 // may be optional (`$0.id.eq($1.remindersListID)` after a left join); a plain value is bound.
 
 extension QueryExpression where QueryValue: QueryRepresentable {

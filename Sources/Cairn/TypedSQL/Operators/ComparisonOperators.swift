@@ -8,9 +8,10 @@
 // `QueryExpression`, or a marker protocol columns adopt, let the type checker try SQL readings of
 // plain code such as `a + b * 2 - 1 > a - b && s != "x"` in every file that imports Cairn.
 // `Scripts/typecheck-timing.sh` checks that plain Swift type-checks about as fast with Cairn
-// imported. `==` and `!=` are not offered (StructuredQueries makes them unavailable too): even
-// as members of these two types they made such plain conditions take seconds; write `eq`/`is`
-// and `neq`/`isNot`.
+// imported. `==` and `!=` are not offered here: even as members of these two types they make
+// such plain conditions take seconds, so they live in the StructuredQueries module
+// (Sources/StructuredQueries/EqualityOperators.swift), for code written with them; here write
+// `eq`/`is` and `neq`/`isNot`.
 
 extension QueryExpression {
     fileprivate func ordering(_ op: SQLBinaryOperator, _ value: some QueryExpression) -> SQLQueryExpression<Bool> {

@@ -81,6 +81,11 @@ public enum TableAlias<Base: Table, Name: AliasName>: Table {
             Base.columns.allColumns.map { TableColumn<TableAlias, Never>($0.name, table: Name.aliasName) }
         }
 
+        /// The base table's writable columns, in its order (the order its rows bind in).
+        public var writableColumns: [any TableColumnExpression] {
+            Base.columns.writableColumns.map { TableColumn<TableAlias, Never>($0.name, table: Name.aliasName) }
+        }
+
         /// A column of the base table, qualified by the alias.
         public subscript<Value>(
             dynamicMember keyPath: KeyPath<Base.TableColumns, TableColumn<Base, Value>>

@@ -44,7 +44,9 @@ public struct Insert<Into: Table, Returning>: WriteStatement {
 }
 
 extension Table {
-    static func insertStatement<Row: InsertableRow>(_ rows: [Row]) -> Insert<Self, ()> where Row.Into == Self {
+    /// The rows bound in the order of `columns.writableColumns`: rows of this table, or of the
+    /// base table of an alias (whose writable columns are the base table's, in its order).
+    static func insertStatement<Row: InsertableRow>(_ rows: [Row]) -> Insert<Self, ()> {
         var values: [[SQLExpression]] = []
         var failure: String?
         for row in rows {
@@ -132,5 +134,34 @@ extension PrimaryKeyedTable {
             ? insert.statement.onConflictDoNothing([key])
             : insert.statement.onConflict([key], doUpdate: assignments)
         return insert
+    }
+}
+
+// MARK: - Through a table alias
+
+// Rows inserted through an alias are the base table's rows and drafts, as in StructuredQueries:
+// `RemindersList.as(R.self).insert { RemindersList.Draft(title: "cruise") }`.
+extension TableAlias {
+    /// `INSERT INTO table AS alias (…) VALUES (…), …`: rows of the base table or its `Draft`.
+    ///
+    /// ```swift
+    /// RemindersList.as(R.self).insert { RemindersList.Draft(title: "cruise") }.returning(\.self)
+    /// // INSERT INTO "remindersLists" AS "rs" ("id", "color", "position", "title") VALUES (?, ?, ?, ?)
+    /// // RETURNING "id", "color", "position", "title"
+    /// ```
+    public static func insert<Row: InsertableRow>(
+        @InsertValuesBuilder<Row> _ rows: () -> [Row]
+    ) -> Insert<Self, ()> where Row.Into == Base {
+        insertStatement(rows())
+    }
+
+    /// An upsert through the alias: `INSERT … AS alias … ON CONFLICT (target) DO UPDATE SET …`,
+    /// whose assignments may read the stored row by the alias.
+    public static func insert<Row: InsertableRow, each Target: TableColumnExpression>(
+        @InsertValuesBuilder<Row> _ rows: () -> [Row],
+        onConflict target: (TableColumns) -> (repeat each Target),
+        doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void
+    ) -> Insert<Self, ()> where Row.Into == Base {
+        insertStatement(rows()).onConflict(target, doUpdate: updates)
     }
 }
