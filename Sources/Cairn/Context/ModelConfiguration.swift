@@ -72,6 +72,11 @@ public struct ModelConfiguration: Hashable, Sendable, Identifiable {
         url.scheme == "postgresql" || url.scheme == "postgres" ? url.absoluteString : nil
     }
 
+    /// Whether a PostgreSQL store tracks changes with triggers and `LISTEN` where the server
+    /// has them (`true`), or polls a change counter as it does where the server has not. Not
+    /// SwiftData API: tests turn it off to exercise polling.
+    var tracksServerChangesWithTriggers = true
+
     /// `Identifiable`: the store's URL.
     public var id: URL { url }
     /// No effect on Linux; always `nil`.

@@ -50,7 +50,9 @@ final class ModelStore: @unchecked Sendable {
         dialect = configuration.serverURL == nil ? .sqlite : .postgres
         do {
             if let url = configuration.serverURL {
-                backend = try PostgresStoreBackend(url: url, log: log)
+                backend = try PostgresStoreBackend(
+                    url: url, tables: TableLayout.tables(of: Array(layouts.values)),
+                    usesTriggers: configuration.tracksServerChangesWithTriggers, log: log)
             } else {
                 backend = try SQLiteStore.open(configuration, log: log)
             }

@@ -10,39 +10,45 @@ import Synchronization
 /// - Writes are one `READ COMMITTED` transaction each, one at a time in this process. A write
 ///   that fails with a serialization failure or a deadlock (`40001`, `40P01`) is retried as a
 ///   whole, as distributed engines that speak PostgreSQL's protocol require.
-/// - Every table of the schema has a statement trigger that notes the table in the
-///   transaction (`set_config('cairn.changed', …, true)`, read before the commit to tell this
-///   process's observers) and notifies the channel `cairn_changes_<schema>` with the table's
-///   name. Commits of other processes (and of any other client) reach this one's contexts and
-///   live results through `LISTEN` on that channel.
+/// - Changes are tracked as ``PostgresChangeTracking`` describes: by triggers and `LISTEN`
+///   where the server has them, else by a counter that each write bumps and others poll.
 final class PostgresStoreBackend: StoreBackend {
     private let database: PostgresDatabase
     private let url: String
     private let log: StatementLog
     private let commitHandlers = Mutex<[@Sendable (Set<String>) -> Void]>([])
+    /// The tables of the store's entities and their join tables.
+    private let tables: Set<String>
+    /// How changes are tracked, once known (set up by ``migrate(layouts:version:)``, or
+    /// detected by a store that does not migrate).
+    private let tracking = Mutex<PostgresChangeTracking.Mode?>(nil)
     /// The listener for others' commits and the tables they named since the last look;
     /// started by the first ``tablesCommittedByOthers()``.
     private let others = Mutex<(listener: PostgresNotifications?, tables: Set<String>)>((nil, []))
     /// The server processes of this pool's connections, whose notifications are this
     /// process's own commits (already told through ``observeCommits(_:)``).
     private let ownProcesses = Mutex<Set<Int32>>([])
-    /// The channel of this store's schema, known after ``migrate(layouts:version:)``.
-    private let channel = Mutex<String?>(nil)
+    /// In polling mode: the change counter as of the last look, or after this process's own
+    /// write when no other came between.
+    private let seenCounter = Mutex<Int64?>(nil)
+    /// Whether triggers may be installed (tests turn them off to exercise polling).
+    private let usesTriggers: Bool
 
-    init(url: String, log: StatementLog) throws {
+    init(url: String, tables: Set<String>, usesTriggers: Bool, log: StatementLog) throws {
         database = try PostgresDatabase(url: url)
         self.url = url
+        self.tables = tables
+        self.usesTriggers = usesTriggers
         self.log = log
     }
 
     func migrate(layouts: [TableLayout], version: Schema.Version) throws {
-        let channel = try database.write { connection in
+        let mode = try database.write { connection in
             let store = StoreConnection(postgres: connection, log: StatementLog())
             try StoreMigrator(connection: store, layouts: layouts, version: version).run()
-            try PostgresChangeTriggers.install(on: layouts, connection: store)
-            return try PostgresChangeTriggers.channel(connection: store)
+            return try PostgresChangeTracking.install(on: tables, connection: connection, triggers: usesTriggers)
         }
-        self.channel.withLock { $0 = channel }
+        tracking.withLock { $0 = mode }
     }
 
     func read<T>(_ body: (StoreConnection) throws -> T) throws -> T {
@@ -50,14 +56,25 @@ final class PostgresStoreBackend: StoreBackend {
     }
 
     func write<T>(_ body: (StoreConnection) throws -> T) throws -> T {
-        let (result, tables) = try database.write { connection in
+        let mode = tracking.withLock { $0 }
+        let (result, changed, counter) = try database.write { connection in
             ownProcesses.withLock { _ = $0.insert(connection.serverProcessID) }
-            let store = StoreConnection(postgres: connection, log: log)
-            let result = try body(store)
-            return (result, try PostgresChangeTriggers.tablesChanged(connection: connection))
+            let result = try body(StoreConnection(postgres: connection, log: log))
+            switch mode {
+            case .notifications?:
+                return (result, try PostgresChangeTracking.tablesChanged(connection: connection), Int64?.none)
+            case .polling?:
+                return (result, self.tables, try PostgresChangeTracking.bumpCounter(connection: connection))
+            case nil:
+                return (result, Set<String>(), Int64?.none)
+            }
         }
-        if !tables.isEmpty {
-            for handler in commitHandlers.withLock({ $0 }) { handler(tables) }
+        if let counter {
+            // Ours is the only change since the last look when the counter moved by one.
+            seenCounter.withLock { seen in if let last = seen, counter == last + 1 { seen = counter } }
+        }
+        if !changed.isEmpty {
+            for handler in commitHandlers.withLock({ $0 }) { handler(changed) }
         }
         return result
     }
@@ -67,17 +84,33 @@ final class PostgresStoreBackend: StoreBackend {
     }
 
     func tablesCommittedByOthers() -> Set<String>? {
-        let started = others.withLock { $0.listener != nil }
-        if !started { startListening() }
-        let tables = others.withLock { state -> Set<String> in
-            defer { state.tables = [] }
-            return state.tables
+        guard let mode = currentTracking() else { return nil }
+        switch mode {
+        case .notifications(let channel):
+            if others.withLock({ $0.listener == nil }) { startListening(on: channel) }
+            let noted = others.withLock { state -> Set<String> in
+                defer { state.tables = [] }
+                return state.tables
+            }
+            return noted.isEmpty ? nil : noted
+        case .polling:
+            guard let counter = try? database.read({ try PostgresChangeTracking.counter(connection: $0) }) else { return nil }
+            let moved = seenCounter.withLock { seen -> Bool in
+                defer { seen = counter }
+                return seen.map { $0 != counter } ?? false
+            }
+            return moved ? tables : nil
         }
-        return tables.isEmpty ? nil : tables
     }
 
-    private func startListening() {
-        guard let channel = channel.withLock({ $0 }) else { return }
+    private func currentTracking() -> PostgresChangeTracking.Mode? {
+        if let mode = tracking.withLock({ $0 }) { return mode }
+        guard let detected = try? database.read({ try PostgresChangeTracking.detect(connection: $0) }) else { return nil }
+        tracking.withLock { $0 = $0 ?? detected }
+        return detected
+    }
+
+    private func startListening(on channel: String) {
         let listener = try? PostgresNotifications(url: url, channel: channel) { [weak self] notification in
             guard let self, !self.ownProcesses.withLock({ $0.contains(notification.senderProcessID) }) else { return }
             self.others.withLock { _ = $0.tables.insert(notification.payload) }
@@ -95,53 +128,5 @@ final class PostgresStoreBackend: StoreBackend {
         listener?.stop()
         commitHandlers.withLock { $0.removeAll() }
         database.close()
-    }
-}
-
-/// The trigger that tells which tables a transaction changed, in it and to other processes.
-enum PostgresChangeTriggers {
-    /// The setting that collects, within one transaction, the names of the tables it changed,
-    /// each followed by a unit separator (`chr(31)`).
-    static let setting = "cairn.changed"
-
-    /// Creates the trigger function and a statement trigger on each of the layouts' tables
-    /// and join tables (again on each open, so that a changed function takes effect).
-    static func install(on layouts: [TableLayout], connection: StoreConnection) throws {
-        try connection.execute(RenderedSQL(sql: """
-            CREATE OR REPLACE FUNCTION "_cairn_note_change"() RETURNS trigger LANGUAGE plpgsql AS $body$
-            DECLARE noted text := coalesce(current_setting('\(setting)', true), '');
-            BEGIN
-              IF position(chr(31) || TG_TABLE_NAME || chr(31) IN chr(31) || noted) = 0 THEN
-                PERFORM set_config('\(setting)', noted || TG_TABLE_NAME || chr(31), true);
-                PERFORM pg_notify('cairn_changes_' || TG_TABLE_SCHEMA, TG_TABLE_NAME);
-              END IF;
-              RETURN NULL;
-            END
-            $body$
-            """, arguments: []))
-        for table in TableLayout.tables(of: layouts).sorted() {
-            let quoted = SQLText.identifier(table)
-            try connection.execute(RenderedSQL(sql: #"DROP TRIGGER IF EXISTS "_cairn_changes" ON "# + quoted, arguments: []))
-            try connection.execute(RenderedSQL(
-                sql: #"CREATE TRIGGER "_cairn_changes" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "# + quoted
-                    + #" FOR EACH STATEMENT EXECUTE FUNCTION "_cairn_note_change"()"#,
-                arguments: []))
-        }
-    }
-
-    /// The channel the triggers of the connection's current schema notify.
-    static func channel(connection: StoreConnection) throws -> String {
-        guard case .text(let schema)? = try connection.rows(RenderedSQL(sql: "SELECT current_schema()", arguments: [])).first?.first
-        else {
-            throw ModelError(.storeFailure, message: "The PostgreSQL connection has no current schema: set search_path in the URL")
-        }
-        return "cairn_changes_" + schema
-    }
-
-    /// The tables the current transaction changed so far.
-    static func tablesChanged(connection: PostgresConnection) throws -> Set<String> {
-        let rows = try connection.fetchAll(sql: "SELECT current_setting('\(setting)', true)").rows
-        guard case .text(let noted)? = rows.first?.first else { return [] }
-        return Set(noted.split(separator: "\u{1F}").map(String.init))
     }
 }

@@ -8,9 +8,10 @@ import Testing
 @MainActor
 @Suite("Live results on a PostgreSQL store", .enabled(if: PostgresTestSchema.serverURL != nil, PostgresTestSchema.skipMessage))
 struct PostgresLiveTests {
-    func container(_ url: String, polling interval: Duration?) throws -> ModelContainer {
+    func container(_ url: String, polling interval: Duration?, triggers: Bool = true) throws -> ModelContainer {
         var configuration = ModelConfiguration(url: try #require(URL(string: url)))
         configuration.othersCommitsPollingInterval = interval
+        configuration.tracksServerChangesWithTriggers = triggers
         return try ModelContainer(for: Schema([Workout.self]), configurations: [configuration])
     }
 
@@ -52,6 +53,38 @@ struct PostgresLiveTests {
             try client.execute(sql: #"UPDATE "Workout" SET "title" = 'Z'"#)
             try await pollUntil { query.wrappedValue.first?.title == "Z" }
             #expect(query.wrappedValue.map(\.title) == ["Z"])
+        }
+    }
+
+    /// Where the server has no triggers or `LISTEN` (CockroachDB), each save bumps a counter
+    /// that other containers poll.
+    @Test func withoutNotificationsAnotherContainersSaveArrivesByPolling() async throws {
+        try await PostgresTestSchema.withSchema { url in
+            let mine = try container(url, polling: .milliseconds(20), triggers: false)
+            mine.mainContext.insert(workout("A", minutes: 10))
+            try mine.mainContext.save()
+            let query = Query<Workout, [Workout]>(sort: \.title, modelContext: mine.mainContext)
+            #expect(query.wrappedValue.count == 1)
+            let triggerCount = try PostgresConnection(url: url).fetchAll(
+                sql: "SELECT count(*) FROM information_schema.triggers WHERE trigger_schema = current_schema()")
+            #expect(triggerCount.rows == [[.integer(0)]])
+
+            let otherContext = ModelContext(try container(url, polling: nil, triggers: false))
+            otherContext.insert(workout("B", minutes: 20))
+            try otherContext.save()
+            try await pollUntil { query.wrappedValue.count == 2 }
+            #expect(query.wrappedValue.map(\.title) == ["A", "B"])
+
+            // This container's own save moves the counter by one: not reported as others'.
+            let store = try mine.store(for: "Workout")
+            store.checkOthersCommits()
+            let seen = Collected<Set<String>>()
+            store.observeOthersCommits { seen.append($0) }
+            let own = ModelContext(mine)
+            own.insert(workout("C", minutes: 30))
+            try own.save()
+            store.checkOthersCommits()
+            #expect(seen.values.isEmpty)
         }
     }
 }
