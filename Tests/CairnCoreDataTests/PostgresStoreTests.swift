@@ -47,3 +47,43 @@ struct PostgresFormatDifferentialTests {
         }
     }
 }
+
+/// A fetched-results controller over a PostgreSQL store reports another context's save with
+/// Core Data's index paths, as it does over SQLite.
+@MainActor
+@Suite("NSFetchedResultsController on a PostgreSQL store",
+       .enabled(if: PostgresTestSchema.serverURL != nil, PostgresTestSchema.skipMessage))
+struct PostgresFetchedResultsTests {
+    @Test func anotherContextsSaveIsReported() async throws {
+        try await PostgresTestSchema.withSchema { url in
+            let container = try ModelContainer(
+                for: Schema([StoredExpense.self]), configurations: [ModelConfiguration(url: try #require(URL(string: url)))])
+            let writer = ModelContext(container)
+            for row in expenses() { writer.insert(StoredExpense(row: row)) }
+            try writer.save()
+            let request = StoredExpense.fetchRequest()
+            request.predicate = NSPredicate(format: "NOT categoryName IN {'Groceries', 'Utilities'} AND categoryName != nil")
+            request.sortDescriptors = [NSSortDescriptor(key: "categoryName", ascending: true),
+                                       NSSortDescriptor(key: "amount", ascending: false)]
+            let controller = NSFetchedResultsController(
+                fetchRequest: request, managedObjectContext: ModelContext(container), sectionNameKeyPath: "categoryName",
+                cacheName: nil)
+            try controller.performFetch()
+            let recorder = ChangeRecorder()
+            controller.delegate = recorder
+            #expect(controller.fetchedObjects?.map(\.ref) == [3, 1, 2, 10, 9, 5])
+
+            let other = ModelContext(container)
+            let stored = try other.fetch(StoredExpense.fetchRequest())
+            stored.first { $0.ref == 9 }?.notes = "receipt lost"
+            if let uber = stored.first(where: { $0.ref == 5 }) { other.delete(uber) }
+            other.insert(StoredExpense(row: ["id": 11, "amount": 1.0, "categoryName": "Food"]))
+            try other.save()
+            for _ in 0..<10_000 where recorder.log.isEmpty { await Task.yield() }
+            #expect(recorder.log == [
+                "will", "section delete Transport @2", "delete #5 2.0→-", "insert #11 -→0.3", "update #9 1.1→-", "did",
+            ])
+            #expect(controller.fetchedObjects?.map(\.ref) == [3, 1, 2, 11, 10, 9])
+        }
+    }
+}
