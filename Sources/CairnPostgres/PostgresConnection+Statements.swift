@@ -123,6 +123,7 @@ extension PostgresConnection {
         // One buffer for every value's bytes (plus a final byte, so an empty value still has an
         // address: libpq reads a null pointer as NULL).
         var storage: [UInt8] = []
+        storage.reserveCapacity(64 + 16 * types.count)
         var offsets: [Int] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -130,18 +131,18 @@ extension PostgresConnection {
         lengths.reserveCapacity(types.count)
         formats.reserveCapacity(types.count)
         for (value, type) in zip(arguments.values, types) {
-            let encoded = PostgresValueCoding.encode(value, as: type)
-            if let bytes = encoded.bytes {
-                offsets.append(storage.count)
-                storage.append(contentsOf: bytes)
+            let start = storage.count
+            if let format = PostgresValueCoding.encode(value, as: type, into: &storage) {
+                offsets.append(start)
+                lengths.append(Int32(storage.count - start))
                 // libpq reads a text-format value up to its NUL, ignoring the length.
-                if encoded.format == 0 { storage.append(0) }
-                lengths.append(Int32(bytes.count))
+                if format == 0 { storage.append(0) }
+                formats.append(format)
             } else {
                 offsets.append(-1)
                 lengths.append(0)
+                formats.append(0)
             }
-            formats.append(encoded.format)
         }
         storage.append(0)
         return try storage.withUnsafeBufferPointer { buffer in
