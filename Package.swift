@@ -123,10 +123,11 @@ let package = Package(
         .target(name: "StructuredQueriesSQLite", dependencies: ["Cairn", "StructuredQueries"], swiftSettings: strict),
         .target(name: "SQLiteData", dependencies: ["Cairn", "StructuredQueries"], swiftSettings: strict),
 
-        // The raw-C baseline of the benchmark, compiled into cairn-bench.
+        // The raw-C baselines of the benchmark (SQLite, and libpq for `--store postgres`),
+        // compiled into cairn-bench.
         .target(
             name: "CairnBenchBaseline",
-            dependencies: ["CSQLite"],
+            dependencies: ["CSQLite", "CLibPQ"],
             cSettings: [.unsafeFlags(["-O2"])]
         ),
         .executableTarget(

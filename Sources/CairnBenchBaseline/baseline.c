@@ -59,7 +59,7 @@ static double now_ms(void) {
 // one changes nothing in the others; a skipped workload reports -1 ms.
 static int selected_workloads = 0x1f7f;  // W1-W7 and W9-W13 (C has no W8)
 void cairn_baseline_select_workloads(int mask) { selected_workloads = mask | 1; }
-static int selected(int k) { return (selected_workloads >> (k - 1)) & 1; }
+int cairn_baseline_selected(int k) { return (selected_workloads >> (k - 1)) & 1; }
 
 // Under `valgrind --tool=callgrind` (Scripts/bench-instructions.sh), each timed section is
 // also counted in instructions: its counters are zeroed where the clock starts and dumped,
@@ -122,7 +122,7 @@ static void exec(sqlite3 *db, const char *sql) {
     }
 }
 
-static void make_row(int64_t i, Workout *w) {
+void cairn_baseline_make_row(int64_t i, Workout *w) {
     char buf[32];
     snprintf(buf, sizeof buf, "Workout session #%lld", (long long)i);
     int64_t minutes = (i * 37) % 120 + 1;
@@ -160,16 +160,21 @@ void cairn_baseline_read_row(sqlite3_stmt *s, Workout *w) {
 #define ORDERS_SELECT "SELECT OrderID, CustomerID, EmployeeID, OrderDate, RequiredDate, ShippedDate, ShipVia, " \
                       "Freight, ShipName, ShipAddress, ShipCity, ShipRegion, ShipPostalCode, ShipCountry FROM orders"
 
-typedef struct {
-    int64_t id, employeeID, shipVia;
-    char *customerID, *orderDate, *requiredDate, *shippedDate;
-    double freight;
-    char *shipName, *shipAddress, *shipCity, *shipRegion, *shipPostalCode, *shipCountry;
-} Order;
 
 static char *text_or_null(sqlite3_stmt *s, int i) {
     const unsigned char *t = sqlite3_column_text(s, i);
     return t ? strdup((const char *)t) : NULL;
+}
+
+void cairn_baseline_order_texts(int i, OrderTexts *t) {
+    snprintf(t->cust, sizeof t->cust, "C%04d", i % 93);
+    snprintf(t->od, sizeof t->od, "2019-%02d-%02d %02d:%02d:%02d", 1 + i % 12, 1 + i % 28, i % 24, i % 60, (i * 7) % 60);
+    snprintf(t->rd, sizeof t->rd, "2019-%02d-%02d 00:00:00", 1 + (i + 1) % 12, 1 + i % 28);
+    snprintf(t->sd, sizeof t->sd, "2019-%02d-%02d 12:00:00", 1 + (i + 2) % 12, 1 + i % 28);
+    snprintf(t->name, sizeof t->name, "Ship to customer number %d", i % 500);
+    snprintf(t->addr, sizeof t->addr, "%d Long Street Name Avenue", i % 9000);
+    snprintf(t->city, sizeof t->city, "City %d", i % 70);
+    snprintf(t->post, sizeof t->post, "%05d", (i * 31) % 99999);
 }
 
 static void read_order(sqlite3_stmt *s, Order *o) {
@@ -189,7 +194,7 @@ static void read_order(sqlite3_stmt *s, Order *o) {
     o->shipCountry = text_or_null(s, 13);
 }
 
-static void free_order(Order *o) {
+void cairn_baseline_free_order(Order *o) {
     free(o->customerID); free(o->orderDate); free(o->requiredDate); free(o->shippedDate);
     free(o->shipName); free(o->shipAddress); free(o->shipCity); free(o->shipRegion);
     free(o->shipPostalCode); free(o->shipCountry);
@@ -236,7 +241,7 @@ static int64_t orders_pass(sqlite3_stmt *q, Order *orders) {
     int k = 0;
     while (sqlite3_step(q) == SQLITE_ROW) read_order(q, &orders[k++]);
     sqlite3_reset(q);
-    for (int j = 0; j < k; j++) { sum += orders[j].id + (orders[j].shippedDate ? 1 : 0); free_order(&orders[j]); }
+    for (int j = 0; j < k; j++) { sum += orders[j].id + (orders[j].shippedDate ? 1 : 0); cairn_baseline_free_order(&orders[j]); }
     return sum;
 }
 
@@ -263,7 +268,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
     double tSetup = now_ms() - t0;
 
     Workout *input = malloc(sizeof(Workout) * N);
-    for (int64_t i = 1; i <= N; i++) make_row(i, &input[i - 1]);
+    for (int64_t i = 1; i <= N; i++) cairn_baseline_make_row(i, &input[i - 1]);
 
     // W1
     double t = cairn_baseline_workload_begin();
@@ -292,7 +297,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
 
     double tW2 = -1;
     int64_t ck2 = 0;
-    if (selected(2)) {
+    if (cairn_baseline_selected(2)) {
         // W2
         t = cairn_baseline_workload_begin();
         READ_BEGIN();
@@ -316,7 +321,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
 
     double tW3 = -1;
     int64_t ck3 = 0;
-    if (selected(3)) {
+    if (cairn_baseline_selected(3)) {
         // W3
         t = cairn_baseline_workload_begin();
         READ_BEGIN();
@@ -340,7 +345,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
 
     double tW4 = -1;
     int64_t ck4 = 0;
-    if (selected(4)) {
+    if (cairn_baseline_selected(4)) {
         // W4
         t = cairn_baseline_workload_begin();
         READ_BEGIN();
@@ -358,7 +363,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
 
     double tW5 = -1;
     int64_t ck5 = 0;
-    if (selected(5)) {
+    if (cairn_baseline_selected(5)) {
         // W5 (extra): 10,000 primary-key lookups, one row materialised each
         t = cairn_baseline_workload_begin();
         READ_BEGIN();
@@ -383,7 +388,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
 
     double tW6 = -1, tW7 = -1, tW9 = -1;
     int64_t ck6 = 0, ck7 = 0, ck9 = 0;
-    if (selected(6) || selected(7) || selected(9)) {
+    if (cairn_baseline_selected(6) || cairn_baseline_selected(7) || cairn_baseline_selected(9)) {
         // W6: orders-shaped rows (Northwind "Orders": 14 columns, ISO-8601 text dates, NULLs)
         exec(db, "CREATE TABLE orders (OrderID INTEGER PRIMARY KEY, CustomerID TEXT, EmployeeID INTEGER, "
                  "OrderDate TEXT, RequiredDate TEXT, ShippedDate TEXT, ShipVia INTEGER, Freight REAL, "
@@ -392,35 +397,28 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
         sqlite3_stmt *oi;
         check(sqlite3_prepare_v2(db, "INSERT INTO orders VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &oi, NULL), db, "prepare orders");
         for (int i = 1; i <= ORDERS; i++) {
-            char cust[8], od[24], rd[24], sd[24], name[40], addr[48], city[24], post[12];
-            snprintf(cust, sizeof cust, "C%04d", i % 93);
-            snprintf(od, sizeof od, "2019-%02d-%02d %02d:%02d:%02d", 1 + i % 12, 1 + i % 28, i % 24, i % 60, (i * 7) % 60);
-            snprintf(rd, sizeof rd, "2019-%02d-%02d 00:00:00", 1 + (i + 1) % 12, 1 + i % 28);
-            snprintf(sd, sizeof sd, "2019-%02d-%02d 12:00:00", 1 + (i + 2) % 12, 1 + i % 28);
-            snprintf(name, sizeof name, "Ship to customer number %d", i % 500);
-            snprintf(addr, sizeof addr, "%d Long Street Name Avenue", i % 9000);
-            snprintf(city, sizeof city, "City %d", i % 70);
-            snprintf(post, sizeof post, "%05d", (i * 31) % 99999);
+            OrderTexts t;
+            cairn_baseline_order_texts(i, &t);
             sqlite3_bind_int64(oi, 1, i);
-            sqlite3_bind_text(oi, 2, cust, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(oi, 2, t.cust, -1, SQLITE_TRANSIENT);
             sqlite3_bind_int64(oi, 3, 1 + i % 9);
-            sqlite3_bind_text(oi, 4, od, -1, SQLITE_TRANSIENT);
-            sqlite3_bind_text(oi, 5, rd, -1, SQLITE_TRANSIENT);
-            if (i % 17 == 0) sqlite3_bind_null(oi, 6); else sqlite3_bind_text(oi, 6, sd, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(oi, 4, t.od, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(oi, 5, t.rd, -1, SQLITE_TRANSIENT);
+            if (i % 17 == 0) sqlite3_bind_null(oi, 6); else sqlite3_bind_text(oi, 6, t.sd, -1, SQLITE_TRANSIENT);
             sqlite3_bind_int64(oi, 7, 1 + i % 3);
             sqlite3_bind_double(oi, 8, (double)(i % 1000) / 7.0);
-            sqlite3_bind_text(oi, 9, name, -1, SQLITE_TRANSIENT);
-            sqlite3_bind_text(oi, 10, addr, -1, SQLITE_TRANSIENT);
-            sqlite3_bind_text(oi, 11, city, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(oi, 9, t.name, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(oi, 10, t.addr, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(oi, 11, t.city, -1, SQLITE_TRANSIENT);
             if (i % 3 == 0) sqlite3_bind_null(oi, 12); else sqlite3_bind_text(oi, 12, "Region", -1, SQLITE_STATIC);
-            sqlite3_bind_text(oi, 13, post, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(oi, 13, t.post, -1, SQLITE_TRANSIENT);
             sqlite3_bind_text(oi, 14, "Country", -1, SQLITE_STATIC);
             if (sqlite3_step(oi) != SQLITE_DONE) { fprintf(stderr, "orders: %s\n", sqlite3_errmsg(db)); return 1; }
             sqlite3_reset(oi);
         }
         sqlite3_finalize(oi);
         exec(db, "COMMIT");
-        if (selected(6)) {
+        if (cairn_baseline_selected(6)) {
             t = cairn_baseline_workload_begin();
             READ_BEGIN();
             sqlite3_stmt *q6;
@@ -432,7 +430,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
             READ_END();
             tW6 = cairn_baseline_workload_end(6, t);
         }
-        if (selected(7)) {
+        if (cairn_baseline_selected(7)) {
             // W6's loop, but each fetch fills a new array that is freed after use.
             t = cairn_baseline_workload_begin();
             READ_BEGIN();
@@ -447,7 +445,7 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
             READ_END();
             tW7 = cairn_baseline_workload_end(7, t);
         }
-        if (selected(9)) {
+        if (cairn_baseline_selected(9)) {
             exec(db, "CREATE TABLE shippers (ShipperID INTEGER PRIMARY KEY, CompanyName TEXT NOT NULL, Phone TEXT)");
             exec(db, "INSERT INTO shippers (ShipperID, CompanyName) VALUES "
                      "(1, 'Speedy Express'), (2, 'United Package'), (3, 'Federal Shipping')");
@@ -476,10 +474,10 @@ int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *ou
     // W10: other connections on the file W1 filled (concurrent_load.c).
     double tW10 = -1;
     int64_t ck10 = 0;
-    if (selected(10)) tW10 = cairn_baseline_concurrent_load(path, &ck10);
+    if (cairn_baseline_selected(10)) tW10 = cairn_baseline_concurrent_load(path, &ck10);
 
     // W11-W13: writes, after every read workload (writes.c).
-    int writes[3] = { selected(11), selected(12), selected(13) };
+    int writes[3] = { cairn_baseline_selected(11), cairn_baseline_selected(12), cairn_baseline_selected(13) };
     double tWrites[3] = { -1, -1, -1 };
     int64_t ckWrites[3] = { 0, 0, 0 };
     // On the connection that ran W1-W9, kept open through W10 as a library's pool keeps its

@@ -14,17 +14,7 @@
 #include "baseline_internal.h"
 #include "CairnBenchBaseline.h"
 
-#define W10_READERS 4
-#define W10_READS 500
-#define W10_BATCH 100
-
-typedef struct {
-    const char *path;
-    int64_t checksum;
-    int failed;
-} Reader;
-
-static atomic_int readers_running;
+atomic_int cairn_baseline_readers_running;
 
 static sqlite3 *open_connection(const char *path) {
     sqlite3 *db = NULL;
@@ -39,8 +29,8 @@ static sqlite3 *open_connection(const char *path) {
 }
 
 static void *read_loop(void *argument) {
-    Reader *reader = argument;
-    sqlite3 *db = open_connection(reader->path);
+    LoadReader *reader = argument;
+    sqlite3 *db = open_connection(reader->target);
     sqlite3_stmt *q = NULL;
     if (!db || sqlite3_prepare_v2(db, "SELECT id, title, startedAt, finishedAt, minutes, calories, isFavorite FROM workout "
                                       "WHERE minutes >= ? ORDER BY startedAt DESC LIMIT ?", -1, &q, NULL) != SQLITE_OK) {
@@ -64,7 +54,7 @@ static void *read_loop(void *argument) {
     }
     sqlite3_finalize(q);
     sqlite3_close(db);
-    atomic_fetch_sub(&readers_running, 1);
+    atomic_fetch_sub(&cairn_baseline_readers_running, 1);
     return NULL;
 }
 
@@ -79,7 +69,7 @@ static void *write_loop(void *argument) {
     }
     int64_t k = 0;
     char title[32];
-    while (atomic_load(&readers_running) > 0) {
+    while (atomic_load(&cairn_baseline_readers_running) > 0) {
         sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
         for (int i = 0; i < W10_BATCH; i++, k++) {
             snprintf(title, sizeof title, "Workout session #%lld", (long long)(N + 1 + k));
@@ -95,20 +85,20 @@ static void *write_loop(void *argument) {
     return NULL;
 }
 
-double cairn_baseline_concurrent_load(const char *path, int64_t *checksum) {
-    Reader readers[W10_READERS];
-    pthread_t threads[W10_READERS], writer;
-    atomic_store(&readers_running, W10_READERS);
+double cairn_baseline_load(const char *target, void *(*reader)(void *), void *(*writer)(void *), int64_t *checksum) {
+    LoadReader readers[W10_READERS];
+    pthread_t threads[W10_READERS], writerThread;
+    atomic_store(&cairn_baseline_readers_running, W10_READERS);
     double t = cairn_baseline_workload_begin();
-    pthread_create(&writer, NULL, write_loop, (void *)path);
+    pthread_create(&writerThread, NULL, writer, (void *)target);
     for (int i = 0; i < W10_READERS; i++) {
-        readers[i] = (Reader){ .path = path, .checksum = 0, .failed = 0 };
-        pthread_create(&threads[i], NULL, read_loop, &readers[i]);
+        readers[i] = (LoadReader){ .target = target, .checksum = 0, .failed = 0 };
+        pthread_create(&threads[i], NULL, reader, &readers[i]);
     }
     for (int i = 0; i < W10_READERS; i++) pthread_join(threads[i], NULL);
     double ms = cairn_baseline_workload_end(10, t);
     void *writerFailed = NULL;
-    pthread_join(writer, &writerFailed);
+    pthread_join(writerThread, &writerFailed);
     *checksum = 0;
     for (int i = 0; i < W10_READERS; i++) {
         if (readers[i].failed) { *checksum = -1; return ms; }
@@ -116,4 +106,8 @@ double cairn_baseline_concurrent_load(const char *path, int64_t *checksum) {
     }
     if (writerFailed) *checksum = -1;
     return ms;
+}
+
+double cairn_baseline_concurrent_load(const char *path, int64_t *checksum) {
+    return cairn_baseline_load(path, read_loop, write_loop, checksum);
 }

@@ -8,12 +8,24 @@ struct PreparedStatement {
     var sql: String
     /// The type the server inferred for each `$n`, which picks each value's encoding.
     var parameterTypes: [Oid]
+    /// The result columns' names and types, read once when the statement is prepared.
+    var columnNames: [String]
+    var columnTypes: [Oid]
     /// Whether every result column has a type whose binary form the engine reads; otherwise
     /// the results come as text, which every type has.
     var binaryResults: Bool
 }
 
 extension PostgresConnection {
+    /// The most statements a connection keeps prepared before it deallocates them all: SQL
+    /// shapes are finite when values are bound, so this only guards against SQL built with
+    /// spliced values, which would otherwise hold server memory per text without bound. The
+    /// same policy as SQLite's statement cache.
+    public static let statementCacheLimit = 512
+
+    /// The number of statements prepared on this connection now.
+    public var preparedStatementCount: Int { statements.count }
+
     /// The prepared statement for `sql`, preparing it (and asking the server for its parameter
     /// and column types) on first use.
     ///
@@ -25,6 +37,7 @@ extension PostgresConnection {
     func prepare(_ sql: String, arguments: StatementArguments? = nil) throws -> PreparedStatement {
         if let statement = statements[sql] { return statement }
         try checkCancellation()
+        if statements.count >= Self.statementCacheLimit { try deallocateAll() }
         preparedCount += 1
         let name = "cairn_\(preparedCount)"
         PQclear(try check(PQprepare(handle, name, sql, 0, nil), sql: sql, arguments: arguments))
@@ -40,9 +53,44 @@ extension PostgresConnection {
         let columnTypes = (0..<PQnfields(description)).map { PQftype(description, $0) }
         let statement = PreparedStatement(
             name: name, sql: sql, parameterTypes: parameterTypes,
+            columnNames: (0..<PQnfields(description)).map { String(cString: PQfname(description, $0)) },
+            columnTypes: columnTypes,
             binaryResults: columnTypes.allSatisfy(TypeOID.binaryReadable.contains))
         statements[sql] = statement
         return statement
+    }
+
+    /// Forgets every prepared statement, on the server too.
+    private func deallocateAll() throws {
+        // Inside a failed transaction DEALLOCATE would fail too; the statements stay then,
+        // and the cache is emptied at the next statement outside one.
+        PQclear(try runScript("DEALLOCATE ALL"))
+        statements.removeAll()
+    }
+
+    /// Prepares `sql` (once per connection) and runs it with `arguments`: the statement and
+    /// its successful result, which the caller frees.
+    ///
+    /// A statement prepared before the schema changed under it fails with "cached plan must
+    /// not change result type" (SQLSTATE `0A000`, a `SELECT *` after `ALTER TABLE … ADD
+    /// COLUMN`, say): it is deallocated, and outside a transaction prepared again and run once
+    /// more. Inside a transaction the failure has aborted the transaction, so the error is
+    /// thrown, marked so that ``inTransaction(isolation:readOnly:maximumAttempts:_:)`` runs
+    /// the transaction again, which prepares the statement anew.
+    func query(_ sql: String, arguments: StatementArguments) throws -> (PreparedStatement, OpaquePointer) {
+        let statement = try prepare(sql, arguments: arguments)
+        do {
+            return (statement, try run(statement, arguments: arguments))
+        } catch var error as PostgresError where error.sqlState == "0A000" {
+            statements[sql] = nil
+            runIgnoringFailure("DEALLOCATE \(statement.name)")
+            guard !isInTransaction else {
+                error.isStalePlan = true
+                throw error
+            }
+            let fresh = try prepare(sql, arguments: arguments)
+            return (fresh, try run(fresh, arguments: arguments))
+        }
     }
 
     /// Runs a prepared statement with `arguments` and returns its successful result.
@@ -75,6 +123,7 @@ extension PostgresConnection {
         // One buffer for every value's bytes (plus a final byte, so an empty value still has an
         // address: libpq reads a null pointer as NULL).
         var storage: [UInt8] = []
+        storage.reserveCapacity(64 + 16 * types.count)
         var offsets: [Int] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -82,18 +131,18 @@ extension PostgresConnection {
         lengths.reserveCapacity(types.count)
         formats.reserveCapacity(types.count)
         for (value, type) in zip(arguments.values, types) {
-            let encoded = PostgresValueCoding.encode(value, as: type)
-            if let bytes = encoded.bytes {
-                offsets.append(storage.count)
-                storage.append(contentsOf: bytes)
+            let start = storage.count
+            if let format = PostgresValueCoding.encode(value, as: type, into: &storage) {
+                offsets.append(start)
+                lengths.append(Int32(storage.count - start))
                 // libpq reads a text-format value up to its NUL, ignoring the length.
-                if encoded.format == 0 { storage.append(0) }
-                lengths.append(Int32(bytes.count))
+                if format == 0 { storage.append(0) }
+                formats.append(format)
             } else {
                 offsets.append(-1)
                 lengths.append(0)
+                formats.append(0)
             }
-            formats.append(encoded.format)
         }
         storage.append(0)
         return try storage.withUnsafeBufferPointer { buffer in

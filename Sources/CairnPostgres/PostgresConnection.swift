@@ -90,7 +90,7 @@ public final class PostgresConnection {
     /// - Throws: ``PostgresError`` with the server's SQLSTATE and the SQL.
     @discardableResult
     public func execute(sql: String, arguments: StatementArguments = []) throws -> Int {
-        let result = arguments.isEmpty ? try runScript(sql) : try run(prepare(sql, arguments: arguments), arguments: arguments)
+        let result = arguments.isEmpty ? try runScript(sql) : try query(sql, arguments: arguments).1
         defer { PQclear(result) }
         return PQcmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
     }
@@ -104,10 +104,11 @@ public final class PostgresConnection {
     ///
     /// - Throws: ``PostgresError`` with the server's SQLSTATE and the SQL.
     public func fetchAll(sql: String, arguments: StatementArguments = []) throws -> PostgresRows {
-        let statement = try prepare(sql, arguments: arguments)
-        let result = try run(statement, arguments: arguments)
+        let (statement, result) = try query(sql, arguments: arguments)
         defer { PQclear(result) }
-        return PostgresRows(result: result, binary: statement.binaryResults)
+        return PostgresRows(columnNames: statement.columnNames, rows: (0..<PQntuples(result)).map { row in
+            (0..<statement.columnTypes.count).map { column in statement.value(result, row: row, column: column) }
+        })
     }
 
     /// Sends a notification on `channel` with `payload` (`SELECT pg_notify($1, $2)`); inside a
@@ -161,32 +162,6 @@ public struct PostgresRows: Sendable, Hashable {
     /// Rows from already-converted values.
     public init(columnNames: [String], rows: [[DatabaseValue]]) {
         self.columnNames = columnNames
-        self.rows = rows
-    }
-
-    init(result: OpaquePointer, binary: Bool) {
-        let columnCount = PQnfields(result)
-        let rowCount = PQntuples(result)
-        columnNames = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
-        let types = (0..<columnCount).map { PQftype(result, $0) }
-        var rows: [[DatabaseValue]] = []
-        rows.reserveCapacity(Int(rowCount))
-        for row in 0..<rowCount {
-            var values: [DatabaseValue] = []
-            values.reserveCapacity(Int(columnCount))
-            for column in 0..<columnCount {
-                if PQgetisnull(result, row, column) != 0 {
-                    values.append(.null)
-                    continue
-                }
-                let length = Int(PQgetlength(result, row, column))
-                let bytes = UnsafeRawBufferPointer(start: PQgetvalue(result, row, column), count: length)
-                values.append(binary
-                    ? PostgresValueCoding.decodeBinary(bytes, type: types[Int(column)])
-                    : PostgresValueCoding.decodeText(String(decoding: bytes, as: UTF8.self), type: types[Int(column)]))
-            }
-            rows.append(values)
-        }
         self.rows = rows
     }
 }

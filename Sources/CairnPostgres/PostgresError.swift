@@ -38,6 +38,10 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public let sql: String?
     /// The arguments bound to ``sql``.
     public let arguments: StatementArguments?
+    /// A statement prepared before a schema change failed with "cached plan must not change
+    /// result type" inside a transaction; it was deallocated, so running the transaction again
+    /// prepares it anew.
+    var isStalePlan = false
 
     /// Creates an error; the engine throws these, tests and wrappers may build them too.
     public init(
@@ -75,8 +79,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 
     /// Whether retrying the whole transaction may succeed: a serialization failure (`40001`)
     /// or a deadlock (`40P01`), which PostgreSQL's SERIALIZABLE isolation and distributed
-    /// engines report for conflicting concurrent transactions.
-    var isTransient: Bool { sqlState == "40001" || sqlState == "40P01" }
+    /// engines report for conflicting concurrent transactions, or a stale prepared statement,
+    /// which the next attempt prepares again.
+    var isTransient: Bool { sqlState == "40001" || sqlState == "40P01" || isStalePlan }
 
     /// `PostgreSQL error 42601: syntax error at or near "SELEC"`, then the detail, the hint and
     /// the SQL with a caret under the position the server named.

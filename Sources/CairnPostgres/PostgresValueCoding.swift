@@ -23,46 +23,43 @@ enum TypeOID {
     static let binaryReadable: Set<Oid> = [bool, bytea, name, int8, int2, int4, text, float4, float8, bpchar, varchar]
 }
 
-/// One parameter as libpq takes it: bytes and their format (0 text, 1 binary); nil bytes is NULL.
-struct EncodedParameter {
-    var bytes: [UInt8]?
-    var format: Int32
-}
-
 enum PostgresValueCoding {
     // MARK: - Parameters
 
-    /// Encodes `value` for a parameter the server inferred as `type` (from the prepared
-    /// statement's description). Matching kinds travel in binary (int2/int4/int8, float8,
-    /// bool, text types, bytea); anything else travels as text, which the server parses as
-    /// that type, so a string reaches a `uuid`, `json` or `timestamp` parameter and a wrong
-    /// value is the server's error, naming the type.
-    static func encode(_ value: DatabaseValue, as type: Oid) -> EncodedParameter {
+    /// Appends `value`'s bytes, encoded for a parameter the server inferred as `type` (from
+    /// the prepared statement's description), to `storage`, and returns their format (0 text,
+    /// 1 binary), or nil for NULL (nothing appended). Matching kinds travel in binary
+    /// (int2/int4/int8, float8, bool, text types, bytea); anything else travels as text, which
+    /// the server parses as that type, so a string reaches a `uuid`, `json` or `timestamp`
+    /// parameter and a wrong value is the server's error, naming the type.
+    ///
+    /// One buffer for every value of a statement: no array per value.
+    static func encode(_ value: DatabaseValue, as type: Oid, into storage: inout [UInt8]) -> Int32? {
         switch (value, type) {
         case (.null, _):
-            return EncodedParameter(bytes: nil, format: 0)
+            return nil
         case (.integer(let v), TypeOID.int8):
-            return binary(UInt64(bitPattern: v))
+            append(UInt64(bitPattern: v), to: &storage)
         case (.integer(let v), TypeOID.int4) where Int32(exactly: v) != nil:
-            return binary(UInt32(bitPattern: Int32(v)))
+            append(UInt32(bitPattern: Int32(v)), to: &storage)
         case (.integer(let v), TypeOID.int2) where Int16(exactly: v) != nil:
-            return binary(UInt16(bitPattern: Int16(v)))
+            append(UInt16(bitPattern: Int16(v)), to: &storage)
         case (.integer(let v), TypeOID.bool):
-            return EncodedParameter(bytes: [v != 0 ? 1 : 0], format: 1)
+            storage.append(v != 0 ? 1 : 0)
         case (.integer(let v), TypeOID.float8):
-            return binary(Double(v).bitPattern)
+            append(Double(v).bitPattern, to: &storage)
         case (.real(let v), TypeOID.float8):
-            return binary(v.bitPattern)
+            append(v.bitPattern, to: &storage)
         case (.text(let v), TypeOID.text), (.text(let v), TypeOID.varchar), (.text(let v), TypeOID.name),
-             (.text(let v), TypeOID.bpchar):
-            return EncodedParameter(bytes: Array(v.utf8), format: 1)
+             (.text(let v), TypeOID.bpchar), (.text(let v), TypeOID.bytea):
+            storage.append(contentsOf: v.utf8)
         case (.blob(let v), TypeOID.bytea):
-            return EncodedParameter(bytes: Array(v), format: 1)
-        case (.text(let v), TypeOID.bytea):
-            return EncodedParameter(bytes: Array(v.utf8), format: 1)
+            storage.append(contentsOf: v)
         default:
-            return EncodedParameter(bytes: Array(textForm(of: value).utf8), format: 0)
+            storage.append(contentsOf: textForm(of: value).utf8)
+            return 0
         }
+        return 1
     }
 
     /// The value's text form as PostgreSQL's input functions read it.
@@ -88,8 +85,8 @@ enum PostgresValueCoding {
         }
     }
 
-    private static func binary<T: FixedWidthInteger>(_ value: T) -> EncodedParameter {
-        withUnsafeBytes(of: value.bigEndian) { EncodedParameter(bytes: Array($0), format: 1) }
+    private static func append<T: FixedWidthInteger>(_ value: T, to storage: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { storage.append(contentsOf: $0) }
     }
 
     // MARK: - Results

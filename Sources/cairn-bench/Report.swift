@@ -4,6 +4,8 @@ import Foundation
 struct Report {
     var baseline: Measurements
     var runs: [Measurements]
+    /// What the ratios divide by, as the footer says it.
+    var baselineName = "C on the same machine and SQLite"
 
     var checksumsAgree: Bool {
         runs.allSatisfy { run in
@@ -38,7 +40,7 @@ struct Report {
             }
             Swift.print(line)
         }
-        Swift.print("(ratio = surface time / C time on the same machine and SQLite; lower is better; ! = checksum differs)")
+        Swift.print("(ratio = surface time / time of \(baselineName); lower is better; ! = checksum differs)")
     }
 }
 

@@ -63,23 +63,11 @@ struct TypedSQLSurface: BenchSurface {
         }
 
         try m.measure(1) {
-            try pool.write { db in
-                var start = 0
-                while start < input.count {
-                    let batch = input[start..<min(start + Self.insertBatch, input.count)]
-                    try BenchWorkout.insert { Array(batch) }.execute(db)
-                    start += Self.insertBatch
-                }
-            }
+            try pool.write { db in try Self.insert(input, db) }
             return nil
         }
 
-        try m.measure(2, { try pool.read { db in try BenchWorkout.all.fetchAll(db) } }, checksum: { rows in
-            rows.reduce(0) { sum, w in
-                sum + w.id + w.minutes + (w.isFavorite ? 1 : 0) + Int64(w.title.utf8.count) + (w.finishedAt == nil ? 1 : 0)
-            }
-        })
-        m.peakRSSKiB = peakResidentKiB()
+        try Self.measureReads(&m, pool)
 
         // W8: W2's rows as a seven-column tuple, the way `select { ($0.a, $0.b) }` reads them.
         let tuples = BenchWorkout.select {
@@ -94,34 +82,6 @@ struct TypedSQLSurface: BenchSurface {
             }
             return sum
         })
-
-        try m.measure(3) {
-            try pool.read { db in
-                var sum: Int64 = 0
-                for _ in 0..<Workload.repeats { sum += try Self.topHundred(db) }
-                return sum
-            }
-        }
-
-        try m.measure(4) {
-            try pool.read { db in
-                var sum: Int64 = 0
-                for _ in 0..<Workload.repeats {
-                    sum += Int64(try BenchWorkout.where { $0.isFavorite.eq(true) }.fetchCount(db))
-                }
-                return sum
-            }
-        }
-
-        try m.measure(5) {
-            try pool.read { db in
-                var sum: Int64 = 0
-                for k in 0..<Workload.lookups {
-                    if let w = try BenchWorkout.find(Workload.lookupKey(k)).fetchOne(db) { sum += w.id + w.minutes }
-                }
-                return sum
-            }
-        }
 
         try pool.write { db in try db.execute(sql: Workload.createOrders) }
         let orders = Workload.makeOrders().map {
@@ -249,8 +209,57 @@ struct TypedSQLSurface: BenchSurface {
         })
     }
 
+    /// W1's inserts: `insertBatch` rows a statement.
+    static func insert(_ rows: [BenchWorkout], _ db: some QueryConnection) throws {
+        var start = 0
+        while start < rows.count {
+            let batch = rows[start..<min(start + insertBatch, rows.count)]
+            try BenchWorkout.insert { Array(batch) }.execute(db)
+            start += insertBatch
+        }
+    }
+
+    /// W2-W5 on `database`, an SQLite pool or a PostgreSQL one: the same typed statements,
+    /// rendered in each database's dialect.
+    static func measureReads(_ m: inout Measurements, _ database: some QueryDatabase) throws {
+        try m.measure(2, { try database.read { db in try BenchWorkout.all.fetchAll(db) } }, checksum: { rows in
+            rows.reduce(0) { sum, w in
+                sum + w.id + w.minutes + (w.isFavorite ? 1 : 0) + Int64(w.title.utf8.count) + (w.finishedAt == nil ? 1 : 0)
+            }
+        })
+        m.peakRSSKiB = peakResidentKiB()
+
+        try m.measure(3) {
+            try database.read { db in
+                var sum: Int64 = 0
+                for _ in 0..<Workload.repeats { sum += try Self.topHundred(db) }
+                return sum
+            }
+        }
+
+        try m.measure(4) {
+            try database.read { db in
+                var sum: Int64 = 0
+                for _ in 0..<Workload.repeats {
+                    sum += Int64(try BenchWorkout.where { $0.isFavorite.eq(true) }.fetchCount(db))
+                }
+                return sum
+            }
+        }
+
+        try m.measure(5) {
+            try database.read { db in
+                var sum: Int64 = 0
+                for k in 0..<Workload.lookups {
+                    if let w = try BenchWorkout.find(Workload.lookupKey(k)).fetchOne(db) { sum += w.id + w.minutes }
+                }
+                return sum
+            }
+        }
+    }
+
     /// W3's query once: the sum of its ids plus its row count (what W3 and W10 add up).
-    static func topHundred(_ db: Database) throws -> Int64 {
+    static func topHundred(_ db: some QueryConnection) throws -> Int64 {
         let rows = try BenchWorkout
             .where { $0.minutes.gte(30) }
             .order { $0.startedAt.desc() }

@@ -2,6 +2,7 @@
 // workloads in plain C over the same SQLite, with the ratio per workload.
 //
 //   swift run -c release cairn-bench [--dir DIR] [--autocommit] [--runs N]
+//   Scripts/with-postgres.sh .build/release/cairn-bench --store postgres
 import CairnBenchBaseline
 import Foundation
 
@@ -9,7 +10,7 @@ let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
         usage: cairn-bench [--dir DIR] [--autocommit] [--runs N] [--only SURFACE] [--workloads 2,6]
-          [--cpu-time] [--format-only] [--relationships]
+          [--cpu-time] [--format-only] [--relationships] [--store sqlite|postgres [--postgres-url URL]]
           Runs W1-W6 (../shared/BENCHMARKS.md), W7 (W6 with a new array per fetch, as
           fetchAll returns), W8 (typed SQL: W2's rows as a seven-column tuple select,
           against C's W2) and W9 (typed SQL: W7's fetches as a tuple select across a
@@ -31,6 +32,9 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --format-only prints only the parse (+ compile) time of a typical format predicate.
           --relationships prints only the times of growing @Model relationship edits
           (no C counterpart; see RelationshipTimings.swift).
+          --store postgres runs W1-W6 and W10 on a PostgreSQL server (--postgres-url, else
+          CAIRN_TEST_POSTGRES_URL, which Scripts/with-postgres.sh sets) against C on libpq
+          (PostgresBench.swift), through the surfaces that run there.
         """)
     exit(0)
 }
@@ -67,6 +71,15 @@ if let i = arguments.firstIndex(of: "--workloads"), arguments.index(after: i) < 
 if arguments.contains("--cpu-time") {
     usesCPUTime = true
     cairn_baseline_use_cpu_time(1)
+}
+if let i = arguments.firstIndex(of: "--store"), arguments.index(after: i) < arguments.endIndex {
+    switch arguments[arguments.index(after: i)] {
+    case "sqlite": break
+    case "postgres": exit(PostgresBench.run(arguments, runs: runCount))
+    case let other:
+        FileHandle.standardError.write(Data("cairn-bench: no store named \(other) (sqlite, postgres)\n".utf8))
+        exit(2)
+    }
 }
 var surfaces = allSurfaces
 if let i = arguments.firstIndex(of: "--only"), arguments.index(after: i) < arguments.endIndex {

@@ -72,6 +72,18 @@ import Testing
         #expect("\(error)".contains("'seven'") || "\(error)".contains("seven"))
     }
 
+    @Test func rowsFromFlatValuesReadRowAfterRowAndDropAPartialRow() throws {
+        let rows = BufferedRows(
+            columnNames: ["id", "title"], sql: "SELECT id, title",
+            values: [.integer(1), .text("Run"), .integer(2), .null, .integer(3)])
+        #expect(rows.count == 2)
+        let read = try rows.map { (try $0.decode(Int64.self, at: 0), try $0.decode(String?.self, column: "title")) }
+        #expect(read.map(\.0) == [1, 2])
+        #expect(read.map(\.1) == ["Run", nil])
+        #expect(rows.value(row: 2, column: 0) == nil)
+        #expect(BufferedRows(columnNames: [], sql: "SELECT", values: [.integer(1)]).count == 0)
+    }
+
     @Test func aRowKeptPastItsTurnReadsNothing() throws {
         var rows = BufferedRows(columnNames: ["n"], sql: "SELECT n")
         rows.append([.integer(1)])

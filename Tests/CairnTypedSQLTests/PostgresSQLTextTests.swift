@@ -16,4 +16,22 @@ struct PostgresSQLTextTests {
         #expect(try postgreSQL(.select(open.query))
             == #"SELECT "reminders"."title" FROM "reminders" WHERE NOT "reminders"."isCompleted" ORDER BY "reminders"."dueDate" ASC NULLS FIRST"#)
     }
+
+    @Test func anOrderingOnAColumnThatHoldsNoNullLeavesOutTheNullsClause() throws {
+        // A plain index on the column serves `DESC`, not `DESC NULLS LAST`.
+        let newest = Reminder.order { $0.id.desc() }.select(\.title)
+        #expect(try postgreSQL(.select(newest.query))
+            == #"SELECT "reminders"."title" FROM "reminders" ORDER BY "reminders"."id" DESC"#)
+        let byTitle = Reminder.order(by: \.title).select(\.id)
+        #expect(try postgreSQL(.select(byTitle.query))
+            == #"SELECT "reminders"."id" FROM "reminders" ORDER BY "reminders"."title" ASC"#)
+        // An optional column, or any column of the optional side of an outer join, keeps
+        // SQLite's order written out.
+        let byDueDate = Reminder.order { $0.dueDate.desc() }.select(\.id)
+        #expect(try postgreSQL(.select(byDueDate.query))
+            == #"SELECT "reminders"."id" FROM "reminders" ORDER BY "reminders"."dueDate" DESC NULLS LAST"#)
+        let joined = RemindersList.leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) }
+            .order { $1.title.asc() }.select { ($0.title, $1.title) }
+        #expect(try postgreSQL(.select(joined.query)).hasSuffix(#"ORDER BY "reminders"."title" ASC NULLS FIRST"#))
+    }
 }

@@ -106,7 +106,7 @@ struct StoreConnection {
         case .sqlite(let database):
             return try database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
         case .postgres(let connection):
-            return try Self.bufferedRows(rendered, on: connection).map(transform)
+            return try connection.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
         }
     }
 
@@ -129,7 +129,7 @@ struct StoreConnection {
                 if let model = try make(row) { made.append(consume model) }
             }
         case .postgres(let connection):
-            try Self.bufferedRows(rendered, on: connection).forEach { row in
+            try connection.forEachRow(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) { row in
                 if let model = try make(row) { made.append(consume model) }
             }
         }
@@ -139,12 +139,5 @@ struct StoreConnection {
     /// Whether the store has a table of that name.
     func tableExists(_ table: String) throws -> Bool {
         try !rows(StoreCatalog.tableExists(table, in: dialect)).isEmpty
-    }
-
-    private static func bufferedRows(_ rendered: RenderedSQL, on connection: PostgresConnection) throws -> BufferedRows {
-        let result = try connection.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
-        var rows = BufferedRows(columnNames: result.columnNames, sql: rendered.sql)
-        for row in result.rows { rows.append(row) }
-        return rows
     }
 }

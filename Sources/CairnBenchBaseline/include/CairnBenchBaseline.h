@@ -19,6 +19,22 @@ typedef struct {
 /// `autocommit` non-zero runs each read statement outside a read transaction.
 int cairn_baseline_run(const char *path, int autocommit, CairnBaselineResult *out);
 
+/// What one run of the PostgreSQL C baseline (postgres.c) measured: W1-W6 and W10 in
+/// milliseconds (index 0..12 as above; -1 for the workloads it does not run) and their
+/// checksums, and the versions of the server and of libpq (`PQserverVersion`,
+/// `PQlibVersion`: 150004 for 15.4).
+typedef struct {
+    double milliseconds[13];
+    int64_t checksum[13];
+    int serverVersion;
+    int libpqVersion;
+} CairnPostgresBaselineResult;
+
+/// Runs W1-W6 and W10 in C on libpq against the server at `url` (a `postgresql://` URL),
+/// in tables it drops and creates in the connection's default schema. Non-zero when a
+/// statement failed (its error is printed to standard error).
+int cairn_baseline_postgres_run(const char *url, CairnPostgresBaselineResult *out);
+
 /// Non-zero: time with CLOCK_PROCESS_CPUTIME_ID instead of CLOCK_MONOTONIC.
 void cairn_baseline_use_cpu_time(int enabled);
 

@@ -127,8 +127,8 @@ extension SQLGenerationContext {
             var key = term.expression
             if let collation = term.collation { key = key.collate(collation) }
             // Without an explicit order, NULLs sort as in SQLite (smallest): written out for
-            // a dialect whose NULLs sort largest.
-            let nulls = term.nulls ?? (context.dialect.sortsNullsLargest
+            // a dialect whose NULLs sort largest, unless the key has none.
+            let nulls = term.nulls ?? (context.dialect.sortsNullsLargest && !term.keyIsNeverNull
                 ? (term.direction == .ascending ? .first : .last) : nil)
             if let nulls, !context.dialect.supportsNullsOrdering {
                 // Emulation: sort on "is NULL" first (true sorts after false when ascending).

@@ -125,6 +125,11 @@ public struct SQLOrderingTerm: Sendable, Hashable {
     public var nulls: SQLNullOrdering?
     /// A collation applied to the key (`COLLATE name`).
     public var collation: String?
+    /// Whether the key is never `NULL` (a column of a non-optional type, outside an outer
+    /// join): then where NULLs sort does not matter, and no `NULLS` clause is written for a
+    /// dialect whose default differs from SQLite's. PostgreSQL uses a plain index on the
+    /// column for `ORDER BY "c" DESC`, but not for `"c" DESC NULLS LAST`.
+    public var keyIsNeverNull = false
 
     /// An ordering term.
     public init(

@@ -27,6 +27,16 @@ public struct BufferedRows {
         self.sql = sql
     }
 
+    /// Rows from every row's values, row after row (`columnNames.count` values a row), taken
+    /// as they are: a trailing partial row is dropped.
+    public init(columnNames: [String], sql: String, values: [DatabaseValue]) {
+        self.columnNames = columnNames
+        self.sql = sql
+        let width = columnNames.count
+        count = width == 0 ? 0 : values.count / width
+        self.values = values.count == count * width ? values : Array(values.prefix(count * width))
+    }
+
     /// Appends a row. Missing trailing values read as `NULL`; extra ones are dropped, so every
     /// row has one value per column.
     public mutating func append(_ row: [DatabaseValue]) {

@@ -93,7 +93,7 @@ extension QueryExpression {
     /// // … ORDER BY "reminders"."dueDate" ASC NULLS LAST
     /// ```
     public func asc(nulls: NullOrdering? = nil) -> OrderingTerm {
-        OrderingTerm(orderingTerm: sqlExpression.ascending(nulls: nulls?.sql))
+        OrderingTerm(orderingTerm: nullability(sqlExpression.ascending(nulls: nulls?.sql)))
     }
 
     /// `expr DESC [NULLS FIRST|LAST]`
@@ -103,14 +103,21 @@ extension QueryExpression {
     /// // … ORDER BY "reminders"."dueDate" DESC
     /// ```
     public func desc(nulls: NullOrdering? = nil) -> OrderingTerm {
-        OrderingTerm(orderingTerm: sqlExpression.descending(nulls: nulls?.sql))
+        OrderingTerm(orderingTerm: nullability(sqlExpression.descending(nulls: nulls?.sql)))
+    }
+
+    /// `term`, marked as having no NULL key when this expression is a column that holds none.
+    func nullability(_ term: SQLOrderingTerm) -> SQLOrderingTerm {
+        var term = term
+        term.keyIsNeverNull = (self as? any NullabilityKnown)?.holdsNoNull ?? false
+        return term
     }
 }
 
 /// An expression used as an ordering term sorts ascending.
 extension TableColumn: QueryOrderingTerm {
     /// The expression as an ascending `ORDER BY` term.
-    public var orderingTerm: SQLOrderingTerm { sqlExpression.ascending() }
+    public var orderingTerm: SQLOrderingTerm { nullability(sqlExpression.ascending()) }
 }
 
 extension SQLQueryExpression: QueryOrderingTerm {

@@ -87,6 +87,18 @@ public struct TableColumn<Root, Value>: QueryExpression, TableColumnExpression, 
     public var sqlExpression: SQLExpression { .column(name, table: tableName) }
 }
 
+/// An expression that knows whether it can be NULL, so an ordering on it can leave out the
+/// `NULLS` clause a dialect would otherwise need (see ``SQLOrderingTerm/keyIsNeverNull``).
+protocol NullabilityKnown {
+    var holdsNoNull: Bool { get }
+}
+
+extension TableColumn: NullabilityKnown {
+    /// Whether the column never holds NULL: neither its value type nor its table (the
+    /// optional side of an outer join) is optional.
+    var holdsNoNull: Bool { !(Value.self is any _OptionalMarker.Type || Root.self is any _OptionalMarker.Type) }
+}
+
 /// A column of any table and type: what ``TableDefinition/allColumns`` lists.
 public protocol TableColumnExpression: Sendable {
     /// The column name.

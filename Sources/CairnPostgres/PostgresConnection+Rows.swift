@@ -1,0 +1,71 @@
+import CairnSQLite
+import CLibPQ
+
+extension PostgresConnection {
+    /// Runs a query and calls `body` with each row, read as a ``Row`` exactly as SQLite's
+    /// rows are: `row.decode(Int64.self, at: 0)`, `row.decode(String.self, column: "title")`.
+    /// The ``Row`` is valid only inside `body`.
+    ///
+    /// ```swift
+    /// try connection.forEachRow(sql: "SELECT id, title FROM item WHERE price < $1", arguments: [10]) { row in
+    ///     print(try row.decode(Int64.self, at: 0), try row.decode(String.self, at: 1))
+    /// }
+    /// ```
+    ///
+    /// Column values convert as ``fetchAll(sql:arguments:)`` describes.
+    ///
+    /// - Throws: ``PostgresError`` with the server's SQLSTATE and the SQL, or the error of `body`
+    ///   (a `RowDecodingError` for a value that does not convert).
+    public func forEachRow(sql: String, arguments: StatementArguments = [], _ body: (Row) throws -> Void) throws {
+        try bufferedRows(sql: sql, arguments: arguments, limit: .max).forEach(body)
+    }
+
+    /// Runs a query and returns each row transformed by `transform`, as SQLite's
+    /// `Database.fetchAll(sql:arguments:_:)` does.
+    ///
+    /// ```swift
+    /// let titles = try connection.fetchAll(sql: "SELECT title FROM item ORDER BY title") {
+    ///     try $0.decode(String.self, at: 0)
+    /// }
+    /// ```
+    public func fetchAll<T>(sql: String, arguments: StatementArguments = [], _ transform: (Row) throws -> T) throws -> [T] {
+        try bufferedRows(sql: sql, arguments: arguments, limit: .max).map(transform)
+    }
+
+    /// Runs a query and returns its first row transformed by `transform`, or nil when it has no
+    /// rows. Only that row is converted.
+    public func fetchOne<T>(sql: String, arguments: StatementArguments = [], _ transform: (Row) throws -> T) throws -> T? {
+        var first: T?
+        try bufferedRows(sql: sql, arguments: arguments, limit: 1).forEach { first = try transform($0) }
+        return first
+    }
+
+    /// The first `limit` rows of a query's result, converted straight from libpq's result
+    /// into the values ``Row`` reads.
+    private func bufferedRows(sql: String, arguments: StatementArguments, limit: Int32) throws -> BufferedRows {
+        let (statement, result) = try query(sql, arguments: arguments)
+        defer { PQclear(result) }
+        let rowCount = min(PQntuples(result), limit)
+        let width = statement.columnTypes.count
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(Int(rowCount) * width)
+        for row in 0..<rowCount {
+            for column in 0..<width { values.append(statement.value(result, row: row, column: column)) }
+        }
+        return BufferedRows(columnNames: statement.columnNames, sql: sql, values: values)
+    }
+}
+
+extension PreparedStatement {
+    /// The value at `row`, `column` of a result of this statement, converted by its column's
+    /// type (binary or text form, as the statement asked for its results).
+    func value(_ result: OpaquePointer, row: Int32, column: Int) -> DatabaseValue {
+        let index = Int32(truncatingIfNeeded: column)
+        if PQgetisnull(result, row, index) != 0 { return .null }
+        let bytes = UnsafeRawBufferPointer(
+            start: PQgetvalue(result, row, index), count: Int(PQgetlength(result, row, index)))
+        return binaryResults
+            ? PostgresValueCoding.decodeBinary(bytes, type: columnTypes[column])
+            : PostgresValueCoding.decodeText(String(decoding: bytes, as: UTF8.self), type: columnTypes[column])
+    }
+}
