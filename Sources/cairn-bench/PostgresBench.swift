@@ -13,13 +13,12 @@ enum PostgresBench {
     static let workloads: Set<Int> = [1, 2, 3, 4, 5, 6, 10]
 
     /// Every surface measured on PostgreSQL, in report order.
-    static let surfaces: [any PostgresBenchSurface] = [PostgresEngineSurface(), PostgresTypedSQLSurface()]
+    static let surfaces: [any PostgresBenchSurface] = [
+        PostgresEngineSurface(), PostgresTypedSQLSurface(), PostgresModelSurface.swiftData, PostgresModelSurface.coreData,
+    ]
 
     /// The surfaces of the SQLite run that do not run here, and why (printed with the report).
-    static let skipped: [(name: String, reason: String)] = [
-        ("swiftdata", "ModelContainer has no PostgreSQL store in this build"),
-        ("coredata", "NSFetchRequest runs through ModelContainer, which has no PostgreSQL store in this build"),
-    ]
+    static let skipped: [(name: String, reason: String)] = []
 
     /// The server: `--postgres-url URL`, else `CAIRN_TEST_POSTGRES_URL` (which
     /// Scripts/with-postgres.sh sets).
@@ -102,9 +101,7 @@ enum PostgresBench {
     }
 }
 
-/// A way of doing the workloads through one of Cairn's surfaces on a PostgreSQL server. The
-/// model surfaces (SwiftData, Core Data) join ``PostgresBench/surfaces`` once a
-/// `ModelContainer` opens on a server; their entry in ``PostgresBench/skipped`` goes then.
+/// A way of doing the workloads through one of Cairn's surfaces on a PostgreSQL server.
 protocol PostgresBenchSurface: Sendable {
     /// The name `--only` picks it by: "engine", "typedsql".
     var label: String { get }

@@ -96,9 +96,9 @@ struct FormatPredicateSQLTests {
 
     @Test(arguments: [
         ("amount > 50", #""Expense"."amount" > ?"#, [DatabaseValue.integer(50)]),
-        ("name == 'Coffee'", #""Expense"."name" IS ?"#, [.text("Coffee")]),
+        ("name == 'Coffee'", #""Expense"."name" = ?"#, [.text("Coffee")]),
         ("name != nil", #"NOT "Expense"."name" IS NULL"#, []),
-        ("name ==[cd] 'Café'", #"cairn_fold("Expense"."name", ?) IS ?"#, [.integer(3), .text("cafe")]),
+        ("name ==[cd] 'Café'", #"cairn_fold("Expense"."name", ?) = ?"#, [.integer(3), .text("cafe")]),
         ("name BEGINSWITH 'Star'", #""Expense"."name" >= ? AND "Expense"."name" < ?"#, [.text("Star"), .text("Stas")]),
         ("name BEGINSWITH[c] 'St*r'", #"cairn_fold("Expense"."name", ?) GLOB ?"#, [.integer(1), .text("st[*]r*")]),
         ("notes LIKE '50%_*'", #""Expense"."notes" GLOB ?"#, [.text("50%_*")]),
@@ -112,7 +112,7 @@ struct FormatPredicateSQLTests {
         ("categoryName IN {'Food', 'Misc'}", #""Expense"."categoryName" IN (?, ?)"#, [.text("Food"), .text("Misc")]),
         ("amount BETWEEN {1, 2}", #""Expense"."amount" BETWEEN ? AND ?"#, [.integer(1), .integer(2)]),
         ("owner.address.city == 'Paris'",
-         #"(SELECT (SELECT "sub2"."city" FROM "Address" AS "sub2" WHERE "sub2"."id" = "sub1"."address") FROM "Owner" AS "sub1" WHERE "sub1"."id" = "Expense"."owner") IS ?"#,
+         #"(SELECT (SELECT "sub2"."city" FROM "Address" AS "sub2" WHERE "sub2"."id" = "sub1"."address") FROM "Owner" AS "sub1" WHERE "sub1"."id" = "Expense"."owner") = ?"#,
          [.text("Paris")]),
         ("ANY items.qty > 1",
          #"EXISTS (SELECT ? FROM "Item" AS "sub1" WHERE "sub1"."expense" = "Expense"."id" AND "sub1"."qty" > ?)"#,
@@ -126,7 +126,7 @@ struct FormatPredicateSQLTests {
         ("SUBQUERY(items, $i, $i.qty > 1).@count > 0",
          #"(SELECT COUNT(*) FROM "Item" AS "sub1" WHERE "sub1"."expense" = "Expense"."id" AND "sub1"."qty" > ?) > ?"#,
          [.integer(1), .integer(0)]),
-        ("amount / 2 == 50", #"CAST("Expense"."amount" AS REAL) / ? IS ?"#, [.integer(2), .integer(50)]),
+        ("amount / 2 == 50", #"CAST("Expense"."amount" AS REAL) / ? = ?"#, [.integer(2), .integer(50)]),
         ("TRUEPREDICATE", "1", []),
     ] as [(String, String, [DatabaseValue])])
     func sqlSnapshots(_ format: String, _ sql: String, _ arguments: [DatabaseValue]) throws {
@@ -138,7 +138,7 @@ struct FormatPredicateSQLTests {
     @Test func injectionThroughArgumentsStaysBound() throws {
         let hostile = "x' OR 1=1; DROP TABLE Expense; --"
         let rendered = try FormatPredicate("name == %@", arguments: [hostile]).sqlCondition(for: expenseEntity).render()
-        #expect(rendered.sql == #""Expense"."name" IS ?"#)
+        #expect(rendered.sql == #""Expense"."name" = ?"#)
         #expect(rendered.arguments == [.text(hostile)])
         let db = try expenseDatabase()
         #expect(try sqlIDs(db, try FormatPredicate("name == %@", arguments: [hostile])).isEmpty)

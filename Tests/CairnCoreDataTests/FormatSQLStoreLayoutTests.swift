@@ -49,7 +49,7 @@ struct FormatSQLStoreLayoutTests {
     @Test("a many-to-many relationship reads its join table, correlated on both keys")
     func joinTableSQL() throws {
         let sql = try FormatPredicate("ANY tags.name == 'db'").sqlCondition(for: layoutPost).render().sql
-        #expect(sql == #"EXISTS (SELECT ? FROM "ZTAG" AS "sub1" WHERE EXISTS (SELECT ? FROM "Z_1TAGS" AS "sub2" WHERE "sub2"."Z_1POSTS" = "ZPOST"."Z_PK" AND "sub2"."Z_2TAGS" = "sub1"."Z_PK") AND "sub1"."ZNAME" IS ?)"#)
+        #expect(sql == #"EXISTS (SELECT ? FROM "ZTAG" AS "sub1" WHERE EXISTS (SELECT ? FROM "Z_1TAGS" AS "sub2" WHERE "sub2"."Z_1POSTS" = "ZPOST"."Z_PK" AND "sub2"."Z_2TAGS" = "sub1"."Z_PK") AND "sub1"."ZNAME" = ?)"#)
     }
 
     @Test("ANY, @count and SUBQUERY over a join table give the posts that have those tags", arguments: [

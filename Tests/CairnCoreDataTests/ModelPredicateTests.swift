@@ -80,7 +80,7 @@ struct IdentifierArgumentTests {
         let cheese = try PersistentIdentifier.identifier(for: "default", entityName: "Item", primaryKey: 6)
         let byOwner = try FormatPredicate("owner == %@", arguments: [bob])
         let rendered = try byOwner.sqlCondition(for: expenseEntity).render()
-        #expect(rendered.sql == #""Expense"."owner" IS ?"#)
+        #expect(rendered.sql == #""Expense"."owner" = ?"#)
         #expect(rendered.arguments == [.integer(2)])
         let db = try expenseDatabase()
         #expect(try sqlIDs(db, byOwner) == [5, 6, 7])

@@ -62,7 +62,7 @@ struct NSExpressionDescriptionTests {
         let rendered = try request.sqlSelect(for: entity(context)).render().sql
         #expect(rendered == """
             SELECT \(sql)("StoredExpense"."amount") AS "value" FROM "StoredExpense" \
-            WHERE "StoredExpense"."categoryName" IS ?
+            WHERE "StoredExpense"."categoryName" = ?
             """)
         let rows: [[String: Any]] = try context.fetch(request).map { ($0 as? [String: Any]) ?? [:] }
         #expect(rows.count == 1)

@@ -53,7 +53,7 @@ struct NSFetchRequestSQLTests {
         count.resultType = .countResultType
         count.predicate = NSPredicate(format: "isBusiness == YES")
         #expect(try count.sqlSelect(for: expenseEntity).render().sql
-            == #"SELECT COUNT(*) FROM "Expense" WHERE "Expense"."isBusiness" IS ?"#)
+            == #"SELECT COUNT(*) FROM "Expense" WHERE "Expense"."isBusiness" = ?"#)
         #expect(try run(count) == [[.integer(3)]])
         count.fetchLimit = 2
         #expect(try run(count) == [[.integer(2)]])

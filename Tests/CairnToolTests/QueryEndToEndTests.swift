@@ -146,7 +146,7 @@ struct QueryEndToEndTests {
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.hasPrefix(#"""
             sql:
-              SELECT "ZCAR"."ZMAKER" AS "maker" FROM "ZCAR" WHERE "ZCAR"."ZMODEL" IS ? ORDER BY "ZCAR"."Z_PK" ASC
+              SELECT "ZCAR"."ZMAKER" AS "maker" FROM "ZCAR" WHERE "ZCAR"."ZMODEL" = ? ORDER BY "ZCAR"."Z_PK" ASC
             values:
               ?1 = "GT"
             plan:

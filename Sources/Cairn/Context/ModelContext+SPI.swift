@@ -18,7 +18,8 @@ extension ModelContext {
         let (store, layout) = try table(of: type)
         var select = selectAll(layout)
         select.condition = condition
-        select.ordering = ordering
+        // Only PostgreSQL writes a NULLS clause that the marks leave out.
+        select.ordering = store.dialect == .postgres ? layout.markingNeverNullKeys(ordering) : ordering
         if let limit,
             let page = try storedModelsInIndexOrder(T.self, select, limit: limit, offset: offset, layout: layout, store: store)
         {

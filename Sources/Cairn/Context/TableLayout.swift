@@ -175,6 +175,23 @@ struct TableLayout {
         return result
     }
 
+    /// `terms` with each key that is this table's primary key or a non-optional attribute
+    /// column (qualified by the table's name) marked as never NULL, so that a dialect whose
+    /// NULL order differs from SQLite's needs no `NULLS` clause, which would keep an index
+    /// from serving the order.
+    func markingNeverNullKeys(_ terms: [SQLOrderingTerm]) -> [SQLOrderingTerm] {
+        terms.map { term in
+            var term = term
+            if !term.keyIsNeverNull {
+                term.keyIsNeverNull = term.expression == .column(primaryKey, table: tableName) || columns.contains { column in
+                    guard case .attribute(let attribute) = column.kind, !attribute.isOptional else { return false }
+                    return term.expression == .column(column.name, table: tableName)
+                }
+            }
+            return term
+        }
+    }
+
     /// The tables of `layouts`: the entities' and their join tables.
     static func tables(of layouts: [TableLayout]) -> Set<String> {
         var tables = Set(layouts.map(\.tableName))

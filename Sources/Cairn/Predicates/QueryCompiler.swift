@@ -211,12 +211,16 @@ enum QueryCompiler {
         if case .columns = selection {
             let terms = try descriptor.sortBy.map { try SortCompiler.orderingTerm($0, entity: entity, alias: alias) }
             if !terms.isEmpty {
-                select.ordering = terms + [tieBreak == .ascending ? primaryKey.ascending() : primaryKey.descending()]
+                var tie = tieBreak == .ascending ? primaryKey.ascending() : primaryKey.descending()
+                tie.keyIsNeverNull = true
+                select.ordering = terms + [tie]
             }
         } else if selection == .identifiers {
             let terms = try descriptor.sortBy.map { try SortCompiler.orderingTerm($0, entity: entity, alias: alias) }
             if !terms.isEmpty {
-                select.ordering = terms + [primaryKey.ascending()]
+                var tie = primaryKey.ascending()
+                tie.keyIsNeverNull = true
+                select.ordering = terms + [tie]
             }
         }
         if descriptor.fetchLimit != nil { select.limit = compiler.bind(.limit) }

@@ -77,7 +77,10 @@ enum SortCompiler {
                 }
             }
         }
-        return SQLOrderingTerm(column, descriptor.order == .forward ? .ascending : .descending, collation: collation)
+        var term = SQLOrderingTerm(column, descriptor.order == .forward ? .ascending : .descending, collation: collation)
+        // A non-optional attribute of the fetched row itself (a related row may be missing).
+        term.keyIsNeverNull = entity.attribute(for: keyPath) != nil && !attribute.isOptional
+        return term
     }
 
     /// A key path through one to-one relationship to a stored attribute of its destination

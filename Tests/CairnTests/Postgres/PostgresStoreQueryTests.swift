@@ -15,7 +15,7 @@ struct PostgresStoreQueryTests {
         return (container, ModelContext(container))
     }
 
-    @Test("a fetch runs the SQL the guide shows, with $n placeholders and SQLite's NULL order")
+    @Test("a fetch runs the SQL the guide shows: $n placeholders, SQLite's NULL order only where a key can be NULL")
     func renderedSQL() throws {
         try PostgresTestSchema.withSchema { url in
             let (container, context) = try Self.filled(url)
@@ -23,7 +23,10 @@ struct PostgresStoreQueryTests {
             _ = try context.fetch(FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes >= 30 }, sortBy: [SortDescriptor(\.title)]))
             #expect(store.executedStatements.last == #"SELECT "t0"."id", "t0"."title", "t0"."startedAt", "t0"."finishedAt", "#
                 + #""t0"."minutes", "t0"."calories", "t0"."isFavorite" FROM "Workout" AS "t0" WHERE "t0"."minutes" >= $1 "#
-                + #"ORDER BY "t0"."title" COLLATE "C" ASC NULLS FIRST, "t0"."id" ASC NULLS FIRST"#)
+                + #"ORDER BY "t0"."title" COLLATE "C" ASC, "t0"."id" ASC"#)
+            // An optional key keeps SQLite's order: NULL first when ascending, last when descending.
+            _ = try context.fetch(FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.finishedAt, order: .reverse)]))
+            #expect(store.executedStatements.last?.hasSuffix(#"ORDER BY "t0"."finishedAt" DESC NULLS LAST, "t0"."id" ASC"#) == true)
         }
     }
 

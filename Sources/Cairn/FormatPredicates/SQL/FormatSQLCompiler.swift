@@ -98,6 +98,10 @@ struct FormatSQLCompiler {
             negated ? .function("coalesce", expression, .false) : expression
         }
         switch op {
+        case .equalTo where Self.isValue(lhs) || Self.isValue(rhs):
+            // Against a value that is not nil, `=` answers as `IS` (two-valued under NOT) and
+            // lets PostgreSQL use an index, which it does not for `IS NOT DISTINCT FROM`.
+            return twoValued(try sql(lhs, folding).equals(try sql(rhs, folding)))
         case .equalTo, .notEqualTo:
             let equal = try equality(lhs, rhs, folding)
             return op == .equalTo ? equal : equal.not()
@@ -175,6 +179,12 @@ struct FormatSQLCompiler {
             let pattern = try sql(rhs, [])
             return .function("cairn_regexp", pattern, text, .value(.integer(Int64(options.rawValue))))
         }
+    }
+
+    /// Whether an operand is a constant with an SQL value other than NULL.
+    static func isValue(_ operand: FormatSQLOperand) -> Bool {
+        guard case .constant(let value) = operand, value.databaseValue.map({ !$0.isNull }) == true else { return false }
+        return true
     }
 
     /// `a IS b` (null-safe, so never NULL), folding strings for `[c]`/`[d]`.
