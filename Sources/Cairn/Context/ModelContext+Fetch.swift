@@ -140,9 +140,7 @@ extension ModelContext {
     }
 
     /// `SELECT "id", "title", … FROM "Workout"`.
-    func selectAll(_ layout: TableLayout) -> SQLSelect {
-        SQLSelect(layout.selectColumns.map { SQLSelectColumn(.column($0)) }, from: .table(layout.tableName))
-    }
+    func selectAll(_ layout: TableLayout) -> SQLSelect { layout.selectAll }
 
     /// The registered model of a row (the primary key, then the layout's columns), made and
     /// registered if the context does not hold it yet.
