@@ -104,10 +104,12 @@ extension ModelContext {
     /// from what each row left in `fresh` while its model was in the cache: by then, 16,000
     /// rows later, a model and its storage no longer are, and reading them there again costs
     /// two cache misses a row (`Scripts/bench-samples.sh swiftdata 6`).
+    ///
+    /// One statement: its own snapshot (`readStatement`).
     func fetchStored<T: PersistentModel>(_ type: T.Type, _ rendered: RenderedSQL, layout: TableLayout, store: ModelStore)
         throws -> [T]
     {
-        try store.read { connection in
+        try store.readStatement { connection in
             var fresh: [FreshModel] = []
             do {
                 var index = 0
@@ -138,9 +140,7 @@ extension ModelContext {
     }
 
     /// `SELECT "id", "title", … FROM "Workout"`.
-    func selectAll(_ layout: TableLayout) -> SQLSelect {
-        SQLSelect(layout.selectColumns.map { SQLSelectColumn(.column($0)) }, from: .table(layout.tableName))
-    }
+    func selectAll(_ layout: TableLayout) -> SQLSelect { layout.selectAll }
 
     /// The registered model of a row (the primary key, then the layout's columns), made and
     /// registered if the context does not hold it yet.

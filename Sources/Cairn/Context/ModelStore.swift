@@ -86,13 +86,23 @@ final class ModelStore: @unchecked Sendable {
     /// Runs `body` on a snapshot of the store, at the same time as other reads and the write
     /// when the store is a file. Fetches, counts, faulting, `explain` and raw reads.
     func read<T>(_ body: (StoreConnection) throws -> T) throws -> T {
+        try checkReadable()
+        return try backend.read(body)
+    }
+
+    /// ``read(_:)`` for a body that runs exactly one statement (``StoreBackend/readStatement(_:)``).
+    func readStatement<T>(_ body: (StoreConnection) throws -> T) throws -> T {
+        try checkReadable()
+        return try backend.readStatement(body)
+    }
+
+    private func checkReadable() throws {
         if configuration.isStoredInMemoryOnly, isWritingOnThisThread {
             throw ModelError(
                 .storeFailure, entityName: layouts.keys.sorted().first,
                 message: "A fetch inside container.write(for:)'s block cannot run on an in-memory store, whose one connection "
                     + "the block holds: read through the block's Database, or fetch after the block returns")
         }
-        return try backend.read(body)
     }
 
     /// Runs `body` in one transaction on the store's writer, one write at a time: a save (with

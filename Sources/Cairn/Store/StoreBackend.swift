@@ -26,6 +26,11 @@ protocol StoreBackend: AnyObject, Sendable {
     /// statement.
     func read<T>(_ body: (StoreConnection) throws -> T) throws -> T
 
+    /// Runs `body`, which runs exactly one statement, on a snapshot of the store, as
+    /// ``read(_:)`` does: a backend whose single statements each read one snapshot of their
+    /// own may run it without opening a transaction around it.
+    func readStatement<T>(_ body: (StoreConnection) throws -> T) throws -> T
+
     /// Runs `body` in one transaction on the store's only writer, blocking the calling thread
     /// while another write runs: commits when `body` returns, rolls back when it throws.
     func write<T>(_ body: (StoreConnection) throws -> T) throws -> T
@@ -42,4 +47,8 @@ protocol StoreBackend: AnyObject, Sendable {
 
     /// Closes the connections; later accesses throw.
     func close()
+}
+
+extension StoreBackend {
+    func readStatement<T>(_ body: (StoreConnection) throws -> T) throws -> T { try read(body) }
 }

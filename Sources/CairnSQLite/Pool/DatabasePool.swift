@@ -100,6 +100,22 @@ public final class DatabasePool: DatabaseWriter {
         return try reader.sync { db in try db.inTransaction(.deferred) { try block(db) } }
     }
 
+    /// Runs `block` on one of the pool's readers outside any transaction, concurrently with
+    /// other reads and with the write, and returns its result, blocking the calling thread.
+    ///
+    /// Each statement `block` runs is then its own read transaction (SQLite's autocommit mode):
+    /// it reads one snapshot, the newest commit when it starts, and releases it when it
+    /// finishes or is reset. For a block that runs one statement that is the snapshot
+    /// ``read(_:)`` gives, without its `BEGIN` and `COMMIT`; two statements may see different
+    /// snapshots, so a block that runs more than one belongs in ``read(_:)``.
+    ///
+    /// - Throws: the error of `block`, or a ``DatabaseError``.
+    public func readWithoutTransaction<T>(_ block: (Database) throws -> T) throws -> T {
+        let reader = try readers.acquire()
+        defer { readers.release(reader) }
+        return try reader.sync(block)
+    }
+
     /// Runs `block` in a read-only deferred transaction on one of the pool's readers,
     /// concurrently with other reads and with the write, off the cooperative thread pool.
     /// Cancelling the task interrupts the running statement and throws `CancellationError`.
