@@ -106,8 +106,8 @@ public final class DatabasePool: DatabaseWriter {
     /// Each statement `block` runs is then its own read transaction (SQLite's autocommit mode):
     /// it reads one snapshot, the newest commit when it starts, and releases it when it
     /// finishes or is reset. For a block that runs one statement that is the snapshot
-    /// ``read(_:)`` gives, without its `BEGIN` and `COMMIT`; two statements may see different
-    /// snapshots, so a block that runs more than one belongs in ``read(_:)``.
+    /// `read(_:)` gives, without its `BEGIN` and `COMMIT`; two statements may see different
+    /// snapshots, so a block that runs more than one belongs in `read(_:)`.
     ///
     /// - Throws: the error of `block`, or a ``DatabaseError``.
     public func readWithoutTransaction<T>(_ block: (Database) throws -> T) throws -> T {
