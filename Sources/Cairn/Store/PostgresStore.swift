@@ -31,6 +31,9 @@ final class PostgresStoreBackend: StoreBackend {
     /// In polling mode: the change counter as of the last look, or after this process's own
     /// write when no other came between.
     private let seenCounter = Mutex<Int64?>(nil)
+    /// Held by a write in polling mode from its start until it has noted its own move of the
+    /// counter, so that a look in between does not take that move for another's.
+    private let pollingGate = NSLock()
     /// Whether triggers may be installed (tests turn them off to exercise polling).
     private let usesTriggers: Bool
 
@@ -57,6 +60,10 @@ final class PostgresStoreBackend: StoreBackend {
 
     func write<T>(_ body: (StoreConnection) throws -> T) throws -> T {
         let mode = tracking.withLock { $0 }
+        var gate: NSLock?
+        if case .polling? = mode { gate = pollingGate }
+        gate?.lock()
+        defer { gate?.unlock() }
         let (result, changed, counter) = try database.write { connection in
             ownProcesses.withLock { _ = $0.insert(connection.serverProcessID) }
             let result = try body(StoreConnection(postgres: connection, log: log))
@@ -94,6 +101,9 @@ final class PostgresStoreBackend: StoreBackend {
             }
             return noted.isEmpty ? nil : noted
         case .polling:
+            // A write in progress: the next look tells.
+            guard pollingGate.try() else { return nil }
+            defer { pollingGate.unlock() }
             guard let counter = try? database.read({ try PostgresChangeTracking.counter(connection: $0) }) else { return nil }
             let moved = seenCounter.withLock { seen -> Bool in
                 defer { seen = counter }
