@@ -2,9 +2,9 @@ import CairnSQLite
 import CLibPQ
 
 extension PostgresConnection {
-    /// Runs a query and calls `body` with each row, read as a ``Row`` exactly as SQLite's
+    /// Runs a query and calls `body` with each row, read as a `Row` exactly as SQLite's
     /// rows are: `row.decode(Int64.self, at: 0)`, `row.decode(String.self, column: "title")`.
-    /// The ``Row`` is valid only inside `body`.
+    /// The `Row` is valid only inside `body`.
     ///
     /// ```swift
     /// try connection.forEachRow(sql: "SELECT id, title FROM item WHERE price < $1", arguments: [10]) { row in
@@ -41,7 +41,7 @@ extension PostgresConnection {
     }
 
     /// The first `limit` rows of a query's result, converted straight from libpq's result
-    /// into the values ``Row`` reads.
+    /// into the values `Row` reads.
     private func bufferedRows(sql: String, arguments: StatementArguments, limit: Int32) throws -> BufferedRows {
         let (statement, result) = try query(sql, arguments: arguments)
         defer { PQclear(result) }
