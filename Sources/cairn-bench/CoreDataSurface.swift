@@ -42,12 +42,7 @@ struct CoreDataSurface: BenchSurface {
         var m = Measurements(name: "Core Data (NSFetchRequest)", surfaceLabel: "coredata")
         let input = Workload.makeRows()
 
-        try m.measure(1) {
-            let context = ModelContext(container)
-            for row in input { context.insert(ModelWorkout(row)) }
-            try context.save()
-            return nil
-        }
+        try SwiftDataSurface.measureInserts(&m, container: container, rows: input)
 
         // As in the SwiftData surface, the context goes away after the clock, with its rows.
         try m.measure(2, {

@@ -42,12 +42,7 @@ struct PostgresModelSurface: PostgresBenchSurface {
         var m = Measurements(name: name + " on PostgreSQL", surfaceLabel: label)
         let input = Workload.makeRows()
 
-        try m.measure(1) {
-            let context = ModelContext(container)
-            for row in input { context.insert(ModelWorkout(row)) }
-            try context.save()
-            return nil
-        }
+        try SwiftDataSurface.measureInserts(&m, container: container, rows: input)
         try PostgresWorkload.vacuum(#""ModelWorkout""#, url: url)
 
         try m.measure(2, {

@@ -76,12 +76,7 @@ struct SwiftDataSurface: BenchSurface {
         var m = Measurements(name: "SwiftData (@Model)", surfaceLabel: "swiftdata")
         let input = Workload.makeRows()
 
-        try m.measure(1) {
-            let context = ModelContext(container)
-            for row in input { context.insert(ModelWorkout(row)) }
-            try context.save()
-            return nil
-        }
+        try SwiftDataSurface.measureInserts(&m, container: container, rows: input)
 
         // The context goes away after the clock with the rows it holds, as C frees its rows
         // after timing; dropped inside, its identity map's teardown was timed too.
@@ -155,6 +150,16 @@ struct SwiftDataSurface: BenchSurface {
             let context = ModelContext(container)
             for k in first..<first + ConcurrentLoad.batch { context.insert(ModelWorkout(ConcurrentLoad.writtenRow(k))) }
             try context.save()
+        }
+    }
+
+    /// Times W1: every row inserted as a model into one context and saved once, as an import would.
+    static func measureInserts(_ m: inout Measurements, container: ModelContainer, rows: [WorkoutRow]) throws {
+        try m.measure(1) {
+            let context = ModelContext(container)
+            for row in rows { context.insert(ModelWorkout(row)) }
+            try context.save()
+            return nil
         }
     }
 
