@@ -34,4 +34,17 @@ struct PostgresSQLTextTests {
             .order { $1.title.asc() }.select { ($0.title, $1.title) }
         #expect(try postgreSQL(.select(joined.query)).hasSuffix(#"ORDER BY "reminders"."title" ASC NULLS FIRST"#))
     }
+
+    /// A draft without its key leaves the key to the database: SQLite takes a NULL integer key
+    /// as "the next rowid", PostgreSQL refuses a NULL key and takes `DEFAULT` instead.
+    @Test func aDraftWithoutItsKeyAsksTheDatabaseForOne() throws {
+        let drafts = try Fact.insert { Fact.Draft(body: "new"); Fact.Draft(id: 9, body: "given") }.sqlStatement()
+        #expect(try postgreSQL(drafts) == #"INSERT INTO "facts" ("id", "body") VALUES (DEFAULT, $1), ($2, $3)"#)
+        let sqlite = try drafts.render(dialect: SQLiteDialect())
+        #expect(sqlite.sql == #"INSERT INTO "facts" ("id", "body") VALUES (?, ?), (?, ?)"#)
+        #expect(sqlite.arguments == [.null, .text("new"), .integer(9), .text("given")])
+        // A full row binds its key as it is.
+        let row = try Fact.insert { Fact(id: 3, body: "row") }.sqlStatement()
+        #expect(try postgreSQL(row) == #"INSERT INTO "facts" ("id", "body") VALUES ($1, $2)"#)
+    }
 }

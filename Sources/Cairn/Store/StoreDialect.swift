@@ -49,6 +49,7 @@ struct PostgresModelDialect: SQLDialect {
     func booleanLiteral(_ value: Bool) -> String { base.booleanLiteral(value) }
     var supportsNullsOrdering: Bool { base.supportsNullsOrdering }
     var sortsNullsLargest: Bool { base.sortsNullsLargest }
+    var writesDefaultInValues: Bool { base.writesDefaultInValues }
     func limitClause(limit: String?, offset: String?) -> String { base.limitClause(limit: limit, offset: offset) }
     func typeName(_ type: SQLType) -> String { base.typeName(type) }
     func nullSafeEqualityOperator(negated: Bool) -> String { base.nullSafeEqualityOperator(negated: negated) }

@@ -38,6 +38,10 @@ extension SQLExpression {
     /// ```
     public static let null = SQLExpression(.null)
 
+    /// A value the database assigns, in a row of `INSERT … VALUES` (a draft's missing primary
+    /// key): `DEFAULT` on PostgreSQL, a bound `NULL` on SQLite.
+    public static let databaseDefault = SQLExpression(.databaseDefault)
+
     /// The boolean constant true: `1` on SQLite, `TRUE` on PostgreSQL.
     public static let `true` = SQLExpression(.boolean(true))
 

@@ -26,6 +26,10 @@ public struct SQLExpression: Sendable, Hashable {
         case value(DatabaseValue)
         /// `NULL`
         case null
+        /// A value the database assigns, in a row of `INSERT … VALUES`: `DEFAULT` where the
+        /// dialect writes it there (PostgreSQL, where an identity key takes its next value), else
+        /// a bound `NULL` (SQLite, where a NULL integer primary key takes the next rowid).
+        case databaseDefault
         /// `1` / `0` on SQLite, `TRUE` / `FALSE` on PostgreSQL (the dialect decides).
         case boolean(Bool)
         /// `*` or `"table".*`

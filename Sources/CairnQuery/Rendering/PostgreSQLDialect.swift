@@ -45,6 +45,9 @@ public struct PostgreSQLDialect: SQLDialect {
     /// order out (`ASC NULLS FIRST`, `DESC NULLS LAST`).
     public var sortsNullsLargest: Bool { true }
 
+    /// `INSERT … VALUES (DEFAULT, …)` takes a column's default (an identity key's next value).
+    public var writesDefaultInValues: Bool { true }
+
     /// The dialect's `LIMIT`/`OFFSET` clause around the placeholders of its bound values.
     public func limitClause(limit: String?, offset: String?) -> String {
         [limit.map { "LIMIT \($0)" }, offset.map { "OFFSET \($0)" }]

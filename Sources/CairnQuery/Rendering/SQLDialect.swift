@@ -71,6 +71,9 @@ public protocol SQLDialect: Sendable {
     /// The operator that matches a `LIKE` pattern as SQLite's `LIKE` does (ASCII letters in
     /// either case), or its negation.
     func likeOperator(negated: Bool) -> String
+
+    /// Whether a row of `INSERT … VALUES` may say `DEFAULT` (PostgreSQL); SQLite's may not.
+    var writesDefaultInValues: Bool { get }
 }
 
 extension SQLDialect {
@@ -91,6 +94,9 @@ extension SQLDialect {
 
     /// Collation names written bare, as SQLite's are.
     public var quotesCollationNames: Bool { false }
+
+    /// No `DEFAULT` in `VALUES`, as in SQLite.
+    public var writesDefaultInValues: Bool { false }
 
     /// NULL sorts before every value, as in SQLite.
     public var sortsNullsLargest: Bool { false }

@@ -69,7 +69,7 @@ extension SQLExpression {
     /// How tightly the rendered expression binds, to decide parentheses around it.
     var precedence: Int {
         switch node {
-        case .column, .value, .parameter, .row, .null, .boolean, .allColumns, .function,
+        case .column, .value, .parameter, .row, .null, .databaseDefault, .boolean, .allColumns, .function,
             .aggregate, .subquery, .caseWhen, .cast:
             SQLPrecedence.primary
         case .exists(_, let negated): negated ? SQLPrecedence.not : SQLPrecedence.primary
@@ -127,6 +127,8 @@ extension SQLGenerationContext {
             emit(")")
         case .null:
             emit("NULL")
+        case .databaseDefault:
+            if dialect.writesDefaultInValues { emit("DEFAULT") } else { bind(.null) }
         case .boolean(let value):
             emit(text: dialect.booleanLiteral(value))
         case .allColumns(let table):

@@ -201,7 +201,7 @@ struct SQLShapeExtractor {
         let start = values.count
         let rewritten: SQLExpression
         switch expression.node {
-        case .column, .null, .boolean, .allColumns:
+        case .column, .null, .databaseDefault, .boolean, .allColumns:
             return expression
         case .value(let value):
             return parameter(for: value)

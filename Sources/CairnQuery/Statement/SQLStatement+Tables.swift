@@ -119,7 +119,7 @@ private struct TableCollector {
 
     mutating func expression(_ expression: SQLExpression) {
         switch expression.node {
-        case .column, .value, .parameter, .null, .boolean, .allColumns: break
+        case .column, .value, .parameter, .null, .databaseDefault, .boolean, .allColumns: break
         case .row(let items), .function(_, let items), .logical(_, let items):
             items.forEach { self.expression($0) }
         case .unary(_, let operand), .collate(let operand, _), .cast(let operand, _):

@@ -63,6 +63,11 @@ public protocol PrimaryKeyedTableDefinition: TableDefinition {
     var primaryKey: TableColumn<QueryValue, PrimaryKey> { get }
 }
 
+extension PrimaryKeyedTableDefinition {
+    /// The primary-key column's name.
+    var primaryKeyName: String { primaryKey.name }
+}
+
 /// A column of a table, typed by the stored `Value` (a plain type or a representation).
 ///
 /// ```swift

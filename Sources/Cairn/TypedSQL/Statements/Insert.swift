@@ -49,9 +49,20 @@ extension Table {
     static func insertStatement<Row: InsertableRow>(_ rows: [Row]) -> Insert<Self, ()> {
         var values: [[SQLExpression]] = []
         var failure: String?
+        // A draft without its key asks the database for one: a NULL rowid in SQLite, the
+        // identity's next value (`DEFAULT`) in PostgreSQL, which refuses a NULL key.
+        let draftKey = Row.self is any TableDraft.Type
+            ? (columns as? any PrimaryKeyedTableDefinition).flatMap { key in
+                columns.writableColumns.firstIndex { $0.name == key.primaryKeyName }
+            }
+            : nil
         for row in rows {
             do {
-                values.append(try row.databaseValues().map { SQLExpression.value($0) })
+                var rowValues = try row.databaseValues().map { SQLExpression.value($0) }
+                if let draftKey, draftKey < rowValues.count, rowValues[draftKey] == .value(.null) {
+                    rowValues[draftKey] = .databaseDefault
+                }
+                values.append(rowValues)
             } catch {
                 failure = failure ?? "\(error)"
             }
