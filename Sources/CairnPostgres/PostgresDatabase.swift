@@ -40,7 +40,9 @@ public final class PostgresDatabase: @unchecked Sendable {
     public let maximumConnectionCount: Int
     /// The isolation level of `write(_:)`'s transactions.
     public let writeIsolation: PostgresIsolationLevel
-    private let url: String
+    let url: String
+    /// The live observers of commits, and the listener that serves them once one comes.
+    let commitObservers = PostgresCommitObservers()
     private let condition = NSCondition()
     private var idle: [PostgresConnection] = []
     private var openCount = 0
@@ -88,11 +90,13 @@ public final class PostgresDatabase: @unchecked Sendable {
     ///
     /// - Throws: the error of `block`, or a ``PostgresError``.
     public func write<T>(_ block: (PostgresConnection) throws -> T) throws -> T {
-        try writeLock.withLock {
+        let result = try writeLock.withLock {
             try withConnection { db in
                 try db.inTransaction(isolation: writeIsolation) { try block(db) }
             }
         }
+        commitObservers.ownWriteCommitted()
+        return result
     }
 
     /// `read(_:)` off the cooperative thread pool. Cancelling the task cancels the
@@ -109,18 +113,21 @@ public final class PostgresDatabase: @unchecked Sendable {
     /// `write(_:)` off the cooperative thread pool; cancellation as in
     /// `read(_:)`, and the transaction rolls back.
     public func write<T: Sendable>(_ block: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        try await offCooperativePool { cancellation in
+        let result = try await offCooperativePool { cancellation in
             try self.writeLock.withLock {
                 try self.withConnection(cancellation: cancellation) { db in
                     try db.inTransaction(isolation: self.writeIsolation) { try block(db) }
                 }
             }
         }
+        commitObservers.ownWriteCommitted()
+        return result
     }
 
     /// Closes the idle connections and makes later calls throw; calls running now finish and
     /// close their connection when they end.
     public func close() {
+        commitObservers.stop()
         condition.withLock {
             closed = true
             openCount -= idle.count

@@ -38,16 +38,14 @@ extension ModelContext {
 }
 
 extension ModelContext {
-    /// The tables a SELECT on the store of `entityName` reads, as SQLite's authorizer reports
-    /// them (the entity's table, and whatever subqueries and joins reach); `[entityName]` when
-    /// the statement cannot be prepared.
+    /// The tables a SELECT on the store of `entityName` reads, as the engine reports them
+    /// (the entity's table, and whatever subqueries and joins reach); `[entityName]` when the
+    /// statement cannot be prepared.
     @_spi(CairnCoreData)
     public func tablesRead(by select: SQLSelect, entityName: String) -> Set<String> {
         guard let store = try? state.store(for: entityName) else { return [entityName] }
-        // A server cannot say which tables a statement reads: every table of the store may be.
-        guard store.dialect == .sqlite else { return store.allTables }
-        guard let rendered = try? select.render(),
-            let tables = try? store.read({ try $0.sqliteDatabase(for: "Reading the tables of a fetch").cachedStatement(sql: rendered.sql).readTables }),
+        guard let rendered = try? store.dialect.render(SQLStatement.select(select)),
+            let tables = try? store.read({ try $0.readTables(rendered) }),
             !tables.isEmpty
         else { return [entityName] }
         return tables

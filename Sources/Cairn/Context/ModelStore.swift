@@ -143,9 +143,6 @@ final class ModelStore: @unchecked Sendable {
     /// ``statementLogLimit``; tests read it to check the SQL and count queries).
     var executedStatements: [String] { log.statements }
 
-    /// The tables of the store's entities and their join tables.
-    var allTables: Set<String> { TableLayout.tables(of: Array(layouts.values)) }
-
     func layout(for entityName: String) throws -> TableLayout {
         guard let layout = layouts[entityName] else {
             throw ModelError(.invalidSchema, entityName: entityName,

@@ -143,17 +143,15 @@ final class RefetchFlag: @unchecked Sendable {
 }
 
 extension ModelContext {
-    /// The tables a fetch of `descriptor` reads, as SQLite's authorizer reports them for the
-    /// fetch's SELECT: the entity's table and whatever the predicate and sort reach through
+    /// The tables a fetch of `descriptor` reads, as the engine reports them for the fetch's
+    /// SELECT: the entity's table and whatever the predicate and sort reach through
     /// relationships (subqueries, joins, join tables).
     func tablesRead<T: PersistentModel>(by descriptor: FetchDescriptor<T>) -> Set<String> {
         let entityName = Schema.entityName(for: T.self)
         guard let store = try? state.store(for: entityName) else { return [entityName] }
-        // A server cannot say which tables a statement reads: every table of the store may be.
-        guard store.dialect == .sqlite else { return store.allTables }
         guard let layout = try? store.layout(for: entityName),
             let rendered = try? QueryCompiler.render(descriptor, selecting: .columns(layout.columnNames), in: store.dialect),
-            let tables = try? store.read({ try $0.sqliteDatabase(for: "Reading the tables of a fetch").cachedStatement(sql: rendered.sql).readTables }),
+            let tables = try? store.read({ try $0.readTables(rendered) }),
             !tables.isEmpty
         else { return [entityName] }
         return tables

@@ -4,10 +4,10 @@ import Foundation
 /// How a PostgreSQL store learns which tables a commit changed, its own and others'.
 ///
 /// - **Notifications**, where the server has triggers and `LISTEN` (PostgreSQL): every table
-///   of the schema gets a statement trigger that notes the table in the transaction
-///   (`set_config('cairn.changed', …, true)`, read before the commit to tell this process's
-///   observers) and notifies the channel `cairn_changes_<schema>` with the table's name. Other
-///   processes' commits, and any client's writes, arrive through `LISTEN` on that channel.
+///   of the store gets the statement trigger of ``PostgresChangeTriggers``, which notes the
+///   table in the transaction (read before the commit to tell this process's observers) and
+///   notifies the schema's channel with the table's name. Other processes' commits, and any
+///   client's writes, arrive through `LISTEN` on that channel.
 /// - **Polling**, where it has not (CockroachDB has no `LISTEN`): each write of a Cairn
 ///   process bumps a counter in `_CairnMetadata` in its transaction, and a store looks at the
 ///   counter on its polling interval; a move it did not make itself means others changed the
@@ -18,9 +18,6 @@ enum PostgresChangeTracking {
         case polling
     }
 
-    /// The setting that collects, within one transaction, the names of the tables it changed,
-    /// each followed by a unit separator (`chr(31)`).
-    static let setting = "cairn.changed"
     static let counterKey = "changeCounter"
 
     /// Installs the triggers (again on each open, so that a changed function takes effect),
@@ -30,12 +27,9 @@ enum PostgresChangeTracking {
         if triggers {
             _ = try connection.execute(sql: "SAVEPOINT cairn_change_tracking")
             do {
-                try installTriggers(on: tables, connection: connection)
+                try PostgresChangeTriggers.install(on: tables, connection: connection)
                 _ = try connection.execute(sql: "RELEASE SAVEPOINT cairn_change_tracking")
-                guard case .text(let schema)? = try connection.fetchAll(sql: "SELECT current_schema()").rows.first?.first else {
-                    throw ModelError(.storeFailure, message: "The PostgreSQL connection has no current schema: set search_path in the URL")
-                }
-                return .notifications(channel: "cairn_changes_" + schema)
+                return .notifications(channel: try PostgresChangeTriggers.channel(connection: connection))
             } catch is PostgresError {
                 // The server lacks triggers or functions: poll instead.
                 _ = try connection.execute(sql: "ROLLBACK TO SAVEPOINT cairn_change_tracking")
@@ -47,44 +41,16 @@ enum PostgresChangeTracking {
         return .polling
     }
 
-    private static func installTriggers(on tables: Set<String>, connection: PostgresConnection) throws {
-        _ = try connection.execute(sql: """
-            CREATE OR REPLACE FUNCTION "_cairn_note_change"() RETURNS trigger LANGUAGE plpgsql AS $body$
-            DECLARE noted text := coalesce(current_setting('\(setting)', true), '');
-            BEGIN
-              IF position(chr(31) || TG_TABLE_NAME || chr(31) IN chr(31) || noted) = 0 THEN
-                PERFORM set_config('\(setting)', noted || TG_TABLE_NAME || chr(31), true);
-                PERFORM pg_notify('cairn_changes_' || TG_TABLE_SCHEMA, TG_TABLE_NAME);
-              END IF;
-              RETURN NULL;
-            END
-            $body$
-            """)
-        for table in tables.sorted() {
-            let quoted = SQLText.identifier(table)
-            _ = try connection.execute(sql: #"DROP TRIGGER IF EXISTS "_cairn_changes" ON "# + quoted)
-            _ = try connection.execute(
-                sql: #"CREATE TRIGGER "_cairn_changes" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "# + quoted
-                    + #" FOR EACH STATEMENT EXECUTE FUNCTION "_cairn_note_change"()"#)
-        }
-    }
-
     /// How a store that did not set the tracking up (opened read-only) finds it: by the
     /// trigger function other containers installed in the schema.
     static func detect(connection: PostgresConnection) throws -> Mode {
-        let rows = try connection.fetchAll(sql: """
-            SELECT current_schema(), EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace \
-            WHERE p.proname = '_cairn_note_change' AND n.nspname = current_schema())
-            """).rows
-        guard case .text(let schema)? = rows.first?.first, case .integer(1)? = rows.first?.last else { return .polling }
-        return .notifications(channel: "cairn_changes_" + schema)
+        guard try PostgresChangeTriggers.isInstalled(connection: connection) else { return .polling }
+        return .notifications(channel: try PostgresChangeTriggers.channel(connection: connection))
     }
 
     /// The tables the current transaction changed so far (notifications mode).
     static func tablesChanged(connection: PostgresConnection) throws -> Set<String> {
-        let rows = try connection.fetchAll(sql: "SELECT current_setting('\(setting)', true)").rows
-        guard case .text(let noted)? = rows.first?.first else { return [] }
-        return Set(noted.split(separator: "\u{1F}").map(String.init))
+        try PostgresChangeTriggers.tablesChanged(connection: connection)
     }
 
     /// Bumps the change counter in the current transaction and returns its new value

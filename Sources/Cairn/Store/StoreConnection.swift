@@ -40,6 +40,17 @@ struct StoreConnection {
         }
     }
 
+    /// The tables a query reads: SQLite's authorizer reports them as it prepares the
+    /// statement, a server's planner as it plans it (`EXPLAIN`); neither runs it.
+    func readTables(_ rendered: RenderedSQL) throws -> Set<String> {
+        switch engine {
+        case .sqlite(let database):
+            try database.cachedStatement(sql: rendered.sql).readTables
+        case .postgres(let connection):
+            try connection.readTables(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        }
+    }
+
     /// The dialect of the statements this connection runs.
     var dialect: StoreDialect {
         switch engine {

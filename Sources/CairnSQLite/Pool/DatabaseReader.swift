@@ -10,7 +10,7 @@
 /// }
 /// // BEGIN DEFERRED TRANSACTION; SELECT title FROM workout ORDER BY title; COMMIT TRANSACTION
 /// ```
-public protocol DatabaseReader: AnyObject, Sendable {
+public protocol DatabaseReader: LiveQueryDatabase {
     /// The database file's path (`":memory:"` for a private in-memory database), as GRDB's
     /// readers have it (`database.path` in logs).
     var path: String { get }

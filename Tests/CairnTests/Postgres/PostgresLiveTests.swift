@@ -41,6 +41,19 @@ struct PostgresLiveTests {
         }
     }
 
+    /// The server's plan names the tables a fetch reads, so a live query on one entity does not
+    /// refetch for saves of another.
+    @Test func aFetchWatchesTheTablesTheServerPlansItToRead() throws {
+        try PostgresTestSchema.withSchema { url in
+            let container = try ModelContainer(
+                for: Schema([Workout.self, Memo.self]),
+                configurations: [ModelConfiguration(url: try #require(URL(string: url)))])
+            let context = container.mainContext
+            #expect(context.tablesRead(by: FetchDescriptor<Workout>(sortBy: [SortDescriptor(\.title)])) == ["Workout"])
+            #expect(context.tablesRead(by: FetchDescriptor<Memo>(predicate: #Predicate { $0.text == "x" })) == ["Memo"])
+        }
+    }
+
     @Test func aWriteOfAnotherClientReachesQueries() async throws {
         try await PostgresTestSchema.withSchema { url in
             let mine = try container(url, polling: .milliseconds(20))

@@ -37,15 +37,15 @@ public struct Fetch<Value: Sendable>: Sendable {
 
     /// A value with no request yet, as SQLiteData's `@Fetch var results = Request.Value()`: it
     /// reads nothing until `$results.load(request)` gives it one.
-    public init(wrappedValue: Value, database: (any DatabaseReader)? = nil) {
+    public init(wrappedValue: Value, database: (any LiveQueryDatabase)? = nil) {
         query = LiveQuery(idle: wrappedValue, database: database)
     }
 
     /// Fetches `request` now and whenever a table it read changes.
     public init<Request: FetchKeyRequest>(
-        wrappedValue: Value, _ request: Request, database: (any DatabaseReader)? = nil
+        wrappedValue: Value, _ request: Request, database: (any LiveQueryDatabase)? = nil
     ) where Request.Value == Value {
-        query = LiveQuery(initial: wrappedValue, database: database) { try request.fetch($0) }
+        query = LiveQuery(initial: wrappedValue, database: database) { try Self.fetch(request, $0) }
     }
 
     /// Runs the current request again now (`try await $value.load()`).
@@ -59,11 +59,20 @@ public struct Fetch<Value: Sendable>: Sendable {
     /// - Throws: the error the request threw (also kept in ``loadError``).
     @discardableResult
     public func load<Request: FetchKeyRequest>(
-        _ request: Request, database: (any DatabaseReader)? = nil
+        _ request: Request, database: (any LiveQueryDatabase)? = nil
     ) async throws -> FetchSubscription where Request.Value == Value {
-        query.replace(fetch: { try request.fetch($0) }, database: database)
+        query.replace(fetch: { try Self.fetch(request, $0) }, database: database)
         if let error = query.loadError { throw error }
         return query.subscription
+    }
+
+    /// Runs `request` on SQLite's `Database`, the type its `fetch(_:)` takes.
+    private static func fetch<Request: FetchKeyRequest>(_ request: Request, _ db: any QueryConnection) throws -> Value
+    where Request.Value == Value {
+        guard let db = db as? Database else {
+            throw LiveQueryError(description: "@Fetch runs a FetchKeyRequest, whose fetch(_:) takes SQLite's Database: on PostgreSQL use @FetchAll or @FetchOne, or read the PostgresDatabase yourself")
+        }
+        return try request.fetch(db)
     }
 }
 
@@ -71,7 +80,7 @@ public struct Fetch<Value: Sendable>: Sendable {
 extension Fetch {
     /// `init(wrappedValue:_:database:)`; `animation` is ignored without SwiftUI.
     public init<Request: FetchKeyRequest>(
-        wrappedValue: Value, _ request: Request, database: (any DatabaseReader)? = nil, animation: Animation
+        wrappedValue: Value, _ request: Request, database: (any LiveQueryDatabase)? = nil, animation: Animation
     ) where Request.Value == Value {
         self.init(wrappedValue: wrappedValue, request, database: database)
     }

@@ -57,13 +57,13 @@ public struct FetchAll<Element: Sendable>: Sendable {
     }
 
     /// Every row of the table.
-    public init(wrappedValue: [Element] = [], database: (any DatabaseReader)? = nil) where Element: Table, Element.QueryOutput == Element {
+    public init(wrappedValue: [Element] = [], database: (any LiveQueryDatabase)? = nil) where Element: Table, Element.QueryOutput == Element {
         live = .rows(LiveQuery(initial: wrappedValue, database: database) { try Element.all.fetchAll($0) })
     }
 
     /// The rows of a statement over one table.
     public init(
-        wrappedValue: [Element] = [], _ statement: SelectOf<Element>, database: (any DatabaseReader)? = nil
+        wrappedValue: [Element] = [], _ statement: SelectOf<Element>, database: (any LiveQueryDatabase)? = nil
     ) where Element.QueryOutput == Element {
         live = .rows(LiveQuery(initial: wrappedValue, database: database) { try statement.fetchAll($0) })
     }
@@ -76,7 +76,7 @@ public struct FetchAll<Element: Sendable>: Sendable {
     /// ```
     public init<Section: QueryExpression>(
         wrappedValue: [Element] = [], _ statement: SelectOf<Element>,
-        sectionBy section: KeyPath<Element.TableColumns, Section>, database: (any DatabaseReader)? = nil
+        sectionBy section: KeyPath<Element.TableColumns, Section>, database: (any LiveQueryDatabase)? = nil
     ) where Element.QueryOutput == Element, Section.QueryValue: QueryRepresentable,
         Section.QueryValue.QueryOutput == String? {
         let expression = Element.columns[keyPath: section].sqlExpression
@@ -89,7 +89,7 @@ public struct FetchAll<Element: Sendable>: Sendable {
     /// (`sectionBy: \.category`): every section has a title.
     public init<Section: QueryExpression>(
         wrappedValue: [Element] = [], _ statement: SelectOf<Element>,
-        sectionBy section: KeyPath<Element.TableColumns, Section>, database: (any DatabaseReader)? = nil
+        sectionBy section: KeyPath<Element.TableColumns, Section>, database: (any LiveQueryDatabase)? = nil
     ) where Element.QueryOutput == Element, Section.QueryValue: QueryRepresentable,
         Section.QueryValue.QueryOutput == String {
         let expression = Element.columns[keyPath: section].sqlExpression
@@ -100,7 +100,7 @@ public struct FetchAll<Element: Sendable>: Sendable {
 
     /// The rows of a statement with selected columns.
     public init<From, Joins>(
-        wrappedValue: [Element] = [], _ statement: Select<Element, From, Joins>, database: (any DatabaseReader)? = nil
+        wrappedValue: [Element] = [], _ statement: Select<Element, From, Joins>, database: (any LiveQueryDatabase)? = nil
     ) {
         live = .rows(LiveQuery(initial: wrappedValue, database: database) { try Self.fetch(statement, $0) })
     }
@@ -124,7 +124,7 @@ public struct FetchAll<Element: Sendable>: Sendable {
     ///   created with `sectionBy:` keeps its statement and throws ``LiveQueryError``.
     @discardableResult
     public func load<From, Joins>(
-        _ statement: Select<Element, From, Joins>, database: (any DatabaseReader)? = nil
+        _ statement: Select<Element, From, Joins>, database: (any LiveQueryDatabase)? = nil
     ) async throws -> FetchSubscription {
         try replace(database: database) { try Self.fetch(statement, $0) }
     }
@@ -132,13 +132,13 @@ public struct FetchAll<Element: Sendable>: Sendable {
     /// Replaces the one-table query at run time and loads it.
     @discardableResult
     public func load(
-        _ statement: SelectOf<Element>, database: (any DatabaseReader)? = nil
+        _ statement: SelectOf<Element>, database: (any LiveQueryDatabase)? = nil
     ) async throws -> FetchSubscription where Element.QueryOutput == Element {
         try replace(database: database) { try statement.fetchAll($0) }
     }
 
     private func replace(
-        database: (any DatabaseReader)?, _ fetch: @escaping @Sendable (Database) throws -> [Element]
+        database: (any LiveQueryDatabase)?, _ fetch: @escaping @Sendable (any QueryConnection) throws -> [Element]
     ) throws -> FetchSubscription {
         guard case .rows(let query) = live else {
             throw LiveQueryError(description: "a @FetchAll made with sectionBy: keeps its statement; load() reloads it")
@@ -148,7 +148,7 @@ public struct FetchAll<Element: Sendable>: Sendable {
         return query.subscription
     }
 
-    private static func fetch<From, Joins>(_ statement: Select<Element, From, Joins>, _ db: Database) throws -> [Element] {
+    private static func fetch<From, Joins>(_ statement: Select<Element, From, Joins>, _ db: some QueryConnection) throws -> [Element] {
         guard let decode = statement.decodeSelection else {
             throw TypedSQLError(message: "the statement has no `select` to decode rows with", sql: "")
         }
@@ -160,7 +160,7 @@ public struct FetchAll<Element: Sendable>: Sendable {
 extension FetchAll {
     /// `init(wrappedValue:_:database:)`; `animation` is ignored without SwiftUI.
     public init(
-        wrappedValue: [Element] = [], _ statement: SelectOf<Element>, database: (any DatabaseReader)? = nil,
+        wrappedValue: [Element] = [], _ statement: SelectOf<Element>, database: (any LiveQueryDatabase)? = nil,
         animation: Animation
     ) where Element.QueryOutput == Element {
         self.init(wrappedValue: wrappedValue, statement, database: database)
@@ -169,7 +169,7 @@ extension FetchAll {
     /// `init(wrappedValue:_:database:)`; `animation` is ignored without SwiftUI.
     public init<From, Joins>(
         wrappedValue: [Element] = [], _ statement: Select<Element, From, Joins>,
-        database: (any DatabaseReader)? = nil, animation: Animation
+        database: (any LiveQueryDatabase)? = nil, animation: Animation
     ) {
         self.init(wrappedValue: wrappedValue, statement, database: database)
     }

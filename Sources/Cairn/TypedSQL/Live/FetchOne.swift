@@ -26,14 +26,14 @@ public struct FetchOne<Value: Sendable>: Sendable {
 
     /// The first row of a statement with selected columns (an aggregate, a `@Selection`…).
     public init<From, Joins>(
-        wrappedValue: Value, _ statement: Select<Value, From, Joins>, database: (any DatabaseReader)? = nil
+        wrappedValue: Value, _ statement: Select<Value, From, Joins>, database: (any LiveQueryDatabase)? = nil
     ) {
         query = LiveQuery(initial: wrappedValue, database: database) { try Self.fetch(statement, default: wrappedValue, $0) }
     }
 
     /// The first row of the table, `wrappedValue` while there is none (SQLiteData's
     /// `FetchOne(wrappedValue: row)`, to be narrowed later with `load(_:default:)`).
-    public init(wrappedValue: Value, database: (any DatabaseReader)? = nil) where Value: Table, Value.QueryOutput == Value {
+    public init(wrappedValue: Value, database: (any LiveQueryDatabase)? = nil) where Value: Table, Value.QueryOutput == Value {
         query = LiveQuery(initial: wrappedValue, database: database) { db in
             try fetchFirst(db, .select(Value.all.limit(1).query)) { try Value.decode(from: &$0) } ?? wrappedValue
         }
@@ -41,7 +41,7 @@ public struct FetchOne<Value: Sendable>: Sendable {
 
     /// The first row of a one-table statement, `nil` when there is none.
     public init<Row: Table>(
-        wrappedValue: Value = nil, _ statement: SelectOf<Row>, database: (any DatabaseReader)? = nil
+        wrappedValue: Value = nil, _ statement: SelectOf<Row>, database: (any LiveQueryDatabase)? = nil
     ) where Value == Row?, Row.QueryOutput == Row {
         query = LiveQuery(initial: wrappedValue, database: database) { db in
             try fetchFirst(db, .select(statement.query)) { try Row.decode(from: &$0) }
@@ -59,7 +59,7 @@ public struct FetchOne<Value: Sendable>: Sendable {
     /// - Throws: the error the fetch threw (also kept in ``loadError``).
     @discardableResult
     public func load<From, Joins>(
-        _ statement: Select<Value, From, Joins>, default value: Value, database: (any DatabaseReader)? = nil
+        _ statement: Select<Value, From, Joins>, default value: Value, database: (any LiveQueryDatabase)? = nil
     ) async throws -> FetchSubscription {
         query.replace(fetch: { try Self.fetch(statement, default: value, $0) }, database: database)
         if let error = query.loadError { throw error }
@@ -67,7 +67,7 @@ public struct FetchOne<Value: Sendable>: Sendable {
     }
 
     private static func fetch<From, Joins>(
-        _ statement: Select<Value, From, Joins>, default value: Value, _ db: Database
+        _ statement: Select<Value, From, Joins>, default value: Value, _ db: some QueryConnection
     ) throws -> Value {
         guard let decode = statement.decodeSelection else {
             throw TypedSQLError(message: "the statement has no `select` to decode rows with", sql: "")
@@ -81,14 +81,14 @@ extension FetchOne {
     /// `init(wrappedValue:_:database:)` of an optional row; `animation` is ignored without
     /// SwiftUI.
     public init<Row: Table>(
-        wrappedValue: Value = nil, _ statement: SelectOf<Row>, database: (any DatabaseReader)? = nil, animation: Animation
+        wrappedValue: Value = nil, _ statement: SelectOf<Row>, database: (any LiveQueryDatabase)? = nil, animation: Animation
     ) where Value == Row?, Row.QueryOutput == Row {
         self.init(wrappedValue: wrappedValue, statement, database: database)
     }
 
     /// `init(wrappedValue:_:database:)`; `animation` is ignored without SwiftUI.
     public init<From, Joins>(
-        wrappedValue: Value, _ statement: Select<Value, From, Joins>, database: (any DatabaseReader)? = nil,
+        wrappedValue: Value, _ statement: Select<Value, From, Joins>, database: (any LiveQueryDatabase)? = nil,
         animation: Animation
     ) {
         self.init(wrappedValue: wrappedValue, statement, database: database)

@@ -4,14 +4,15 @@ import Observation
 /// The shared state behind `@FetchAll`, `@FetchOne` and `@Fetch`: the current value, the
 /// last error, whether a load is running, and the observation of the tables the query read.
 ///
-/// It refetches after every commit (from any connection of the database) that touched a table
-/// the last fetch read, and publishes each change through Observation. A query that failed
+/// It refetches after every commit (from any connection of the database, or on PostgreSQL any
+/// client of the server) that touched a table the last fetch read, and publishes each change
+/// through Observation. A query that failed
 /// before any table was known (a table not created yet, a transient error) retries after every
 /// commit until it loads, and then watches its tables: it never stops listening.
 ///
-/// `@unchecked Sendable`: `value`, `loadError`, `isLoading`, `generation`, `fetch` and
-/// `observation` are only read and written under `lock`; the database and the registrar
-/// are Sendable.
+/// `@unchecked Sendable`: `value`, `loadError`, `isLoading`, `generation`, `fetch`,
+/// `database` and `observation` are only read and written under `lock`; the registrar is
+/// Sendable.
 final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
     private let lock = NSLock()
     private let registrar = ObservationRegistrar()
@@ -19,11 +20,14 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
     private var storedError: (any Error)?
     private var storedIsLoading = false
     private var generation = 0
-    private var fetch: @Sendable (Database) throws -> Value
-    private var database: (any DatabaseReader)?
+    private var fetch: @Sendable (any QueryConnection) throws -> Value
+    private var database: (any LiveQueryDatabase)?
     private var observation: CommitObservation?
 
-    init(initial: Value, database: (any DatabaseReader)?, fetch: @escaping @Sendable (Database) throws -> Value) {
+    init(
+        initial: Value, database: (any LiveQueryDatabase)?,
+        fetch: @escaping @Sendable (any QueryConnection) throws -> Value
+    ) {
         self.storedValue = initial
         self.fetch = fetch
         self.database = database ?? DependencyValues.current.defaultDatabase
@@ -32,7 +36,7 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
 
     /// A query with nothing to fetch yet: it holds `initial` and reads nothing until
     /// ``replace(fetch:database:)`` gives it a query.
-    init(idle initial: Value, database: (any DatabaseReader)?) {
+    init(idle initial: Value, database: (any LiveQueryDatabase)?) {
         self.storedValue = initial
         self.fetch = { _ in initial }
         self.database = database ?? DependencyValues.current.defaultDatabase
@@ -54,7 +58,7 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
     }
 
     /// Replaces the query and loads it now.
-    func replace(fetch: @escaping @Sendable (Database) throws -> Value, database: (any DatabaseReader)?) {
+    func replace(fetch: @escaping @Sendable (any QueryConnection) throws -> Value, database: (any LiveQueryDatabase)?) {
         locked {
             self.fetch = fetch
             if let database { self.database = database }
@@ -85,56 +89,74 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
 
     /// Runs the query now, on the calling thread, and starts watching the tables it read.
     func reload() {
-        let (database, fetch, generation) = locked { () -> ((any DatabaseReader)?, @Sendable (Database) throws -> Value, Int) in
+        let (database, fetch, generation) = locked {
+            () -> ((any LiveQueryDatabase)?, @Sendable (any QueryConnection) throws -> Value, Int) in
             self.generation += 1
             return (self.database, self.fetch, self.generation)
         }
-        guard let database else {
-            publish(generation: generation, result: .failure(LiveQueryError.noDatabase))
+        let source: LiveQuerySource
+        do {
+            guard let database else { throw LiveQueryError.noDatabase }
+            source = try LiveQuerySource(database)
+        } catch {
+            publish(generation: generation, result: .failure(error))
             return
         }
         setLoading(true)
-        let result = Result { try database.read { db in try db.recordingReadTables { try fetch(db) } } }
+        let result = Result { try source.load(fetch) }
         publish(generation: generation, result: result.map(\.result))
         switch result {
-        case .success(let (_, tables)): watch(tables, database: database, generation: generation)
-        case .failure: watch(nil, database: database, generation: generation)
+        case .success(let (_, tables)): watch(tables, source: source, generation: generation)
+        case .failure: watch(nil, source: source, generation: generation)
         }
     }
 
     /// Refetches after each commit that writes one of `tables`; with `nil` (the query never
     /// loaded, so what it reads is unknown), after every commit, until a load succeeds.
-    private func watch(_ tables: Set<String>?, database: any DatabaseReader, generation: Int) {
-        let observation = database.observeCommits { [weak self] changed in
-            guard let self else { return }
-            // The observer runs on the writer's queue, which must not read synchronously.
-            if let tables {
-                guard !changed.isDisjoint(with: tables) else { return }
-                Task.detached { await self.refetch(generation: generation) }
-            } else {
-                Task.detached { await self.retry(generation: generation) }
+    private func watch(_ tables: Set<String>?, source: LiveQuerySource, generation: Int) {
+        let observation: CommitObservation
+        do {
+            observation = try source.observeCommits(to: tables) { [weak self] changed in
+                guard let self else { return }
+                // The observer runs on the writer's queue (or the listener's thread), which
+                // must not read synchronously.
+                if let tables {
+                    guard !changed.isDisjoint(with: tables) else { return }
+                    Task.detached { await self.refetch(generation: generation) }
+                } else {
+                    Task.detached { await self.retry(generation: generation) }
+                }
             }
+        } catch {
+            let reason = LiveQueryError(description: "the query loaded, but its tables cannot be watched for changes: \(error)")
+            publish(generation: generation, result: .failure(reason))
+            return
         }
         locked {
             if self.generation == generation { self.observation = observation }
         }
     }
 
+    /// The source and query of the current generation, or nil once a newer load replaced it.
+    private func current(_ generation: Int) -> (LiveQuerySource, @Sendable (any QueryConnection) throws -> Value)? {
+        let (database, fetch, current) = locked { (self.database, self.fetch, self.generation) }
+        guard current == generation, let database, let source = try? LiveQuerySource(database) else { return nil }
+        return (source, fetch)
+    }
+
     /// A load after a failed first one: on success the query watches the tables it read.
     private func retry(generation: Int) async {
-        let (database, fetch, current) = locked { (self.database, self.fetch, self.generation) }
-        guard current == generation, let database else { return }
+        guard let (source, fetch) = current(generation) else { return }
         setLoading(true)
-        let result = await Result { try await database.read { db in try db.recordingReadTables { try fetch(db) } } }
+        let result = await Result { try await source.load(fetch) }
         publish(generation: generation, result: result.map(\.result))
-        if case .success(let (_, tables)) = result { watch(tables, database: database, generation: generation) }
+        if case .success(let (_, tables)) = result { watch(tables, source: source, generation: generation) }
     }
 
     private func refetch(generation: Int) async {
-        let (database, fetch, current) = locked { (self.database, self.fetch, self.generation) }
-        guard current == generation, let database else { return }
+        guard let (source, fetch) = current(generation) else { return }
         setLoading(true)
-        let result = await Result { try await database.read { db in try fetch(db) } }
+        let result = await Result { try await source.fetch(fetch) }
         publish(generation: generation, result: result)
     }
 
