@@ -5,7 +5,12 @@ import Testing
 struct ModelActorTests {
     @Test("importSessions saves every 500 rows and reports progress; counts and summaries match the data")
     func seedStore() async throws {
-        let container = try memoryContainer(for: Workout.self)
+        try await Self.seedStoreFlow(on: try memoryContainer(for: Workout.self))
+    }
+
+    /// The seed's import, counts and summary on `container` (SQLite here, a server in
+    /// `PostgresModelActorTests`).
+    static func seedStoreFlow(on container: ModelContainer) async throws {
         let store = WorkoutStore(modelContainer: container)
         let rows = generatedSessions(1_234)
         let reports = ProgressLog()
@@ -31,7 +36,12 @@ struct ModelActorTests {
     @MainActor
     @Test("identifiers from the actor resolve on the main context; a row deleted elsewhere resolves to nothing")
     func resolveOnMain() async throws {
-        let container = try memoryContainer(for: Workout.self)
+        try await Self.resolveFlow(on: try memoryContainer(for: Workout.self))
+    }
+
+    /// The seed's `resolve(_:in:)` of the actor's identifiers on the main context.
+    @MainActor
+    static func resolveFlow(on container: ModelContainer) async throws {
         let store = WorkoutStore(modelContainer: container)
         try await store.importSessions(generatedSessions(10)) { _ in }
         let ids = try await store.idsOfLongWorkouts(since: .distantPast)
