@@ -47,7 +47,7 @@ struct StoreConnection {
         case .sqlite(let database):
             try database.cachedStatement(sql: rendered.sql).readTables
         case .postgres(let connection):
-            try connection.readTables(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+            try connection.readTables(sql: rendered.sql, arguments: Self.serverArguments(rendered))
         }
     }
 
@@ -71,7 +71,7 @@ struct StoreConnection {
         case .sqlite(let database):
             try database.execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
         case .postgres(let connection):
-            _ = try connection.execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+            _ = try connection.execute(sql: rendered.sql, arguments: Self.serverArguments(rendered))
         }
     }
 
@@ -106,7 +106,7 @@ struct StoreConnection {
             }
         case .postgres(let connection):
             log.record(rendered.sql)
-            return try connection.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)).rows
+            return try connection.fetchAll(sql: rendered.sql, arguments: Self.serverArguments(rendered)).rows
         }
     }
 
@@ -117,7 +117,7 @@ struct StoreConnection {
         case .sqlite(let database):
             return try database.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
         case .postgres(let connection):
-            return try connection.fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
+            return try connection.fetchAll(sql: rendered.sql, arguments: Self.serverArguments(rendered), transform)
         }
     }
 
@@ -140,11 +140,24 @@ struct StoreConnection {
                 if let model = try make(row) { made.append(consume model) }
             }
         case .postgres(let connection):
-            try connection.forEachRow(sql: rendered.sql, arguments: StatementArguments(rendered.arguments)) { row in
+            try connection.forEachRow(sql: rendered.sql, arguments: Self.serverArguments(rendered)) { row in
                 if let model = try make(row) { made.append(consume model) }
             }
         }
         return made.array(of: T.self)
+    }
+
+    /// The arguments of a statement for a server, with every text in Unicode's composed form
+    /// (NFC). Swift compares strings by canonical equivalence (`"é" == "e\u{301}"`, the
+    /// Kelvin sign `"\u{212A}" == "K"`) and orders them by their composed scalars; the server
+    /// compares bytes (`COLLATE "C"`). With every stored and every compared text composed,
+    /// the two agree, so text is composed on its way in, and reads back canonically equal to
+    /// what was saved.
+    static func serverArguments(_ rendered: RenderedSQL) -> StatementArguments {
+        StatementArguments(rendered.arguments.map { value in
+            guard case .text(let text) = value, !text.utf8.allSatisfy({ $0 < 0x80 }) else { return value }
+            return .text(text.precomposedStringWithCanonicalMapping)
+        })
     }
 
     /// Whether the store has a table of that name.
