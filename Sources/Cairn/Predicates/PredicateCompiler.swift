@@ -149,14 +149,6 @@ struct PredicateCompiler {
         self.dialect = dialect
     }
 
-    /// The error for a construct whose SQL reads JSON with SQLite's `json_each`, which has no
-    /// PostgreSQL form here yet; `nil` on SQLite.
-    func unsupportedOnServer(_ construct: String) -> PredicateSQLError? {
-        guard dialect == .postgres else { return nil }
-        return .unsupported("\(construct) on a PostgreSQL store (it reads a JSON array, which Cairn translates for SQLite only); "
-            + "fetch with the other conditions and test it in Swift")
-    }
-
     /// A fresh table alias (`t1`, `t2`, …; `t0` is the fetched row).
     mutating func makeAlias() -> String {
         aliasCounter += 1
@@ -232,15 +224,20 @@ enum SQLValueKind: Equatable {
     case rawValue, model, identifier, comparisonResult
     case other
 
-    /// The PostgreSQL type a captured element's JSON text is cast to, to compare with a column
-    /// of this kind; `nil` for kinds compared otherwise.
-    var postgresElementType: String? {
-        switch self {
-        case .integer: "BIGINT"
-        case .real, .date: "DOUBLE PRECISION"
-        case .bool: "BOOLEAN"
-        case .text, .uuid, .url: "TEXT"
-        default: nil
+    /// The PostgreSQL type a JSON element's text is cast to, to compare with a column holding
+    /// values of `type` (an optional's wrapped type, a raw-valued enum's raw type); `nil` for
+    /// types compared otherwise.
+    static func postgresElementType(of type: any Any.Type) -> String? {
+        let base = unwrappedType(type).base
+        switch of(base) {
+        case .integer: return "BIGINT"
+        case .real, .date: return "DOUBLE PRECISION"
+        case .bool: return "BOOLEAN"
+        case .text, .uuid, .url: return "TEXT"
+        case .rawValue:
+            guard let raw = base as? any RawRepresentable.Type else { return nil }
+            return postgresElementType(of: raw.rawValueType)
+        default: return nil
         }
     }
 

@@ -86,10 +86,9 @@ extension PredicateCompiler {
                 "\(function.lowercased())() of a \(typeName(E.Output.self)) value (Cairn translates it for number and Date "
                     + "array attributes)")
         }
-        if let error = unsupportedOnServer("\(function.lowercased())() of an array attribute") { throw error }
         let alias = makeAlias()
-        let value = SQLExpression.column("value", table: alias)
-        let body: SQLFragment = "(SELECT \(raw: function)(\(value)) FROM json_each(\(sql)) AS \(identifier: alias))"
+        let value = try jsonElementValue(alias: alias, elementType: outputType, construct: "\(function.lowercased())()")
+        let body: SQLFragment = "(SELECT \(raw: function)(\(value)) FROM \(jsonElementRows(sql, alias: alias)))"
         return .scalar(.raw(body), outputType, mayRaise: rows.mayRaise)
     }
 }

@@ -47,16 +47,14 @@ extension PredicateCompiler {
             let compiled = try compile(test)
             return (.toMany(reference), try condition(compiled), compiled.mayRaise)
         case .constant(let index):
-            if let error = unsupportedOnServer(construct + " over a captured sequence") { throw error }
             let alias = makeAlias()
             let elements = bind(.constantElements(index))
-            variables[variable] = .scalar(.column("value", table: alias), elementType)
+            variables[variable] = .scalar(try jsonElementValue(alias: alias, elementType: elementType, construct: construct), elementType)
             let compiled = try compile(test)
             return (.json(elements: elements, alias: alias), try condition(compiled), compiled.mayRaise)
         case .scalar(let sql) where sequence.type is any _ArrayMarker.Type:
-            if let error = unsupportedOnServer(construct + " over an array attribute") { throw error }
             let alias = makeAlias()
-            variables[variable] = .scalar(.column("value", table: alias), elementType)
+            variables[variable] = .scalar(try jsonElementValue(alias: alias, elementType: elementType, construct: construct), elementType)
             let compiled = try compile(test)
             return (.json(elements: sql, alias: alias), try condition(compiled), compiled.mayRaise)
         default:
@@ -72,13 +70,35 @@ extension PredicateCompiler {
             if let condition { select = select.where(condition) }
             return negated ? .notExists(select) : .exists(select)
         case .json(let elements, let alias):
+            let source = jsonElementRows(elements, alias: alias)
             let body: SQLFragment = if let condition {
-                "SELECT 1 FROM json_each(\(elements)) AS \(identifier: alias) WHERE \(condition)"
+                "SELECT 1 FROM \(source) WHERE \(condition)"
             } else {
-                "SELECT 1 FROM json_each(\(elements)) AS \(identifier: alias)"
+                "SELECT 1 FROM \(source)"
             }
             return .raw((negated ? "NOT EXISTS (" : "EXISTS (") + body + ")")
         }
+    }
+
+    /// The rows of a JSON array (a captured sequence bound as JSON, or an array attribute's
+    /// stored JSON), one per element in a column `value`: SQLite's `json_each`, or
+    /// PostgreSQL's `json_array_elements_text`, which gives each element's text.
+    func jsonElementRows(_ elements: SQLExpression, alias: String) -> SQLFragment {
+        dialect == .postgres
+            ? "json_array_elements_text(CAST(\(elements) AS JSON)) AS \(identifier: alias)(\(identifier: "value"))"
+            : "json_each(\(elements)) AS \(identifier: alias)"
+    }
+
+    /// An element of ``jsonElementRows(_:alias:)`` as a value to compare: SQLite's `json_each`
+    /// gives it typed; on PostgreSQL its text is cast to the type a column of the element's
+    /// kind has, since PostgreSQL compares typed values.
+    func jsonElementValue(alias: String, elementType: any Any.Type, construct: String) throws -> SQLExpression {
+        let value = SQLExpression.column("value", table: alias)
+        guard dialect == .postgres else { return value }
+        guard let type = SQLValueKind.postgresElementType(of: elementType) else {
+            throw PredicateSQLError.unsupported("\(construct) over elements of \(typeName(elementType)) on a PostgreSQL store")
+        }
+        return .raw("CAST(\(value) AS \(raw: type))")
     }
 }
 
@@ -117,7 +137,7 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
             let elements = compiler.bind(.constantElements(index))
             var sql: SQLExpression
             if compiler.dialect == .postgres {
-                guard let type = kind.postgresElementType else {
+                guard let type = SQLValueKind.postgresElementType(of: base) else {
                     throw PredicateSQLError.unsupported(
                         "contains on a captured sequence of \(typeName(RHS.Output.self)) on a PostgreSQL store")
                 }
@@ -140,12 +160,11 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
             let call = SQLExpression.function(PredicateFunctions.containsName, sql, try compiler.sql(value))
             return .scalar(call, Bool.self, mayRaise: mayRaise)
         case .scalar(let sql) where LHS.Output.self is any _ArrayMarker.Type:
-            if let error = compiler.unsupportedOnServer("contains on an array attribute") { throw error }
             guard kind.equatesLikeSwift, kind != .data else {
                 throw PredicateSQLError.unsupported("contains on an array of \(typeName(RHS.Output.self))")
             }
             let alias = compiler.makeAlias()
-            var item = SQLExpression.column("value", table: alias)
+            var item = try compiler.jsonElementValue(alias: alias, elementType: base, construct: "contains on an array attribute")
             if let collation = kind.collation { item = item.collate(collation) }
             let test = isOptional ? item.is(try compiler.sql(value)) : item.equals(try compiler.sql(value))
             return .scalar(compiler.exists(.json(elements: sql, alias: alias), where: test), Bool.self, mayRaise: mayRaise)

@@ -70,6 +70,9 @@ struct PostgresModelDialect: SQLDialect {
             return .function("starts_with", arguments)
         case PredicateFunctions.unwrapName where arguments.count == 1:
             return arguments[0]
+        case "json_array_length" where arguments.count == 1:
+            // An array attribute's JSON is stored as text.
+            return .raw("json_array_length(CAST(\(arguments[0]) AS JSON))")
         case PredicateFunctions.characterCountName:
             throw unsupported("String.count (Characters) in a predicate",
                               instead: "compare the text itself, or count in Swift after the fetch")
