@@ -18,7 +18,7 @@ extension PostgresDatabase {
     /// synchronously: hop to a task.
     ///
     /// With `tables` nil, `observer` runs after every commit any trigger of the schema reports,
-    /// and after every ``write(_:)`` of this pool, with an empty set when the tables are not
+    /// and after every `write` of this pool, with an empty set when the tables are not
     /// known: what a query whose tables are not known yet (it failed to load) waits for.
     ///
     /// Keep the returned token: releasing or cancelling it stops the observation.
