@@ -58,6 +58,8 @@ extension PostgresConnection {
         while true {
             do {
                 PQclear(try runScript(begin))
+                // A cursor ends with its transaction.
+                openCursors = []
                 let value = try body()
                 try commit()
                 return value

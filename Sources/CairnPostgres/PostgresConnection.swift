@@ -27,6 +27,8 @@ public final class PostgresConnection {
     /// The cancellation of the task this connection currently works for, checked before each
     /// statement (`PostgresDatabase`'s async `read` and `write` set it).
     var taskCancellation: PostgresTaskCancellation?
+    /// The numbers of the cursors open in the current transaction (`cairn_cursor_<n>`).
+    var openCursors: Set<Int> = []
 
     /// Opens a connection.
     ///

@@ -42,6 +42,18 @@ enum DifferentialStatements {
         }
         try database.read { db in
             record("every column, by id") { try Reminder.order(by: \.id).fetchAll(db) }
+            record("a cursor over rows") {
+                let cursor = try Reminder.order(by: \.id).fetchCursor(db)
+                var rows: [Reminder] = []
+                while let row = try cursor.next() { rows.append(row) }
+                return rows
+            }
+            record("a cursor over selected columns") {
+                let cursor = try Reminder.where { !$0.isCompleted }.order(by: \.title).select { ($0.id, $0.title) }.fetchCursor(db)
+                var rows: [String] = []
+                while let (id, title) = try cursor.next() { rows.append("\(id) \(title)") }
+                return rows
+            }
             record("contains, ASCII case ignored") { try Reminder.where { $0.title.contains("A") }.order(by: \.id).select(\.id).fetchAll(db) }
             record("hasPrefix") { try Reminder.where { $0.title.hasPrefix("take") }.select(\.id).fetchAll(db) }
             record("like") { try Reminder.where { $0.title.like("%a%t%") }.order(by: \.id).select(\.id).fetchAll(db) }

@@ -87,6 +87,9 @@ struct RowBuffer {
         self.values = values
     }
 
+    /// The number of whole rows.
+    var rowCount: Int { columnNames.isEmpty ? 0 : values.count / columnNames.count }
+
     /// Column `index` of the current row, or nil when out of range.
     @usableFromInline
     func value(at index: Int) -> DatabaseValue? {

@@ -79,10 +79,9 @@ extension Select {
     /// A cursor over the rows of the table. Inlinable, so its decoding is specialized for the
     /// row type where it is called, as `fetchAll(_:)` is.
     @inlinable
-    public func fetchCursor(_ db: Database) throws -> QueryCursor<From.QueryOutput>
+    public func fetchCursor(_ db: some QueryConnection) throws -> QueryCursor<From.QueryOutput>
     where Columns == (), Joins == () {
-        let rendered = try render()
-        let rows = try db.fetchCursor(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        let rows = try db.fetchCursor(.select(query))
         return QueryCursor(rows: rows) { try From.decode(from: &$0) }
     }
 
@@ -107,11 +106,10 @@ extension Select {
     }
 
     /// A cursor over the rows.
-    public func fetchCursor<each J: Table>(_ db: Database) throws
+    public func fetchCursor<each J: Table>(_ db: some QueryConnection) throws
         -> QueryCursor<(From.QueryOutput, repeat (each J).QueryOutput)>
     where Columns == (), Joins == (repeat each J) {
-        let rendered = try render()
-        let rows = try db.fetchCursor(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        let rows = try db.fetchCursor(.select(query))
         return QueryCursor(rows: rows, decode: Self.decodeTables)
     }
 
@@ -143,11 +141,10 @@ extension Select {
     }
 
     /// A cursor over the selected columns.
-    public func fetchCursor<each J: Table>(_ db: Database) throws -> QueryCursor<Columns>
+    public func fetchCursor<each J: Table>(_ db: some QueryConnection) throws -> QueryCursor<Columns>
     where Joins == (repeat each J) {
         let decode = try selectionDecoder()
-        let rendered = try render()
-        let rows = try db.fetchCursor(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+        let rows = try db.fetchCursor(.select(query))
         return QueryCursor(rows: rows, decode: decode)
     }
 

@@ -26,4 +26,11 @@ extension PostgresConnection: QueryConnection {
         let rendered = try PostgresRendering.cache.render(statement)
         try execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
     }
+
+    /// Renders `statement` and reads its rows through a server-side cursor, a batch at a time
+    /// (see `PostgresConnection.fetchCursor(sql:arguments:batchSize:)`).
+    public func fetchCursor(_ statement: SQLStatement) throws -> RowCursor {
+        let rendered = try PostgresRendering.cache.render(statement)
+        return try fetchCursor(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+    }
 }

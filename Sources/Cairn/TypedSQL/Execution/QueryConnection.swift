@@ -26,6 +26,10 @@ public protocol QueryConnection {
 
     /// Runs `statement`, discarding any rows.
     func execute(_ statement: SQLStatement) throws
+
+    /// A cursor over the rows of `statement`, read one at a time (on SQLite, stepped; on a
+    /// server, fetched in batches from a server-side cursor).
+    func fetchCursor(_ statement: SQLStatement) throws -> RowCursor
 }
 
 extension Database: QueryConnection {
@@ -48,6 +52,12 @@ extension Database: QueryConnection {
     public func execute(_ statement: SQLStatement) throws {
         let rendered = try SQLRenderCache.shared.render(statement)
         try cachedStatement(sql: rendered.sql).execute(arguments: StatementArguments(rendered.arguments))
+    }
+
+    /// Renders `statement` once per shape and steps it with a cursor.
+    public func fetchCursor(_ statement: SQLStatement) throws -> RowCursor {
+        let rendered = try SQLRenderCache.shared.render(statement)
+        return try fetchCursor(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
     }
 }
 

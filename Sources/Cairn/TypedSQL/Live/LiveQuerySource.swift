@@ -99,4 +99,9 @@ private final class RecordingConnection: QueryConnection {
         statements.append(statement)
         try connection.execute(statement)
     }
+
+    func fetchCursor(_ statement: SQLStatement) throws -> RowCursor {
+        statements.append(statement)
+        return try connection.fetchCursor(statement)
+    }
 }
