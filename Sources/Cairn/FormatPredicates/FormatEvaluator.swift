@@ -217,6 +217,8 @@ struct FormatEvaluator {
             return .null
         case .value(.string(let string)) where key == "length":
             return try read(rest, from: .value(.int(Int64(string.utf16.count))))
+        case .value(let value) where value.numberKeyValue(key) != nil:
+            return try read(rest, from: .value(value.numberKeyValue(key) ?? .null))
         default:
             throw fail("cannot read key '\(key)' from a \(operand.kindName)")
         }
@@ -228,6 +230,10 @@ struct FormatEvaluator {
         let elements = operand.elements
         switch name.lowercased() {
         case "@count":
+            // A dictionary's count is its number of entries, as NSDictionary's `count`.
+            if case .object(let object) = operand, let dictionary = object as? any KeyValueCountable {
+                return try read(rest, from: .value(.int(Int64(dictionary.keyValueCount))))
+            }
             return try read(rest, from: .value(.int(Int64(elements.count))))
         case "@sum", "@avg", "@min", "@max":
             var values: [FormatOperand] = []

@@ -30,6 +30,55 @@ extension Dictionary: KeyValueReadable where Key == String {
     public func value(forKey key: String) -> Any? { self[key] }
 }
 
+/// An object that `@count` counts as a whole (a dictionary's entries), where any other object
+/// counts as one.
+protocol KeyValueCountable {
+    var keyValueCount: Int { get }
+}
+
+extension Dictionary: KeyValueCountable where Key == String {
+    var keyValueCount: Int { count }
+}
+
+extension FormatValue {
+    /// NSNumber's key-value readable accessors on a number or Boolean (`scores.@avg.doubleValue`,
+    /// `flag.intValue`): `nil` for another key or another kind of value.
+    func numberKeyValue(_ key: String) -> FormatValue? {
+        let number: FormatNumber
+        switch self {
+        case .int(let int): number = .int(int)
+        case .double(let double): number = .double(double)
+        case .bool(let bool): number = .int(bool ? 1 : 0)
+        default: return nil
+        }
+        switch key {
+        case "intValue", "integerValue", "longValue", "longLongValue", "shortValue", "charValue",
+             "unsignedIntValue", "unsignedIntegerValue", "unsignedLongValue", "unsignedLongLongValue",
+             "unsignedShortValue", "unsignedCharValue":
+            switch number {
+            case .int(let int): return .int(int)
+            // NSNumber truncates toward zero; a value beyond Int64 saturates rather than trap.
+            case .double(let double):
+                return .int(double.isNaN ? 0 : Int64(exactly: double.rounded(.towardZero))
+                    ?? (double < 0 ? Int64.min : Int64.max))
+            }
+        case "doubleValue":
+            return .double(number.double)
+        case "floatValue":
+            return .double(Double(Float(number.double)))
+        case "boolValue":
+            return .bool(number.double != 0)
+        case "stringValue":
+            switch number {
+            case .int(let int): return .string(String(int))
+            case .double(let double): return .string(NSNumber(value: double).stringValue)
+            }
+        default:
+            return nil
+        }
+    }
+}
+
 /// A value met while evaluating: a constant, an object that answers keys, or a collection.
 enum FormatOperand {
     case value(FormatValue)
