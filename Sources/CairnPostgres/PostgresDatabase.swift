@@ -99,6 +99,26 @@ public final class PostgresDatabase: @unchecked Sendable {
         return result
     }
 
+    /// Runs `block` on a pooled connection outside any transaction, concurrently with other
+    /// reads and writes, blocking the calling thread: each statement runs in its own
+    /// transaction (autocommit) and sees its own snapshot. For one statement that is what
+    /// `read` gives, without the round trips of `BEGIN` and `COMMIT` around it.
+    ///
+    /// ```swift
+    /// let title = try database.readWithoutTransaction { db in
+    ///     try db.fetchOne(sql: "SELECT title FROM item WHERE id = $1", arguments: [7]) { try $0.decode(String.self, at: 0) }
+    /// }
+    /// // SELECT title FROM item WHERE id = $1   (one round trip)
+    /// ```
+    ///
+    /// Nothing makes the connection read-only here: `block` must only read. Several statements
+    /// may each see a different commit; use `read` for those.
+    ///
+    /// - Throws: the error of `block`, or a ``PostgresError``.
+    public func readWithoutTransaction<T>(_ block: (PostgresConnection) throws -> T) throws -> T {
+        try withConnection { db in try block(db) }
+    }
+
     /// `read(_:)` off the cooperative thread pool. Cancelling the task cancels the
     /// running statement, which throws a ``PostgresError`` with SQLSTATE `57014`; a statement
     /// the block starts afterwards throws `CancellationError`.

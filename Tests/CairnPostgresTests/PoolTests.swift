@@ -76,6 +76,24 @@ struct PostgresDatabaseTests {
         }
     }
 
+    @Test("A read without a transaction runs each statement in its own snapshot, with no BEGIN around it")
+    func readWithoutTransaction() throws {
+        try TestServer.withSchema { db, schema in
+            try db.execute(sql: "CREATE TABLE \(schema).t (x integer)")
+            let pool = try PostgresDatabase(url: try #require(TestServer.url), maximumConnectionCount: 2)
+            defer { pool.close() }
+            let counts = try pool.readWithoutTransaction { reader in
+                #expect(!reader.isInTransaction)
+                let before = integer(try reader.fetchAll(sql: "SELECT count(*) FROM \(schema).t"))
+                try db.execute(sql: "INSERT INTO \(schema).t VALUES ($1)", arguments: [1])
+                // The next statement is a snapshot of its own: it sees the commit in between.
+                let after = integer(try reader.fetchAll(sql: "SELECT count(*) FROM \(schema).t"))
+                return (before, after)
+            }
+            #expect(counts.0 == 0 && counts.1 == 1)
+        }
+    }
+
     @Test("A closed pool throws instead of waiting")
     func closed() throws {
         let pool = try PostgresDatabase(url: try #require(TestServer.url))

@@ -58,6 +58,12 @@ final class PostgresStoreBackend: StoreBackend {
         try database.read { connection in try body(StoreConnection(postgres: connection, log: log)) }
     }
 
+    /// One statement outside a transaction is its own snapshot on the server: `BEGIN` and
+    /// `COMMIT` around it would add two round trips to a one-row fetch.
+    func readStatement<T>(_ body: (StoreConnection) throws -> T) throws -> T {
+        try database.readWithoutTransaction { connection in try body(StoreConnection(postgres: connection, log: log)) }
+    }
+
     func write<T>(_ body: (StoreConnection) throws -> T) throws -> T {
         let mode = tracking.withLock { $0 }
         var gate: NSLock?

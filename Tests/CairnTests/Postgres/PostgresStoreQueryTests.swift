@@ -30,6 +30,21 @@ struct PostgresStoreQueryTests {
         }
     }
 
+    @Test("a one-statement fetch runs outside a transaction: no BEGIN and COMMIT round trips")
+    func oneStatementFetchRunsWithoutATransaction() throws {
+        try PostgresTestSchema.withSchema { url in
+            let (container, context) = try Self.filled(url)
+            let store = try container.store(for: "Workout")
+            let insideTransaction = try store.readStatement { connection -> Bool in
+                guard case .postgres(let server) = connection.engine else { return true }
+                return server.isInTransaction
+            }
+            #expect(!insideTransaction)
+            #expect(try context.fetch(FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes >= 30 })).count
+                == PostgresStoreTests.workouts().filter { $0.minutes >= 30 }.count)
+        }
+    }
+
     @Test("sums, averages, extremes and grouped counts answer as on SQLite")
     func aggregates() throws {
         try PostgresTestSchema.withSchema { url in
