@@ -121,12 +121,14 @@ public protocol DataStoreBatching: DataStore {
 public struct DataStoreBatchDeleteRequest<T: PersistentModel> {
     /// The context asking.
     public let editingState: EditingState
+    /// Whether models of `T`'s subclasses are deleted too.
+    public let includeSubclasses: Bool
     /// The models to delete; `nil` for every model of `T`.
     public let predicate: Predicate<T>?
 
-    /// A request to delete the models of `T` matching `predicate`.
-    public init(editingState: EditingState, predicate: Predicate<T>?) {
+    init(editingState: EditingState, includeSubclasses: Bool, predicate: Predicate<T>?) {
         self.editingState = editingState
+        self.includeSubclasses = includeSubclasses
         self.predicate = predicate
     }
 }

@@ -139,13 +139,16 @@ extension ModelContext {
         return typed
     }
 
-    /// The registered model of a snapshot's identifier, its unloaded values taken from the
-    /// snapshot (loaded ones, and unsaved changes, stay); or a new model of the snapshot.
+    /// The model of a snapshot the store just read: the registered one with the snapshot's
+    /// values (its unsaved changes stay: a fetch shows what others saved since, as a SQL
+    /// store's merge of others' commits does), or a new one.
     func registeredOrMade(_ snapshot: DefaultSnapshot, related: [PersistentIdentifier: DefaultSnapshot]) throws
         -> any PersistentModel
     {
         let model = try registeredOrFault(snapshot.persistentIdentifier, related: [:])
-        if let storage = model._storage { try fill(storage, from: snapshot, related: related, onlyUnloaded: true) }
+        if let storage = model._storage, storage.state == .persisted || storage.state == .deleted {
+            try fill(storage, from: snapshot, related: related, onlyUnloaded: false)
+        }
         return model
     }
 
@@ -182,14 +185,15 @@ extension ModelContext {
         return (model, storage)
     }
 
-    /// Writes a snapshot's values into a model's slots (only the unloaded ones when asked), as
-    /// a fetched row's are: attributes decoded by their codecs, relationships as the related
-    /// models (registered ones, or new ones that load when read).
+    /// Writes a snapshot's values into a model's slots (only the unloaded ones when asked; never
+    /// over an unsaved change), as a fetched row's are: attributes decoded by their codecs,
+    /// relationships as the related models (registered ones, or new ones that load when read).
     func fill(
         _ storage: ModelStorage, from snapshot: DefaultSnapshot, related: [PersistentIdentifier: DefaultSnapshot],
         onlyUnloaded: Bool
     ) throws {
-        for (index, property) in storage.entity.properties.enumerated() {
+        let changed = storage.changed
+        for (index, property) in storage.entity.properties.enumerated() where !changed.contains(index) {
             if onlyUnloaded {
                 guard case .unloaded = storage.slots[index] else { continue }
             }
@@ -271,6 +275,12 @@ extension SaveWriter {
                 assigned[ObjectIdentifier(storage)] = result.remapped[storage.identifier] ?? storage.identifier
             }
             reregistered.merge(result.reregister) { _, new in new }
+            // Live results of these entities refetch, as after a SQL store's commit.
+            var entities: Set<String> = []
+            for storage in [mine.0, mine.1, mine.2].joined() where entities.insert(storage.entity.name).inserted {
+                for relationship in storage.entity.relationships { entities.insert(relationship.destination) }
+            }
+            context.state.changes.storeDidCommit(entities)
         }
         let isInAStore = { (storage: ModelStorage) in byEntity[storage.entity.name] != nil }
         inserted.removeAll(where: isInAStore)

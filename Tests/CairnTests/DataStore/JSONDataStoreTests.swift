@@ -106,6 +106,28 @@ struct JSONDataStoreTests {
         #expect(try context.fetchCount(FetchDescriptor<Journey>()) == 3)
     }
 
+    @Test func aFetchShowsWhatAnotherContextSaved() throws {
+        let file = try JourneyFile()
+        defer { file.remove() }
+        try saveJourneys(file)
+        let container = try file.container()
+        let reader = ModelContext(container)
+        let oslo = FetchDescriptor<Journey>(predicate: #Predicate { $0.name == "Oslo" })
+        let held = try #require(try reader.fetch(oslo).first)
+        let kyoto = try #require(try reader.fetch(FetchDescriptor<Journey>(predicate: #Predicate { $0.name == "Kyoto" })).first)
+        kyoto.budget = 1  // unsaved here: stays
+
+        let writer = ModelContext(container)
+        for journey in try writer.fetch(FetchDescriptor<Journey>()) { journey.budget += 100 }
+        try writer.save()
+
+        #expect(try reader.fetch(oslo).first === held)
+        #expect(held.budget == 900)
+        _ = try reader.fetch(FetchDescriptor<Journey>())
+        #expect(kyoto.budget == 1)
+        #expect(reader.hasChanges)
+    }
+
     @Test func relationshipsRoundTrip() throws {
         let file = try JourneyFile()
         defer { file.remove() }
@@ -175,5 +197,26 @@ extension FetchDescriptor {
         var copy = self
         copy.sortBy = []
         return copy
+    }
+}
+
+@MainActor
+@Suite("Custom data store: live results")
+struct JSONDataStoreLiveTests {
+    @Test func aResultsObserverRefetchesAfterASaveToTheStore() async throws {
+        let file = try JourneyFile()
+        defer { file.remove() }
+        let container = try file.container()
+        let observer = ResultsObserver(
+            fetchDescriptor: FetchDescriptor<Journey>(sortBy: [SortDescriptor(\.name)]), modelContainer: container)
+        #expect(observer.results.isEmpty)
+        let fired = try await changeFires(of: { _ = observer.results }) {
+            let other = ModelContext(container)
+            other.insert(Journey(name: "Lofoten", startDate: .now, budget: 700))
+            try other.save()
+        }
+        #expect(fired)
+        await drainMainActor()
+        #expect(observer.results.map(\.name) == ["Lofoten"])
     }
 }
