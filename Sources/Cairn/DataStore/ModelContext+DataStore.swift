@@ -32,24 +32,25 @@ extension ModelContext {
     /// The stored models a descriptor selects, from a custom store. When the store prefers
     /// (``DataStoreError/preferInMemoryFilter``, ``DataStoreError/preferInMemorySort``), it
     /// is asked again without the predicate or the sort, and this context filters with the
-    /// in-memory evaluator, sorts, and pages.
+    /// in-memory evaluator and sorts.
+    ///
+    /// The store is never asked to page: `fetchLimit` and `fetchOffset` are applied here, to
+    /// what it answers. A store may ignore them (Apple's JSON store sample does), and one that
+    /// honoured them could not be told from one that did not, so paging twice or not at all
+    /// would be a silent wrong answer.
     func dataStoreModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, in store: any OpenDataStore) throws -> [T] {
-        var asked = descriptor
+        var asked = descriptor.withoutPaging
         var filters = false
         var sorts = false
         while true {
             do {
                 let (fetched, related) = try store.fetch(asked, editingState: editingState)
                 var models = try fetched.map { try model(T.self, from: $0, related: related) }
-                guard filters || sorts else { return models }
                 if filters, let predicate = descriptor.predicate {
                     models = try models.filter { try predicate.checkedEvaluate($0) }
                 }
                 if sorts, descriptor.sorts { models = sortedByStoredOrder(models, using: descriptor.sortBy) }
-                let offset = max(0, descriptor.fetchOffset ?? 0)
-                if offset > 0 { models = Array(models.dropFirst(offset)) }
-                if let limit = descriptor.fetchLimit, limit >= 0, models.count > limit { models = Array(models.prefix(limit)) }
-                return models
+                return descriptor.page(models)
             } catch DataStoreError.preferInMemoryFilter where !filters {
                 filters = true
                 asked.predicate = nil
@@ -57,17 +58,17 @@ extension ModelContext {
                 sorts = true
                 asked.sortBy = []
             }
-            // Paging applies to the filtered, sorted models: done here, not by the store.
-            asked.fetchLimit = nil
-            asked.fetchOffset = nil
         }
     }
 
-    /// `fetchCount` from a custom store: its own count, or the models' when it prefers this
-    /// context to filter or sort.
+    /// `fetchCount` from a custom store: its own count (paged here), or the models' when it
+    /// prefers this context to filter or sort.
     func dataStoreCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, in store: any OpenDataStore) throws -> Int {
         do {
-            return try store.fetchCount(descriptor, editingState: editingState)
+            let count = try store.fetchCount(descriptor.withoutPaging, editingState: editingState)
+            let remaining = max(0, count - max(0, descriptor.fetchOffset ?? 0))
+            guard let limit = descriptor.fetchLimit, limit >= 0 else { return remaining }
+            return min(remaining, limit)
         } catch DataStoreError.preferInMemoryFilter, DataStoreError.preferInMemorySort {
             return try dataStoreModels(descriptor, in: store).count
         }
@@ -78,7 +79,7 @@ extension ModelContext {
         -> [PersistentIdentifier]
     {
         do {
-            return try store.fetchIdentifiers(descriptor, editingState: editingState)
+            return descriptor.page(try store.fetchIdentifiers(descriptor.withoutPaging, editingState: editingState))
         } catch DataStoreError.preferInMemoryFilter, DataStoreError.preferInMemorySort {
             return try dataStoreModels(descriptor, in: store).map(\.persistentModelID)
         }
@@ -254,6 +255,24 @@ extension ModelContext {
             defer { isRestoring = wasRestoring }
             try fill(storage, from: snapshot, related: [:], onlyUnloaded: false)
         }
+    }
+}
+
+extension FetchDescriptor {
+    /// The descriptor without `fetchLimit` and `fetchOffset`.
+    var withoutPaging: FetchDescriptor {
+        var copy = self
+        copy.fetchLimit = nil
+        copy.fetchOffset = nil
+        return copy
+    }
+
+    /// The part of `elements` that `fetchOffset` and `fetchLimit` select.
+    func page<Element>(_ elements: [Element]) -> [Element] {
+        let offset = max(0, fetchOffset ?? 0)
+        let rest = offset > 0 ? Array(elements.dropFirst(offset)) : elements
+        guard let limit = fetchLimit, limit >= 0, rest.count > limit else { return rest }
+        return Array(rest.prefix(limit))
     }
 }
 

@@ -50,6 +50,15 @@ struct JSONDataStoreTests {
         page.fetchOffset = 1
         page.fetchLimit = 1
         #expect(try context.fetch(page).map(\.name) == ["Lisbon"])
+        // The store ignores paging when it has no predicate or sort to refuse: the context pages.
+        var firstTwo = FetchDescriptor<Journey>()
+        firstTwo.fetchLimit = 2
+        #expect(try context.fetch(firstTwo).count == 2)
+        #expect(try context.fetchCount(firstTwo) == 2)
+        #expect(try context.fetchIdentifiers(firstTwo).count == 2)
+        firstTwo.fetchOffset = 2
+        #expect(try context.fetch(firstTwo).count == 1)
+        #expect(try context.fetchCount(firstTwo) == 1)
 
         let named = FetchDescriptor<Journey>(predicate: #Predicate { $0.name.contains("o") })
         #expect(try context.fetchCount(named) == 3)
