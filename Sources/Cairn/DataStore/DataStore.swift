@@ -117,6 +117,23 @@ public protocol DataStoreBatching: DataStore {
     func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws
 }
 
+/// A store that keeps the history of its changes: a context's `fetchHistory` and
+/// `deleteHistory` of `HistoryType` go to it.
+public protocol HistoryProviding<HistoryType> {
+    /// The store's transactions.
+    associatedtype HistoryType: HistoryTransaction
+    /// The transactions a descriptor selects.
+    func fetchHistory(_ descriptor: HistoryDescriptor<HistoryType>) throws -> [HistoryType]
+    /// Deletes the transactions a descriptor selects.
+    func deleteHistory(_ descriptor: HistoryDescriptor<HistoryType>) throws
+    /// The store's transaction type.
+    static var historyType: HistoryType.Type { get }
+}
+
+extension HistoryProviding {
+    public static var historyType: HistoryType.Type { HistoryType.self }
+}
+
 /// Which models a ``DataStoreBatching`` store deletes.
 public struct DataStoreBatchDeleteRequest<T: PersistentModel> {
     /// The context asking.

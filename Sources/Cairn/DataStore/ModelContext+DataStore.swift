@@ -124,6 +124,32 @@ extension ModelContext {
         try? fill(storage, from: snapshot, related: related, onlyUnloaded: true)
     }
 
+    // MARK: - History
+
+    /// `fetchHistory` of a container of custom stores: the history of each store that keeps
+    /// `T` (``HistoryProviding``), store after store.
+    func dataStoreHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T] {
+        var transactions: [T]?
+        for store in state.dataStores {
+            if let some = try store.fetchHistory(descriptor) { transactions = (transactions ?? []) + some }
+        }
+        guard let transactions else { throw noHistory(T.self) }
+        return transactions
+    }
+
+    /// `deleteHistory` of a container of custom stores, as ``dataStoreHistory(_:)``.
+    func deleteDataStoreHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws {
+        var deleted = false
+        for store in state.dataStores where try store.deleteHistory(descriptor) { deleted = true }
+        if !deleted { throw noHistory(T.self) }
+    }
+
+    private func noHistory<T: HistoryTransaction>(_ type: T.Type) -> SwiftDataError {
+        SwiftDataError.invalidTransactionFetchRequest.with(
+            reason: "No data store of this container keeps \(T.self) history: its store must conform to HistoryProviding "
+                + "with that HistoryType (the stores are " + state.dataStores.map { "'\($0.name)'" }.joined(separator: ", ") + ")")
+    }
+
     // MARK: - Models from snapshots
 
     /// The model of a fetched snapshot, which must be of `T`.

@@ -22,6 +22,10 @@ protocol OpenDataStore: AnyObject, Sendable {
         throws -> (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot])
     func erase() throws
     func invalidateState(for editingState: EditingState)
+    /// The store's history of `T`, or `nil` when it keeps none of that type (``HistoryProviding``).
+    func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]?
+    /// Deletes the store's history of `T`; `false` when it keeps none of that type.
+    func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool
 }
 
 /// A ``DataStore`` behind a lock.
@@ -106,6 +110,37 @@ final class LockedDataStore<Store: DataStore>: OpenDataStore, @unchecked Sendabl
         defer { lock.unlock() }
         guard initialized.remove(editingState.id) != nil else { return }
         store.invalidateState(for: editingState)
+    }
+
+    // MARK: - History
+
+    func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let provider = store as? any HistoryProviding else { return nil }
+        return try Self.fetchHistory(of: provider, descriptor)
+    }
+
+    func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let provider = store as? any HistoryProviding else { return false }
+        return try Self.deleteHistory(of: provider, descriptor)
+    }
+
+    private static func fetchHistory<Provider: HistoryProviding, T: HistoryTransaction>(
+        of provider: Provider, _ descriptor: HistoryDescriptor<T>
+    ) throws -> [T]? {
+        guard let typed = descriptor as? HistoryDescriptor<Provider.HistoryType> else { return nil }
+        return try provider.fetchHistory(typed) as? [T]
+    }
+
+    private static func deleteHistory<Provider: HistoryProviding, T: HistoryTransaction>(
+        of provider: Provider, _ descriptor: HistoryDescriptor<T>
+    ) throws -> Bool {
+        guard let typed = descriptor as? HistoryDescriptor<Provider.HistoryType> else { return false }
+        try provider.deleteHistory(typed)
+        return true
     }
 
     // MARK: - Snapshots

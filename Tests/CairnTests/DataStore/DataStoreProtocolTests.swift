@@ -9,6 +9,7 @@ final class DataStoreLog: @unchecked Sendable {
     private let lock = NSLock()
     private var storedEvents: [String] = []
     private var storedSnapshots: [PersistentIdentifier: DefaultSnapshot] = [:]
+    private var storedHistory: [MemoryTransaction] = []
     /// When set, the store keeps its saved values and hands them back for updated models.
     let rejectsUpdates: Bool
 
@@ -20,6 +21,26 @@ final class DataStoreLog: @unchecked Sendable {
         get { lock.withLock { storedSnapshots } }
         set { lock.withLock { storedSnapshots = newValue } }
     }
+    var history: [MemoryTransaction] {
+        get { lock.withLock { storedHistory } }
+        set { lock.withLock { storedHistory = newValue } }
+    }
+}
+
+/// One save to a ``MemoryDataStore``.
+struct MemoryTransaction: HistoryTransaction {
+    struct Token: Comparable, Hashable, Identifiable, Sendable {
+        let id: Int
+        static func < (lhs: Token, rhs: Token) -> Bool { lhs.id < rhs.id }
+    }
+
+    let transactionIdentifier: Int
+    let author: String?
+    let storeIdentifier: String
+    let timestamp: Date
+    var changes: [HistoryChange] { [] }
+    var token: Token { Token(id: transactionIdentifier) }
+    var id: Int { transactionIdentifier }
 }
 
 struct MemoryStoreConfiguration: DataStoreConfiguration {
@@ -77,6 +98,9 @@ final class MemoryDataStore: DataStore {
         }
         for snapshot in request.deleted { snapshots[snapshot.persistentIdentifier] = nil }
         log.snapshots = snapshots
+        log.history.append(MemoryTransaction(
+            transactionIdentifier: log.history.count + 1, author: request.editingState.author, storeIdentifier: identifier,
+            timestamp: .now))
         return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: remapped, snapshotsToReregister: reregister)
     }
 
@@ -90,6 +114,16 @@ final class MemoryDataStore: DataStore {
 
     func initializeState(for editingState: EditingState) { log.record("initialize \(editingState.id)") }
     func invalidateState(for editingState: EditingState) { log.record("invalidate \(editingState.id)") }
+}
+
+extension MemoryDataStore: HistoryProviding {
+    func fetchHistory(_ descriptor: HistoryDescriptor<MemoryTransaction>) throws -> [MemoryTransaction] {
+        try log.history.filter { try descriptor.predicate?.evaluate($0) ?? true }
+    }
+
+    func deleteHistory(_ descriptor: HistoryDescriptor<MemoryTransaction>) throws {
+        log.history = try log.history.filter { try !(descriptor.predicate?.evaluate($0) ?? true) }
+    }
 }
 
 @Suite("Custom data store protocol")
@@ -163,6 +197,27 @@ struct DataStoreProtocolTests {
         } throws: { error in
             guard let error = error as? ModelError else { return false }
             return error.kind == .valueDecodingFailed && error.propertyName == "nights" && error.entityName == "Waypoint"
+        }
+    }
+
+    @Test func historyComesFromAStoreThatProvidesIt() throws {
+        let log = DataStoreLog()
+        let context = ModelContext(try container(log))
+        context.author = "importer"
+        context.insert(Waypoint(city: "Bergen", nights: 2))
+        try context.save()
+        context.insert(Waypoint(city: "Oslo", nights: 1))
+        try context.save()
+
+        let history = try context.fetchHistory(HistoryDescriptor<MemoryTransaction>())
+        #expect(history.map(\.transactionIdentifier) == [1, 2])
+        #expect(history.allSatisfy { $0.author == "importer" && $0.storeIdentifier == "memory" })
+        try context.deleteHistory(HistoryDescriptor<MemoryTransaction>(predicate: #Predicate { $0.transactionIdentifier < 2 }))
+        #expect(try context.fetchHistory(HistoryDescriptor<MemoryTransaction>()).map(\.transactionIdentifier) == [2])
+
+        // A transaction type no store keeps.
+        #expect(throws: SwiftDataError.invalidTransactionFetchRequest) {
+            try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         }
     }
 }
