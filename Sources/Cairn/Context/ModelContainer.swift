@@ -141,7 +141,8 @@ public final class ModelContainer: Sendable {
     /// DELETE FROM "Workout"
     /// ```
     ///
-    /// Models that contexts already hold keep their values but no longer have rows.
+    /// Models that contexts already hold keep their values but no longer have rows. A custom
+    /// store (``DataStore``) is asked to ``DataStore/erase()``.
     public func deleteAllData() {
         for store in state.dataStores { try? store.erase() }
         for store in stores {

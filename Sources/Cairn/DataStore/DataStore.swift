@@ -210,7 +210,7 @@ public struct DataStoreFetchResult<ModelType: PersistentModel, SnapshotType: Dat
 
 /// The changes of one save, as snapshots: inserted models still have their temporary
 /// identifiers.
-public struct DataStoreSaveChangesRequest<SnapshotType: DataStoreSnapshot> {
+public struct DataStoreSaveChangesRequest<SnapshotType: DataStoreSnapshot>: Sendable {
     /// The context saving.
     public let editingState: EditingState
     /// New models, with temporary identifiers the store replaces (``DataStoreSaveChangesResult/remappedIdentifiers``).
@@ -229,7 +229,7 @@ public struct DataStoreSaveChangesRequest<SnapshotType: DataStoreSnapshot> {
 }
 
 /// What a custom store answers a save with.
-public final class DataStoreSaveChangesResult<T: DataStoreSnapshot> {
+public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
     /// The identifier of the store that saved.
     public let storeIdentifier: String
     /// The permanent identifier of each inserted model, by its temporary identifier.

@@ -84,7 +84,10 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
     /// context's save makes its snapshots with `init(of:)`, which throws for them instead.
     public init(from backingData: any BackingData, relatedBackingDatas: inout [PersistentIdentifier: any BackingData]) {
         guard let storage = (backingData as? any StorageBacked)?.backingStorage else {
-            self.init(persistentIdentifier: backingData.persistentModelID ?? .temporary(entityName: "?"), values: [:])
+            // A backing data of the app's own: its identifier, and no values Cairn can read.
+            self.init(
+                persistentIdentifier: backingData.persistentModelID ?? .temporary(entityName: entityName(of: backingData)),
+                values: [:])
             return
         }
         var values: [String: Value] = [:]
@@ -227,4 +230,9 @@ protocol StorageBacked {
 
 extension DefaultBackingData: StorageBacked {
     var backingStorage: ModelStorage { storage }
+}
+
+/// The entity name of a backing data's model type.
+private func entityName<Backing: BackingData>(of backingData: Backing) -> String {
+    Schema.entityName(for: Backing.Model.self)
 }
