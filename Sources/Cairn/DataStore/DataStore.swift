@@ -63,20 +63,26 @@ public protocol DataStore: AnyObject {
 }
 
 extension DataStore {
+    /// The number of snapshots ``fetch(_:)`` returns.
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
         try fetch(request).fetchedSnapshots.count
     }
 
+    /// The identifiers of the snapshots ``fetch(_:)`` returns.
     public func fetchIdentifiers<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> [PersistentIdentifier] {
         try fetch(request).fetchedSnapshots.map(\.persistentIdentifier)
     }
 
+    /// Erases nothing: a store that can delete all it holds implements this.
     public func erase() throws {}
 
+    /// Does nothing: a store that keeps state per context implements this.
     public func initializeState(for editingState: EditingState) {}
 
+    /// Does nothing: a store that keeps state per context implements this.
     public func invalidateState(for editingState: EditingState) {}
 
+    /// No snapshots: a store with a cache implements this.
     public func cachedSnapshots(for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState) throws
         -> [PersistentIdentifier: Snapshot]
     {
@@ -108,6 +114,7 @@ public protocol DataStoreConfiguration: Hashable {
 }
 
 extension DataStoreConfiguration {
+    /// Accepts every configuration: one that can be wrong (a missing folder) implements this.
     public func validate() throws {}
 }
 
@@ -131,6 +138,7 @@ public protocol HistoryProviding<HistoryType> {
 }
 
 extension HistoryProviding {
+    /// `HistoryType.self`.
     public static var historyType: HistoryType.Type { HistoryType.self }
 }
 
@@ -198,6 +206,7 @@ public struct DataStoreFetchResult<ModelType: PersistentModel, SnapshotType: Dat
     /// asking again when a relationship is read.
     public let relatedSnapshots: [PersistentIdentifier: SnapshotType]
 
+    /// A result of `fetchedSnapshots`, and the `relatedSnapshots` of models they refer to.
     public init(
         descriptor: FetchDescriptor<ModelType>, fetchedSnapshots: [SnapshotType],
         relatedSnapshots: [PersistentIdentifier: SnapshotType] = [:]
@@ -237,6 +246,7 @@ public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
     /// Snapshots whose values the context takes for its models (values the store computed).
     public let snapshotsToReregister: [PersistentIdentifier: T]
 
+    /// The result of a save to the store `storeIdentifier`.
     public init(
         for storeIdentifier: String, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier] = [:],
         snapshotsToReregister: [PersistentIdentifier: T] = [:]

@@ -31,6 +31,7 @@ public enum DataStoreSnapshotCodingKey: CodingKey, Hashable, Sendable {
     /// A stored property, by name.
     case modeledProperty(String)
 
+    /// `persistentIdentifier`, or the property's name.
     public var stringValue: String {
         switch self {
         case .persistentIdentifier: "persistentIdentifier"
@@ -38,12 +39,15 @@ public enum DataStoreSnapshotCodingKey: CodingKey, Hashable, Sendable {
         }
     }
 
+    /// The key of a property name (`persistentIdentifier` is the identifier's).
     public init?(stringValue: String) {
         self = stringValue == "persistentIdentifier" ? .persistentIdentifier : .modeledProperty(stringValue)
     }
 
+    /// `nil`: snapshots are keyed by name.
     public var intValue: Int? { nil }
 
+    /// `nil`: snapshots are keyed by name.
     public init?(intValue: Int) { nil }
 }
 
@@ -58,6 +62,7 @@ public enum DataStoreSnapshotCodingKey: CodingKey, Hashable, Sendable {
 /// { "persistentIdentifier": { … }, "name": "Lisbon", "startDate": 801100800, "items": [ { … } ] }
 /// ```
 public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
+    /// The model's identifier.
     public let persistentIdentifier: PersistentIdentifier
     /// The stored values by property name.
     let values: [String: Value]
@@ -129,6 +134,8 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
         return .models(models.map(\.persistentModelID))
     }
 
+    /// The same values under `persistentIdentifier`, with relationships to models in
+    /// `remappedIdentifiers` pointing to their new identifiers.
     public func copy(
         persistentIdentifier: PersistentIdentifier, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]?
     ) -> DefaultSnapshot {
@@ -148,6 +155,7 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
 
     // MARK: - Codable
 
+    /// Writes the identifier and each property's value under ``DataStoreSnapshotCodingKey``.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: DataStoreSnapshotCodingKey.self)
         try container.encode(persistentIdentifier, forKey: .persistentIdentifier)
