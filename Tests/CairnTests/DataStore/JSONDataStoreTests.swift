@@ -137,6 +137,23 @@ struct JSONDataStoreTests {
         #expect(reader.hasChanges)
     }
 
+    @Test func batchedFetchesAndEnumerateReadTheStore() throws {
+        let file = try JourneyFile()
+        defer { file.remove() }
+        try saveJourneys(file)
+        let context = ModelContext(try file.container())
+        var saved = FetchDescriptor<Journey>(predicate: #Predicate { $0.budget > 900 }, sortBy: [SortDescriptor(\.name)])
+        saved.includePendingChanges = false
+        #expect(try context.fetch(saved, batchSize: 1).map(\.name) == ["Kyoto", "Lisbon"])
+
+        context.insert(Journey(name: "Bergen", startDate: .now, budget: 2_000))
+        var names: [String] = []
+        try context.enumerate(FetchDescriptor<Journey>(predicate: #Predicate { $0.budget > 900 }, sortBy: [SortDescriptor(\.name)])) {
+            names.append($0.name)
+        }
+        #expect(names == ["Bergen", "Kyoto", "Lisbon"])
+    }
+
     @Test func relationshipsRoundTrip() throws {
         let file = try JourneyFile()
         defer { file.remove() }
