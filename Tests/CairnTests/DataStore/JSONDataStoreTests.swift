@@ -100,6 +100,10 @@ struct JSONDataStoreTests {
         #expect(all.map(\.name) == ["Lisbon", "Oslo"])
         #expect(all.last?.budget == 950)
         #expect(try !String(contentsOf: file.url, encoding: .utf8).contains("Kyoto"))
+
+        try reopened.delete(model: Journey.self, where: #Predicate { $0.budget > 1_000 })
+        try reopened.save()
+        #expect(try ModelContext(try file.container()).fetch(FetchDescriptor<Journey>()).map(\.name) == ["Oslo"])
     }
 
     @Test func unsavedChangesMergeIntoFetches() throws {
