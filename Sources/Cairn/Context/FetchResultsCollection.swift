@@ -83,6 +83,10 @@ extension ModelContext {
                 reason: "A batched fetch reads only saved rows: set includePendingChanges = false on the FetchDescriptor")
         }
         mergeExternalChanges()
+        // A custom store answers with every snapshot at once: one batch of its models.
+        if let dataStore = dataStore(of: T.self) {
+            return FetchResultsCollection(elements: try dataStoreModels(descriptor, in: dataStore))
+        }
         let keys = try primaryKeys(descriptor)
         return FetchResultsCollection(count: keys.count, batchSize: batchSize, load: try batchLoader(T.self, primaryKeys: keys))
     }

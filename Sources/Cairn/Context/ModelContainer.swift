@@ -43,11 +43,20 @@ public final class ModelContainer: Sendable {
     ///
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when a store cannot be opened,
     ///   ``ModelError`` when a model's property cannot be stored or migration fails.
-    public init(
+    public convenience init(
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: [ModelConfiguration]
     ) throws {
-        let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
+        try self.init(
+            schema: givenSchema, migrationPlan: migrationPlan,
+            configurations: configurations.isEmpty ? [ModelConfiguration()] : configurations, dataStores: [])
+    }
+
+    /// Opens the SQL stores of `configurations` and the custom stores of `dataStores`.
+    init(
+        schema givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration],
+        dataStores dataStoreConfigurations: [any DataStoreConfiguration]
+    ) throws {
         if let problem = givenSchema.entities.flatMap(\.problems).first
             ?? Schema.mismatchedInverseProblems(givenSchema.entities).first
         {
@@ -80,9 +89,11 @@ public final class ModelContainer: Sendable {
             stores.append(store)
             for entity in entities { storesByEntity[entity.name] = store }
         }
+        let dataStores = try Self.openDataStores(
+            dataStoreConfigurations, schema: givenSchema, migrationPlan: migrationPlan, taken: Set(storesByEntity.keys))
         state = ContainerState(
             schema: givenSchema, configurations: Set(configurations), migrationPlan: migrationPlan, stores: stores,
-            storesByEntity: storesByEntity)
+            storesByEntity: storesByEntity, dataStores: dataStores)
     }
 
     /// Another handle on open stores: for a main context whose container was released while
@@ -130,8 +141,10 @@ public final class ModelContainer: Sendable {
     /// DELETE FROM "Workout"
     /// ```
     ///
-    /// Models that contexts already hold keep their values but no longer have rows.
+    /// Models that contexts already hold keep their values but no longer have rows. A custom
+    /// store (``DataStore``) is asked to ``DataStore/erase()``.
     public func deleteAllData() {
+        for store in state.dataStores { try? store.erase() }
         for store in stores {
             try? store.write { connection in
                 for layout in store.layouts.values {
@@ -163,22 +176,39 @@ final class ContainerState: Sendable {
     let stores: [ModelStore]
     /// The store of each entity, by entity name.
     let storesByEntity: [String: ModelStore]
+    /// The custom stores (``DataStore``) of the entities they hold, by entity name; empty for
+    /// most containers, which the fetch and save paths check first.
+    let dataStoresByEntity: [String: any OpenDataStore]
+    let dataStores: [any OpenDataStore]
     let changes: ContainerChanges
 
     init(
         schema: Schema, configurations: Set<ModelConfiguration>, migrationPlan: (any SchemaMigrationPlan.Type)?,
-        stores: [ModelStore], storesByEntity: [String: ModelStore]
+        stores: [ModelStore], storesByEntity: [String: ModelStore], dataStores: [any OpenDataStore] = []
     ) {
         self.schema = schema
         self.configurations = configurations
         self.migrationPlan = migrationPlan
         self.stores = stores
         self.storesByEntity = storesByEntity
+        var byEntity: [String: any OpenDataStore] = [:]
+        for store in dataStores {
+            for name in store.entityNames { byEntity[name] = store }
+        }
+        dataStoresByEntity = byEntity
+        self.dataStores = dataStores
         changes = ContainerChanges(stores: stores)
     }
 
     func store(for entityName: String) throws -> ModelStore {
         guard let store = storesByEntity[entityName] else {
+            if let dataStore = dataStoresByEntity[entityName] {
+                throw ModelError(
+                    .storeFailure, entityName: entityName,
+                    message: "'\(entityName)' is kept in the custom data store '\(dataStore.name)', which answers fetch, "
+                        + "fetchCount, fetchIdentifiers, model(for:) and save; this operation needs a SQLite or PostgreSQL "
+                        + "store (a ModelConfiguration)")
+            }
             throw ModelError(
                 .invalidSchema, entityName: entityName,
                 message: "The container has no store for '\(entityName)'; list the model type in ModelContainer(for:)")

@@ -27,6 +27,11 @@ extension ModelContext {
         block: (T) throws -> Void
     ) throws {
         mergeExternalChanges()
+        // A custom store answers with every snapshot at once: its models, in `fetch`'s order.
+        if dataStore(of: T.self) != nil {
+            for model in try fetchThroughSQL(fetch) { try block(model) }
+            return
+        }
         let size = Swift.max(1, batchSize)
         if fetch.includePendingChanges, hasPendingChanges {
             let pending = pendingChanges(of: T.self)

@@ -50,6 +50,11 @@ extension ModelContext {
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
         mergeExternalChanges()
         if let key = byIdentifier[persistentModelID], let model = tracked[key] { return model }
+        if let dataStore = dataStore(ofEntity: persistentModelID.entityName),
+            let model = dataStoreModel(for: persistentModelID, in: dataStore)
+        {
+            return model
+        }
         guard let entity = state.schema.entitiesByName[persistentModelID.entityName] else {
             return UnknownEntityModel(identifier: persistentModelID)
         }
@@ -297,6 +302,7 @@ extension ModelContext {
     /// Loads an unloaded slot of a stored model: an attribute or to-one key with its row (every
     /// unloaded column at once), a to-many relationship with one query.
     func faultIn(_ storage: ModelStorage, slot index: Int) {
+        if let dataStore = dataStore(ofEntity: storage.entity.name) { return faultIn(storage, from: dataStore) }
         guard let primaryKey = storage.identifier.primaryKey, storage.state != .deletedSaved,
             let store = try? state.store(for: storage.entity.name),
             let layout = try? store.layout(for: storage.entity.name)

@@ -39,7 +39,8 @@ extension ModelContext {
     /// edits and deletes merged in memory in the same order SQL would give.
     func fetchThroughSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let models = try fetchMergingPendingChanges(descriptor)
-        if descriptor.prefetches {
+        // A custom store's relationships are already models (DataStore/): nothing to prefetch.
+        if descriptor.prefetches, dataStore(of: T.self) == nil {
             try prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, of: models)
         }
         return models
@@ -93,6 +94,7 @@ extension ModelContext {
 
     /// The stored rows a descriptor selects, as registered models.
     func storedModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        if let dataStore = dataStore(of: T.self) { return try dataStoreModels(descriptor, in: dataStore) }
         let (store, layout) = try table(of: T.self)
         if descriptor.fetchesSomeProperties {
             return try partialModels(descriptor, layout: layout, store: store)
@@ -138,6 +140,7 @@ extension ModelContext {
         if descriptor.includePendingChanges, hasPendingChanges, !pendingChanges(of: T.self).isEmpty {
             return try fetchThroughSQL(descriptor).count
         }
+        if let dataStore = dataStore(of: T.self) { return try dataStoreCount(descriptor, in: dataStore) }
         let store = try table(of: T.self).store
         var counted = descriptor
         counted.sortBy = []
@@ -157,6 +160,7 @@ extension ModelContext {
         if descriptor.includePendingChanges, hasPendingChanges, !pendingChanges(of: T.self).isEmpty {
             return try fetchThroughSQL(descriptor).map(\.persistentModelID)
         }
+        if let dataStore = dataStore(of: T.self) { return try dataStoreIdentifiers(descriptor, in: dataStore) }
         let (store, layout) = try table(of: T.self)
         let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers, in: store.dialect)
         let scope = layout.identifierScope

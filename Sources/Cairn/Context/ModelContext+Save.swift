@@ -57,6 +57,7 @@ extension ModelContext {
             if !storage.entity.relationshipSlots.isEmpty { savedInsertions.append(key) }
         }
         for storage in updated { storage.commit() }
+        if !writer.reregistered.isEmpty { try reregister(writer.reregistered) }
         // A deleted model has no row to load from, and may stay referenced by the models that
         // listed it (`.noAction`) in a cycle: it must not keep the stores open.
         let deletedLink = deleted.isEmpty ? nil : link.forModelsHoldingRelatedModels()
@@ -111,10 +112,16 @@ struct SaveWriter {
     let context: ModelContext
     /// The permanent identifier each inserted storage got.
     var assigned: [ObjectIdentifier: PersistentIdentifier] = [:]
+    /// The snapshots custom stores gave back for their models to take (``DataStoreSaveChangesResult/snapshotsToReregister``).
+    var reregistered: [PersistentIdentifier: DefaultSnapshot] = [:]
 
     init(context: ModelContext) { self.context = context }
 
     mutating func write(inserted: [ModelStorage], updated: [ModelStorage], deleted: [ModelStorage]) throws {
+        var (inserted, updated, deleted) = (inserted, updated, deleted)
+        if !context.state.dataStores.isEmpty {
+            try writeDataStores(inserted: &inserted, updated: &updated, deleted: &deleted)
+        }
         var storeOrder: [ObjectIdentifier] = []
         var stores: [ObjectIdentifier: ModelStore] = [:]
         // Looked up once per run of models of one entity: by name, each lookup hashed the name.

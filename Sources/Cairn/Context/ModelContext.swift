@@ -117,6 +117,8 @@ public final class ModelContext {
     private var resolvedTables: [ObjectIdentifier: (store: ModelStore, layout: TableLayout)] = [:]
     /// Where others' commits leave the tables they changed for this context, once asked for.
     private var changeInbox: ContextInbox?
+    /// This context's identity for custom stores (``editingState``), made when first asked for.
+    var editingStateID: UUID?
 
     /// A context of the container.
     public init(_ container: ModelContainer) {
@@ -136,6 +138,10 @@ public final class ModelContext {
     }
 
     deinit {
+        // Custom stores this context used hear that it is gone.
+        if let editingStateID {
+            for store in state.dataStores { store.invalidateState(for: EditingState(id: editingStateID, author: author)) }
+        }
         // Emptied here, where the tables' types are known (`IdentityTable.removeAll`).
         defer {
             deferredRegistration?.release()

@@ -22,8 +22,11 @@ extension ModelContext {
     /// - Throws: ``SwiftDataError/historyTokenExpired`` when the predicate selects a
     ///   transaction that ``deleteHistory(_:)`` removed (checked on the newest removed one);
     ///   ``SwiftDataError/invalidTransactionFetchRequest`` for a transaction type other than
-    ///   ``DefaultHistoryTransaction``.
+    ///   ``DefaultHistoryTransaction`` (in a container of custom stores: other than the
+    ///   `HistoryType` of a store that conforms to ``HistoryProviding``).
     public func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T] {
+        // A container of custom stores: their history (DataStore/HistoryProviding).
+        if !state.dataStores.isEmpty { return try dataStoreHistory(descriptor) }
         let (stored, lastDeleted) = try storedHistory(T.self)
         if let predicate = descriptor.predicate {
             for removed in lastDeleted where try predicate.evaluate(removed.newest) && !predicate.evaluate(removed.origin) {
@@ -45,6 +48,7 @@ extension ModelContext {
     /// // DELETE FROM "_CairnHistoryTransaction" WHERE "id" IN (SELECT value FROM json_each(?))
     /// ```
     public func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws {
+        if !state.dataStores.isEmpty { return try deleteDataStoreHistory(descriptor) }
         let (stored, _) = try storedHistory(T.self)
         let doomed = try select(stored, descriptor, decodingChanges: false).compactMap { $0 as? DefaultHistoryTransaction }
         for store in state.stores {

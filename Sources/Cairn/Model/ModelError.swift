@@ -25,7 +25,7 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
         case invalidSchema
         /// The store's tables could not be brought to the schema.
         case migrationFailed
-        /// A primary key that is not an integer.
+        /// A primary key that cannot name a row (an empty one).
         case invalidPrimaryKey
         /// The store failed to read or write.
         case storeFailure
@@ -69,6 +69,7 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
     static func invalidPrimaryKey(entityName: String, value: String) -> ModelError {
         ModelError(
             .invalidPrimaryKey, entityName: entityName, value: value,
-            message: "A persistent identifier's primary key must be an integer (the table's `id` column)")
+            message: "A persistent identifier's primary key must describe itself as a non-empty string "
+                + "(an integer for the `id` column of a SQLite or PostgreSQL store; a UUID or a name for a custom store)")
     }
 }

@@ -19,11 +19,16 @@ import Foundation
 public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
     /// The opaque value that tells identifiers apart.
     public struct ID: Hashable, Codable, Sendable {
-        /// `.permanent(rowid)` once saved, `.temporary(UUID)` before.
+        /// `.permanent(rowid)` once saved, `.temporary(UUID)` before; `.custom` for the
+        /// primary key of a custom data store that is not an integer (a `UUID`, a name).
         enum Key: Hashable, Codable, Sendable {
             /// A number unique in this process (temporary identifiers never outlive it).
             case temporary(UInt64)
             case permanent(Int64)
+            /// The key's `description`: what `identifier(for:entityName:primaryKey:)` was given.
+            /// Indirect: inline, the string made every identifier (in every model's storage and
+            /// the identity tables) 8 bytes larger.
+            indirect case custom(String)
         }
 
         let key: Key
@@ -122,24 +127,32 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
     ///
     /// ```swift
     /// let id = try PersistentIdentifier.identifier(for: "default", entityName: "Workout", primaryKey: 42)
+    /// let other = try PersistentIdentifier.identifier(for: "trips.json", entityName: "Trip", primaryKey: UUID())
     /// ```
     ///
-    /// - Throws: ``ModelError`` if `primaryKey` is not an
-    ///   integer (Cairn's tables use `INTEGER PRIMARY KEY`).
+    /// An integer key (or a string of one) names the row of that `id` in a SQLite or PostgreSQL
+    /// store; any other key (a `UUID`, a name) is kept as its `description`, for a custom data
+    /// store (see ``DataStore``). Identifiers made from the same parts are equal, and stay equal
+    /// after a round trip through `Codable`.
+    ///
+    /// - Throws: ``ModelError`` if `primaryKey` describes itself as an empty string.
     public static func identifier<T>(for storeIdentifier: String, entityName: String, primaryKey: T) throws
         -> PersistentIdentifier
-    {
-        let key: Int64? = switch primaryKey {
+    where T: Comparable, T: CustomStringConvertible, T: Decodable, T: Encodable, T: Hashable {
+        let integer: Int64? = switch primaryKey {
         case let value as Int64: value
         case let value as Int: Int64(value)
         case let value as Int32: Int64(value)
         case let value as String: Int64(value)
         default: nil
         }
-        guard let key else {
+        let scope = IdentifierScope(entityName: entityName, storeIdentifier: storeIdentifier)
+        if let integer { return .permanent(scope: scope, primaryKey: integer) }
+        let description = primaryKey.description
+        guard !description.isEmpty else {
             throw ModelError.invalidPrimaryKey(entityName: entityName, value: String(describing: primaryKey))
         }
-        return .permanent(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: key)
+        return PersistentIdentifier(scope: scope, key: .custom(description))
     }
 
     /// Orders by store, then entity name, then saved before unsaved, then primary key.
@@ -149,9 +162,9 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
         if left != right { return left < right }
         switch (lhs.id.key, rhs.id.key) {
         case (.permanent(let a), .permanent(let b)): return a < b
-        case (.permanent, .temporary): return true
-        case (.temporary, .permanent): return false
+        case (.custom(let a), .custom(let b)): return a < b
         case (.temporary(let a), .temporary(let b)): return a < b
+        default: return lhs.id.key.rank < rhs.id.key.rank
         }
     }
 }
@@ -162,7 +175,19 @@ extension PersistentIdentifier: CustomStringConvertible {
         let store = storeIdentifier.map { $0 + ":" } ?? ""
         switch id.key {
         case .permanent(let key): return "\(store)\(entityName)/\(key)"
+        case .custom(let key): return "\(store)\(entityName)/\(key)"
         case .temporary(let number): return "\(store)\(entityName)/t\(number)"
+        }
+    }
+}
+
+extension PersistentIdentifier.ID.Key {
+    /// Saved (integer, then custom keys) before unsaved, for `<`.
+    fileprivate var rank: Int {
+        switch self {
+        case .permanent: 0
+        case .custom: 1
+        case .temporary: 2
         }
     }
 }
