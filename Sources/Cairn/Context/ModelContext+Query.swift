@@ -96,6 +96,16 @@ extension ModelContext {
     func storedModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         if let dataStore = dataStore(of: T.self) { return try dataStoreModels(descriptor, in: dataStore) }
         let (store, layout) = try table(of: T.self)
+        do {
+            return try storedModelsInSQL(descriptor, layout: layout, store: store)
+        } catch let error as SQLRenderError where error.unsupportedDialect != nil {
+            return try storedModelsPartlyInSwift(descriptor, layout: layout, store: store)
+        }
+    }
+
+    private func storedModelsInSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, layout: TableLayout, store: ModelStore)
+        throws -> [T]
+    {
         if descriptor.fetchesSomeProperties {
             return try partialModels(descriptor, layout: layout, store: store)
         }
@@ -135,6 +145,44 @@ extension ModelContext {
         }
     }
 
+    /// A fetch whose predicate or sort the store's SQL cannot express, as a server cannot
+    /// Swift's localized and case-insensitive string comparisons: SQL reads the rows with what
+    /// it can express (the predicate, or the sort, or neither), and the rest runs in Swift with
+    /// Foundation's answers (`evaluate`, `sorted(using:)` with SQL's tie order), then the page.
+    /// Every row the SQL part selects is read: on a server, a search over a large table is
+    /// faster with a predicate the server runs (`contains`, `==`).
+    private func storedModelsPartlyInSwift<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, layout: TableLayout, store: ModelStore
+    ) throws -> [T] {
+        var page = descriptor
+        page.fetchLimit = nil
+        page.fetchOffset = nil
+        page.propertiesToFetch = []
+        var withoutSort = page
+        withoutSort.sortBy = []
+        var withoutPredicate = page
+        withoutPredicate.predicate = nil
+        var neither = withoutSort
+        neither.predicate = nil
+        for (inSQL, filters, sorts) in [(withoutSort, false, true), (withoutPredicate, true, false), (neither, true, true)] {
+            let rendered: RenderedSQL
+            do {
+                rendered = try QueryCompiler.render(inSQL, selecting: .columns(layout.columnNames), in: store.dialect)
+            } catch let error as SQLRenderError where error.unsupportedDialect != nil {
+                continue
+            }
+            var models = try fetchStored(T.self, rendered, layout: layout, store: store)
+            if filters, let predicate = descriptor.predicate { models = try models.filter { try predicate.checkedEvaluate($0) } }
+            if sorts, descriptor.sorts { models = sortedByStoredOrder(models, using: descriptor.sortBy) }
+            let offset = max(0, descriptor.fetchOffset ?? 0)
+            if offset > 0 { models = Array(models.dropFirst(offset)) }
+            if let limit = descriptor.fetchLimit, limit >= 0, models.count > limit { models = Array(models.prefix(limit)) }
+            return models
+        }
+        // Reading every row expresses nothing a store could refuse.
+        throw ModelError(.storeFailure, entityName: layout.tableName, message: "The store cannot read the rows of \(layout.tableName)")
+    }
+
     /// `fetchCount(_:)`: `SELECT COUNT(*)` unless unsaved changes of `T` must be merged.
     func fetchCountThroughSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
         if descriptor.includePendingChanges, hasPendingChanges, !pendingChanges(of: T.self).isEmpty {
@@ -146,7 +194,12 @@ extension ModelContext {
         counted.sortBy = []
         counted.fetchLimit = nil
         counted.fetchOffset = nil
-        let rendered = try QueryCompiler.render(counted, selecting: .count, in: store.dialect)
+        let rendered: RenderedSQL
+        do {
+            rendered = try QueryCompiler.render(counted, selecting: .count, in: store.dialect)
+        } catch let error as SQLRenderError where error.unsupportedDialect != nil {
+            return try storedModels(descriptor).count  // counted in Swift (storedModelsPartlyInSwift)
+        }
         let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         guard case .integer(var count)? = rows.first?.first else { return 0 }
         // COUNT(*) ignores LIMIT/OFFSET of the same SELECT; apply them to the count.
@@ -162,7 +215,12 @@ extension ModelContext {
         }
         if let dataStore = dataStore(of: T.self) { return try dataStoreIdentifiers(descriptor, in: dataStore) }
         let (store, layout) = try table(of: T.self)
-        let rendered = try QueryCompiler.render(descriptor, selecting: .identifiers, in: store.dialect)
+        let rendered: RenderedSQL
+        do {
+            rendered = try QueryCompiler.render(descriptor, selecting: .identifiers, in: store.dialect)
+        } catch let error as SQLRenderError where error.unsupportedDialect != nil {
+            return try storedModels(descriptor).map(\.persistentModelID)  // chosen in Swift
+        }
         let scope = layout.identifierScope
         let rows = try store.read { try $0.rows(PreparedStatement(rendered: rendered)) }
         return rows.compactMap { row in

@@ -96,7 +96,9 @@ extension PredicateCompiler {
         let value = SQLExpression.column("value", table: alias)
         guard dialect == .postgres else { return value }
         guard let type = SQLValueKind.postgresElementType(of: elementType) else {
-            throw PredicateSQLError.unsupported("\(construct) over elements of \(typeName(elementType)) on a PostgreSQL store")
+            throw SQLRenderError.unsupported(
+                "\(construct) over elements of \(typeName(elementType))", dialect: "PostgreSQL",
+                instead: "compare elements of numbers, dates, Booleans, text, UUIDs or URLs")
         }
         return .raw("CAST(\(value) AS \(raw: type))")
     }
@@ -138,8 +140,9 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
             var sql: SQLExpression
             if compiler.dialect == .postgres {
                 guard let type = SQLValueKind.postgresElementType(of: base) else {
-                    throw PredicateSQLError.unsupported(
-                        "contains on a captured sequence of \(typeName(RHS.Output.self)) on a PostgreSQL store")
+                    throw SQLRenderError.unsupported(
+                        "contains on a captured sequence of \(typeName(RHS.Output.self))", dialect: "PostgreSQL",
+                        instead: "capture numbers, dates, Booleans, text, UUIDs or URLs")
                 }
                 // The elements' text, cast back to the column's type: PostgreSQL compares typed values.
                 sql = .raw("\(elementSQL) IN (SELECT CAST(value AS \(raw: type)) FROM json_array_elements_text(CAST(\(elements) AS JSON)))")

@@ -27,6 +27,13 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
         SQLRenderError(reason: .unsupported(construct: construct, dialect: dialect, instead: instead))
     }
 
+    /// The dialect that has no form for the construct, when that is the error (a database
+    /// that cannot answer as SQLite does, rather than an invalid statement).
+    public var unsupportedDialect: String? {
+        if case .unsupported(_, let dialect, _) = reason { return dialect }
+        return nil
+    }
+
     /// What is wrong and where, in one sentence.
     public var description: String {
         switch reason {

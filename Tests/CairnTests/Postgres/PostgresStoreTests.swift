@@ -175,14 +175,41 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test("a predicate with no PostgreSQL form is an error that names it")
-    func unsupportedPredicate() throws {
+    /// The seed's search, `localizedStandardContains`, has no PostgreSQL form that answers as
+    /// Swift does: the server reads the rows with what it can express and Swift filters them.
+    @Test("a predicate with no PostgreSQL form runs in Swift on the rows the server reads, with Foundation's answers")
+    func predicateWithoutAServerForm() throws {
         try PostgresTestSchema.withSchema { url in
-            let context = ModelContext(try Self.container(url, Workout.self))
-            let error = #expect(throws: (any Error).self) {
-                try context.fetch(FetchDescriptor<Workout>(predicate: #Predicate { $0.title.localizedStandardContains("run") }))
+            let container = try Self.container(url, Workout.self)
+            let writer = ModelContext(container)
+            for (title, minutes) in [("Évening Run", 40), ("morning run", 20), ("Swim", 50), ("RUN club", 70), ("Ride", 90)] {
+                writer.insert(Workout(title: title, startedAt: Date(timeIntervalSinceReferenceDate: 0), minutes: minutes, calories: 0))
             }
-            #expect("\(error.map { "\($0)" } ?? "")".contains("PostgreSQL"))
+            try writer.save()
+            let context = ModelContext(container)
+            let store = try container.store(for: "Workout")
+            let text = "run"
+            let search = FetchDescriptor<Workout>(
+                predicate: #Predicate { text.isEmpty || $0.title.localizedStandardContains(text) },
+                sortBy: [SortDescriptor(\.minutes, order: .reverse)])
+            #expect(try context.fetch(search).map(\.title) == ["RUN club", "Évening Run", "morning run"])
+            // The server sorted; the predicate ran in Swift.
+            #expect(store.executedStatements.last?.contains("WHERE") == false)
+            #expect(store.executedStatements.last?.hasSuffix(#"ORDER BY "t0"."minutes" DESC, "t0"."id" ASC"#) == true)
+            #expect(try context.fetchCount(search) == 3)
+            var identifiers = search
+            identifiers.includePendingChanges = false
+            #expect(try context.fetchIdentifiers(identifiers) == (try context.fetch(search).map(\.persistentModelID)))
+            var page = search
+            page.fetchOffset = 1
+            page.fetchLimit = 1
+            #expect(try context.fetch(page).map(\.title) == ["Évening Run"])
+            // A sort with a comparator the server lacks runs in Swift too, after the server's filter.
+            let sorted = FetchDescriptor<Workout>(
+                predicate: #Predicate { $0.minutes >= 40 }, sortBy: [SortDescriptor(\.title, comparator: .lexical)])
+            let expected = try foundationAnswer(sorted, over: try context.fetch(FetchDescriptor<Workout>()))
+            #expect(try context.fetch(sorted).map(\.title) == expected.map(\.title))
+            #expect(store.executedStatements.last?.contains(#"WHERE "t0"."minutes" >= $1"#) == true)
         }
     }
 
