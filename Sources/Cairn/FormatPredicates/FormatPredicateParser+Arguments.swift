@@ -7,18 +7,30 @@ extension FormatPredicateParser {
     {
         let argumentIndex = position.map { $0 - 1 } ?? nextArgument
         if position == nil { nextArgument += 1 }
+        if recordsSlots {
+            slots.append(FormatTemplate.Slot(letters: letters, argument: argumentIndex, offset: token.offset))
+            return FormatTemplate.placeholder(slots.count - 1)
+        }
+        return try Self.argument(letters, argumentIndex, of: arguments, format: format, offset: token.offset)
+    }
+
+    /// Argument `argumentIndex` of `arguments` for the specifier `%letters` at `offset` in
+    /// `format`, as a node of the tree; a parse and a ``FormatTemplate`` both substitute here.
+    static func argument(_ letters: String, _ argumentIndex: Int, of arguments: [Any?], format: String, offset: Int)
+        throws(FormatPredicateError) -> FormatExpression
+    {
         guard argumentIndex >= 0, argumentIndex < arguments.count else {
             throw FormatPredicateError(
                 .argument,
                 "format specifier %\(letters) needs argument \(argumentIndex + 1), but \(arguments.count) "
                     + (arguments.count == 1 ? "was" : "were") + " given",
-                format: format, offset: token.offset)
+                format: format, offset: offset)
         }
         let argument = arguments[argumentIndex]
         func fail(_ message: String) -> FormatPredicateError {
             FormatPredicateError(
                 .argument, "argument \(argumentIndex + 1) for %\(letters): \(message)",
-                format: format, offset: token.offset)
+                format: format, offset: offset)
         }
         guard let conversion = letters.last else { throw fail("empty specifier") }
 
