@@ -76,6 +76,17 @@ public struct FormatOpaqueValue: Hashable, CustomStringConvertible, @unchecked S
         base = value
     }
 
+    /// The stand-in for bound value `index` of a fetch shape (``FormatPredicate/fetchShape()``),
+    /// a type no caller can pass.
+    init(parameter index: Int) {
+        let parameter = FormatFetchParameter(index: index)
+        key = .value(AnyHashable(parameter))
+        base = parameter
+    }
+
+    /// The bound value this stands for in a fetch shape, or `nil` for a caller's value.
+    var parameterIndex: Int? { (base as? FormatFetchParameter)?.index }
+
     public static func == (lhs: FormatOpaqueValue, rhs: FormatOpaqueValue) -> Bool { lhs.key == rhs.key }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(key) }

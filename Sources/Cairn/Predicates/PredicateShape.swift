@@ -15,6 +15,12 @@ enum ShapeToken: Hashable, @unchecked Sendable {
     case variable(Int)
     /// A variable's declaration (a closure's element).
     case declare(Int)
+    /// A Core Data fetch request's predicate with its bound values taken out
+    /// (``FormatPredicate/fetchShape()``), or `nil` for none. A request's key always holds this
+    /// token, so no request shares a `FetchDescriptor`'s SQL.
+    case formatPredicate(FormatPredicate?)
+    /// A Core Data fetch request's sort descriptor.
+    case formatSort(FormatSortDescriptor)
 
     /// A key path by its type (`KeyPath<Workout, Int>`) alone: hashing the key path itself
     /// walks its components, about 1,200 instructions a fetch (callgrind, W5), and every fetch
@@ -26,6 +32,8 @@ enum ShapeToken: Hashable, @unchecked Sendable {
         case .type(let identifier): hasher.combine(identifier)
         case .keyPath(let keyPath): hasher.combine(ObjectIdentifier(Swift.type(of: keyPath)))
         case .op(let number), .variable(let number), .declare(let number): hasher.combine(number)
+        case .formatPredicate(let predicate): hasher.combine(predicate)
+        case .formatSort(let sort): hasher.combine(sort)
         }
     }
 }
@@ -100,6 +108,7 @@ enum PredicateValues {
         // hundred instructions, and an Int64 key failed two before it matched (about 1,000
         // instructions a fetch, callgrind, W5).
         switch ObjectIdentifier(type(of: value)) {
+        case ObjectIdentifier(DatabaseValue.self): if let value = value as? DatabaseValue { return value }
         case ObjectIdentifier(Int64.self): if let value = value as? Int64 { return .integer(value) }
         case ObjectIdentifier(Int.self): if let value = value as? Int { return .integer(Int64(value)) }
         case ObjectIdentifier(String.self): if let value = value as? String { return .text(value) }
