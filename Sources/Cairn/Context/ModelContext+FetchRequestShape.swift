@@ -51,7 +51,7 @@ extension ModelContext {
             compiled = CompiledQuery(sql: template.sql, recipe: template.argumentSources(values: values.count))
             QueryCache.current[key] = compiled
         }
-        let arguments = try compiled.recipe.map { try $0.value(constants: values, limit: limit, offset: offset) }
+        let arguments = try compiled.recipe.map { try $0.value(boundValues: values, limit: limit, offset: offset) }
         return try fetchStored(type, RenderedSQL(sql: compiled.sql, arguments: arguments), layout: layout, store: store)
     }
 }

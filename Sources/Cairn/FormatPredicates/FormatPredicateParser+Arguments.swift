@@ -32,9 +32,10 @@ extension FormatPredicateParser {
                 .argument, "argument \(argumentIndex + 1) for %\(letters): \(message)",
                 format: format, offset: offset)
         }
-        guard let conversion = letters.last else { throw fail("empty specifier") }
+        // The conversion letter as a byte: comparing `Character`s compares strings.
+        guard let conversion = letters.utf8.last else { throw fail("empty specifier") }
 
-        if conversion == "K" {
+        if conversion == UInt8(ascii: "K") {
             guard let keyPath = unwrapOptional(argument).flatMap(stringValue), !keyPath.isEmpty else {
                 throw fail("%K needs a non-empty key path string, got \(typeName(argument))")
             }
@@ -44,7 +45,7 @@ extension FormatPredicateParser {
             }
             return .keyPath(base: .evaluatedObject, path: components)
         }
-        if conversion == "@", let expression = unwrapOptional(argument) as? any FormatExpressionConvertible {
+        if conversion == UInt8(ascii: "@"), let expression = unwrapOptional(argument) as? any FormatExpressionConvertible {
             do {
                 return try expression.argumentExpression()
             } catch {
@@ -54,7 +55,7 @@ extension FormatPredicateParser {
         guard let value = FormatValue(converting: argument) else {
             throw fail("a value of type \(typeName(argument)) cannot be used in a predicate")
         }
-        switch conversion {
+        switch Unicode.Scalar(conversion) {
         case "@":
             return .constant(value)
         case "d", "i", "D", "u", "U", "x", "X", "o", "O":
@@ -77,7 +78,7 @@ extension FormatPredicateParser {
         case "s", "S", "c", "C":
             switch value {
             case .string: return .constant(value)
-            case .int(let code) where conversion == "c" || conversion == "C":
+            case .int(let code) where conversion == UInt8(ascii: "c") || conversion == UInt8(ascii: "C"):
                 guard let scalar = UInt32(exactly: code).flatMap(Unicode.Scalar.init) else {
                     throw fail("\(code) is not a character code")
                 }

@@ -35,8 +35,14 @@ struct FormatTemplate: Sendable {
 
     /// The specifier a placeholder stands for, or `nil` for any other variable.
     static func slotIndex(_ name: String) -> Int? {
-        guard name.utf8.first == UInt8(ascii: "%") else { return nil }
-        return Int(name.dropFirst())
+        var bytes = name.utf8.makeIterator()
+        guard bytes.next() == UInt8(ascii: "%"), var index = bytes.next().map({ Int($0) - 48 }), (0...9).contains(index)
+        else { return nil }
+        while let byte = bytes.next() {
+            guard (48...57).contains(byte), index < Int.max / 10 - 9 else { return nil }
+            index = index * 10 + Int(byte) - 48
+        }
+        return index
     }
 
     /// The template of `format`, or `nil` when it does not parse or its parse looks into an
@@ -95,7 +101,8 @@ private struct Filling {
 
     func expression(_ expression: FormatExpression) throws -> FormatExpression {
         switch expression {
-        case .constant, .evaluatedObject:
+        case .constant, .evaluatedObject, .keyPath(.evaluatedObject, _):
+            // No placeholder inside: the node is kept, not rebuilt.
             return expression
         case .variable(let name):
             return try argument(name) ?? expression

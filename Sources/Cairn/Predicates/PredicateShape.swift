@@ -108,7 +108,6 @@ enum PredicateValues {
         // hundred instructions, and an Int64 key failed two before it matched (about 1,000
         // instructions a fetch, callgrind, W5).
         switch ObjectIdentifier(type(of: value)) {
-        case ObjectIdentifier(DatabaseValue.self): if let value = value as? DatabaseValue { return value }
         case ObjectIdentifier(Int64.self): if let value = value as? Int64 { return .integer(value) }
         case ObjectIdentifier(Int.self): if let value = value as? Int { return .integer(Int64(value)) }
         case ObjectIdentifier(String.self): if let value = value as? String { return .text(value) }
@@ -201,6 +200,14 @@ enum PredicateValues {
 }
 
 extension ArgumentSource {
+    /// The value to bind for this source when the constants are bound values already (a Core
+    /// Data fetch request's, ``FormatPredicate/fetchShape()``): no array of `Any` to make and
+    /// cast back.
+    func value(boundValues: [DatabaseValue], limit: Int?, offset: Int?) throws -> DatabaseValue {
+        if case .constant(let index) = self, boundValues.indices.contains(index) { return boundValues[index] }
+        return try value(constants: [], limit: limit, offset: offset)
+    }
+
     /// The value to bind for this source.
     func value(constants: [Any], limit: Int?, offset: Int?) throws -> DatabaseValue {
         func constant(_ index: Int) throws -> Any {
