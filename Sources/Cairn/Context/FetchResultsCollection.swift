@@ -205,6 +205,6 @@ extension ModelContext {
             }
         }
         for key in reached { trackedStorage(key)?.detachSavedRelatedModels() }
-        releaseUnreferenced(Array(reached))
+        releaseUnreferenced(Array(reached), collecting: false)
     }
 }
