@@ -372,9 +372,14 @@ struct StoreWriter {
 
     mutating func update(_ storage: ModelStorage, layout: TableLayout) throws {
         guard let key = storage.identifier.primaryKey else { return }
+        let changed = storage.changed
+        // Sized once, with the key's place: grown one value at a time, each row reallocated
+        // its arrays a few times.
         var columns: [String] = []
         var values: [DatabaseValue] = []
-        for column in layout.columns where storage.changed.contains(column.slot) {
+        columns.reserveCapacity(layout.columns.count)
+        values.reserveCapacity(layout.columns.count + 1)
+        for column in layout.columns where changed.contains(column.slot) {
             switch try columnValue(column, of: storage, layout: layout) {
             case .value(let value):
                 columns.append(column.name)
