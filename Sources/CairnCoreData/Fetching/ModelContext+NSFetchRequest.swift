@@ -68,7 +68,11 @@ extension ModelContext {
 
     /// What every `fetch(_:)` overload returns, as an array.
     private func results<T>(of request: NSFetchRequest<T>) throws -> [T] {
-        let entity = try schemaEntity(for: request)
+        try results(of: request, entity: try schemaEntity(for: request))
+    }
+
+    /// ``results(of:)`` for the request's entity, already looked up.
+    private func results<T>(of request: NSFetchRequest<T>, entity: Schema.Entity) throws -> [T] {
         let results: [Any]
         switch request.resultType {
         case .countResultType:
@@ -157,7 +161,7 @@ extension ModelContext {
             }
             return try batched(entity.modelType)
         }
-        return FetchResultsCollection(elements: try results(of: request))
+        return FetchResultsCollection(elements: try results(of: request, entity: entity))
     }
 
     private func batchedObjects<M: PersistentModel, T>(_ type: M.Type, _ request: NSFetchRequest<T>, _ entity: Schema.Entity)

@@ -4,7 +4,7 @@ import Foundation
 
 /// Where bound value `index` of a fetch shape goes: the constant a ``FormatPredicate/fetchShape()``
 /// took out of the tree. ``FormatSQLCompiler`` binds it as `SQLExpression.parameter(index)`.
-struct FormatFetchParameter: Hashable, Sendable {
+struct FormatFetchParameter: Sendable {
     let index: Int
 }
 
