@@ -155,7 +155,6 @@ final class FormatTemplateCache: @unchecked Sendable {
     private var templates: [String: FormatTemplate?] = [:]
     /// The format looked up last, compared before the text is hashed: a loop parses one format.
     private var recent: (format: String, template: FormatTemplate?)?
-    private var made = 0
     let capacity: Int
 
     init(capacity: Int) {
@@ -180,15 +179,15 @@ final class FormatTemplateCache: @unchecked Sendable {
         if templates.count >= capacity { templates.removeAll(keepingCapacity: true) }
         templates[format] = .some(made)
         recent = (format, made)
-        self.made += 1
         lock.unlock()
         return made
     }
 
-    /// How many formats were parsed into templates (not found kept) so far.
-    var templatesMade: Int {
+    /// Whether `format` was parsed before and its template (or that it has none) is kept: a
+    /// test's window on the cache.
+    func holds(_ format: String) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return made
+        return templates[format] != nil
     }
 }
