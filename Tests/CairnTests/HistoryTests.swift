@@ -174,19 +174,25 @@ final class Visit {
         let context = ModelContext(try memoryContainer(for: Visit.self))
         let visits = (1...6).map { Visit(place: "P\($0)", code: $0) }
         try saved(context) { for visit in visits { context.insert(visit) } }
-        // Rows 1, 3 and 4 change (a gap, then a run), each in its own properties.
+        // Rows 1, 3, 4, 5 and 6 change (a gap, then a run), each in its own properties: row 5
+        // in the same ones as row 4, row 6 in those of row 1 after others.
         try saved(context) {
             visits[0].notes = "one"
             visits[2].place = "three"
             visits[3].place = "four"
             visits[3].notes = "four"
+            visits[4].notes = "five"
+            visits[4].place = "five"
+            visits[5].notes = "six"
         }
         let updates = try #require(history(context).last).changes.compactMap { change -> (PersistentIdentifier, [AnyKeyPath])? in
             guard case .update(let update as DefaultHistoryUpdate<Visit>) = change else { return nil }
             return (update.changedPersistentIdentifier, update.updatedAttributes.map { $0 as AnyKeyPath })
         }
-        #expect(updates.map(\.0) == [visits[0], visits[2], visits[3]].map(\.persistentModelID))
-        #expect(updates.map(\.1) == [[\Visit.notes], [\Visit.place], [\Visit.place, \Visit.notes]])
+        #expect(updates.map(\.0) == [visits[0], visits[2], visits[3], visits[4], visits[5]].map(\.persistentModelID))
+        #expect(updates.map(\.1) == [
+            [\Visit.notes], [\Visit.place], [\Visit.place, \Visit.notes], [\Visit.place, \Visit.notes], [\Visit.notes],
+        ])
         let inserted = try history(context)[0].changes.map(\.changedPersistentIdentifier)
         #expect(inserted == visits.map(\.persistentModelID))
     }

@@ -209,6 +209,6 @@ extension ModelContext {
             }
         }
         for key in reached { trackedStorage(key)?.detachSavedRelatedModels() }
-        releaseUnreferenced(Array(reached))
+        releaseUnreferenced(Array(reached), collecting: false)
     }
 }

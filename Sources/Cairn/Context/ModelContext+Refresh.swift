@@ -16,7 +16,7 @@ extension ModelContext {
         // Saved models holding each other through relationships would never count as
         // unreferenced; what they held is read from the store again when asked for.
         for key in keys { trackedStorage(key)?.detachSavedRelatedModels() }
-        releaseUnreferenced(keys)
+        releaseUnreferenced(keys, collecting: false)
         savedInsertions = []
         trackedAfterRelease = tracked.count
         refreshAllModels()

@@ -16,6 +16,14 @@ extension ModelContext {
     ) throws -> [T] {
         mergeExternalChanges()
         let (store, layout) = try table(of: type)
+        return try storedModels(type, where: condition, orderBy: ordering, limit: limit, offset: offset, layout: layout, store: store)
+    }
+
+    /// ``fetchStoredModels(_:where:orderBy:limit:offset:)`` once the context has merged and found the table.
+    func storedModels<T: PersistentModel>(
+        _ type: T.Type, where condition: SQLExpression?, orderBy ordering: [SQLOrderingTerm], limit: Int?, offset: Int,
+        layout: TableLayout, store: ModelStore
+    ) throws -> [T] {
         var select = selectAll(layout)
         select.condition = condition
         // Only PostgreSQL writes a NULLS clause that the marks leave out.

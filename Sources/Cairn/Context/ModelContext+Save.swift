@@ -87,6 +87,8 @@ extension ModelContext {
     /// Checks `minimumModelCount` / `maximumModelCount` of the loaded relationships of a model
     /// (a `nil` optional relationship is not checked, as in SwiftData).
     func checkRelationshipCounts(_ storage: ModelStorage) throws {
+        // Most entities have no relationship: no property to cast and look at.
+        guard !storage.entity.relationshipSlots.isEmpty else { return }
         for (index, property) in storage.entity.properties.enumerated() {
             guard let relationship = property as? Schema.Relationship, !relationship.isToOneRelationship,
                 case .value(let value) = storage.slots[index]
@@ -131,7 +133,10 @@ struct SaveWriter {
             let store = try context.state.store(for: storage.entity.name)
             if stores.updateValue(store, forKey: ObjectIdentifier(store)) == nil { storeOrder.append(ObjectIdentifier(store)) }
         }
-        let insertedKeys = Set(inserted.map(ObjectIdentifier.init))
+        // Only a to-one relationship's column can point at a row this save inserts: without
+        // relationships, no set of 100,000 keys to hash (an import's save).
+        let insertedKeys = inserted.contains { !$0.entity.relationshipSlots.isEmpty }
+            ? Set(inserted.map(ObjectIdentifier.init)) : []
         for storeKey in storeOrder {
             guard let store = stores[storeKey] else { continue }
             guard store.configuration.allowsSave else {
@@ -139,7 +144,8 @@ struct SaveWriter {
             }
             var newAssigned: [ObjectIdentifier: PersistentIdentifier] = assigned
             try store.write { connection in
-                var writer = StoreWriter(connection: connection, store: store, insertedKeys: insertedKeys, assigned: newAssigned)
+                var writer = StoreWriter(
+                    connection: connection, store: store, inserting: inserted.count, insertedKeys: insertedKeys, assigned: newAssigned)
                 try writer.forEachRun(deleted) { try $0.delete($1, layout: $2) }
                 try writer.forEach(inserted) { try $0.insert($1, layout: $2) }
                 try writer.fixUpForeignKeys()
@@ -158,6 +164,8 @@ struct SaveWriter {
 struct StoreWriter {
     let connection: StoreConnection
     let store: ModelStore
+    /// The storages the save inserts, when one of them has relationships (else empty: no
+    /// column can then point at an inserted row).
     let insertedKeys: Set<ObjectIdentifier>
     var assigned: [ObjectIdentifier: PersistentIdentifier]
     /// Rendered INSERT statements with parameters, by table and the columns they set (a row
@@ -175,7 +183,7 @@ struct StoreWriter {
     /// Foreign keys to rows inserted later in the save: (table, row key, column, related storage).
     private var pendingForeignKeys: [(layout: TableLayout, row: Int64, column: String, target: ModelStorage)] = []
 
-    init(connection: StoreConnection, store: ModelStore, insertedKeys: Set<ObjectIdentifier>,
+    init(connection: StoreConnection, store: ModelStore, inserting insertCount: Int, insertedKeys: Set<ObjectIdentifier>,
          assigned: [ObjectIdentifier: PersistentIdentifier]) {
         self.connection = connection
         self.store = store
@@ -183,8 +191,8 @@ struct StoreWriter {
         self.assigned = assigned
         // Grown once: one insert at a time, it resized again and again during a large save
         // (about 300 instructions a row, callgrind, W1).
-        self.assigned.reserveCapacity(assigned.count + insertedKeys.count)
-        insertedRows.reserveCapacity(insertedKeys.count)
+        self.assigned.reserveCapacity(assigned.count + insertCount)
+        insertedRows.reserveCapacity(insertCount)
     }
 
     /// Runs `body` for each storage of this store's entities, with its entity's table layout;
@@ -371,9 +379,14 @@ struct StoreWriter {
 
     mutating func update(_ storage: ModelStorage, layout: TableLayout) throws {
         guard let key = storage.identifier.primaryKey else { return }
+        let changed = storage.changed
+        // Sized once, with the key's place: grown one value at a time, each row reallocated
+        // its arrays a few times.
         var columns: [String] = []
         var values: [DatabaseValue] = []
-        for column in layout.columns where storage.changed.contains(column.slot) {
+        columns.reserveCapacity(layout.columns.count)
+        values.reserveCapacity(layout.columns.count + 1)
+        for column in layout.columns where changed.contains(column.slot) {
             switch try columnValue(column, of: storage, layout: layout) {
             case .value(let value):
                 columns.append(column.name)
@@ -503,10 +516,17 @@ struct StoreWriter {
     }
 }
 
-/// A rendered INSERT with a parameter per column, and whether it returns the row's key.
-struct InsertTemplate {
+/// A rendered INSERT with a parameter per column, and whether it returns the row's key. A
+/// class: each inserted row takes the last one used, and copying the rendered SQL's string
+/// and arrays cost a retain and release of each (about 300 instructions a row, callgrind W1).
+final class InsertTemplate {
     let sql: RenderedSQL
     let returnsKey: Bool
+
+    init(sql: RenderedSQL, returnsKey: Bool) {
+        self.sql = sql
+        self.returnsKey = returnsKey
+    }
 }
 
 /// What decides an INSERT's text: the table, and which of its columns a row sets. A row sets

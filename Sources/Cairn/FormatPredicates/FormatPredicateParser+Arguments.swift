@@ -7,22 +7,35 @@ extension FormatPredicateParser {
     {
         let argumentIndex = position.map { $0 - 1 } ?? nextArgument
         if position == nil { nextArgument += 1 }
+        if recordsSlots {
+            slots.append(FormatTemplate.Slot(letters: letters, argument: argumentIndex, offset: token.offset))
+            return FormatTemplate.placeholder(slots.count - 1)
+        }
+        return try Self.argument(letters, argumentIndex, of: arguments, format: format, offset: token.offset)
+    }
+
+    /// Argument `argumentIndex` of `arguments` for the specifier `%letters` at `offset` in
+    /// `format`, as a node of the tree; a parse and a ``FormatTemplate`` both substitute here.
+    static func argument(_ letters: String, _ argumentIndex: Int, of arguments: [Any?], format: String, offset: Int)
+        throws(FormatPredicateError) -> FormatExpression
+    {
         guard argumentIndex >= 0, argumentIndex < arguments.count else {
             throw FormatPredicateError(
                 .argument,
                 "format specifier %\(letters) needs argument \(argumentIndex + 1), but \(arguments.count) "
                     + (arguments.count == 1 ? "was" : "were") + " given",
-                format: format, offset: token.offset)
+                format: format, offset: offset)
         }
         let argument = arguments[argumentIndex]
         func fail(_ message: String) -> FormatPredicateError {
             FormatPredicateError(
                 .argument, "argument \(argumentIndex + 1) for %\(letters): \(message)",
-                format: format, offset: token.offset)
+                format: format, offset: offset)
         }
-        guard let conversion = letters.last else { throw fail("empty specifier") }
+        // The conversion letter as a byte: comparing `Character`s compares strings.
+        guard let conversion = letters.utf8.last else { throw fail("empty specifier") }
 
-        if conversion == "K" {
+        if conversion == UInt8(ascii: "K") {
             guard let keyPath = unwrapOptional(argument).flatMap(stringValue), !keyPath.isEmpty else {
                 throw fail("%K needs a non-empty key path string, got \(typeName(argument))")
             }
@@ -32,7 +45,7 @@ extension FormatPredicateParser {
             }
             return .keyPath(base: .evaluatedObject, path: components)
         }
-        if conversion == "@", let expression = unwrapOptional(argument) as? any FormatExpressionConvertible {
+        if conversion == UInt8(ascii: "@"), let expression = unwrapOptional(argument) as? any FormatExpressionConvertible {
             do {
                 return try expression.argumentExpression()
             } catch {
@@ -42,7 +55,7 @@ extension FormatPredicateParser {
         guard let value = FormatValue(converting: argument) else {
             throw fail("a value of type \(typeName(argument)) cannot be used in a predicate")
         }
-        switch conversion {
+        switch Unicode.Scalar(conversion) {
         case "@":
             return .constant(value)
         case "d", "i", "D", "u", "U", "x", "X", "o", "O":
@@ -65,7 +78,7 @@ extension FormatPredicateParser {
         case "s", "S", "c", "C":
             switch value {
             case .string: return .constant(value)
-            case .int(let code) where conversion == "c" || conversion == "C":
+            case .int(let code) where conversion == UInt8(ascii: "c") || conversion == UInt8(ascii: "C"):
                 guard let scalar = UInt32(exactly: code).flatMap(Unicode.Scalar.init) else {
                     throw fail("\(code) is not a character code")
                 }

@@ -286,7 +286,10 @@ extension FormatPredicateParser {
         let castToken = current
         advance()
         try expect("(", "after CAST")
+        let slotsBefore = slots.count
         let value = try parseExpression()
+        // A constant is converted here: a placeholder would stay a CAST.
+        if slots.count != slotsBefore { slotsStandAlone = false }
         try expect(",", "after the CAST value")
         let typeToken = current
         guard case .constant(.string(let type)) = try parseExpression() else {

@@ -33,6 +33,14 @@ public struct FormatPredicateParser {
     /// Whether to reject, with their position, operands that can only fail when the predicate
     /// is evaluated or fetched with (see ``parse(_:arguments:validating:)``).
     var validates = false
+    /// Whether specifiers become placeholders recorded in `slots` instead of their arguments
+    /// (a ``FormatTemplate`` is being made).
+    var recordsSlots = false
+    /// The specifiers met while recording, each placeholder's index into them.
+    var slots: [FormatTemplate.Slot] = []
+    /// Cleared while recording when the parse looked inside what a specifier stands for, so
+    /// that filling the placeholders in would not give the tree a parse with arguments gives.
+    var slotsStandAlone = true
 
     init(format: String, arguments: [Any?]) throws(FormatPredicateError) {
         self.format = format
@@ -50,7 +58,23 @@ public struct FormatPredicateParser {
     ///   by name), and a constant `MATCHES` pattern that is not a valid regular expression.
     ///   `NSPredicate(validatingFormat:)` parses this way; `NSPredicate(format:)`, like
     ///   Apple's, does not.
+    ///
+    /// A format parsed before without `validating` is not parsed again: its tree is kept with
+    /// a placeholder for each specifier (``FormatTemplate``), and the arguments are put in;
+    /// the result, and any error, are those of a fresh parse.
     public static func parse(_ format: String, arguments: [Any?] = [], validating: Bool = false)
+        throws(FormatPredicateError) -> FormatPredicate
+    {
+        if !validating, let template = FormatTemplate.cache.template(for: format),
+            let predicate = template.filled(with: arguments, format: format)
+        {
+            return predicate
+        }
+        return try parseAfresh(format, arguments: arguments, validating: validating)
+    }
+
+    /// ``parse(_:arguments:validating:)`` from the text, without the kept templates.
+    static func parseAfresh(_ format: String, arguments: [Any?], validating: Bool)
         throws(FormatPredicateError) -> FormatPredicate
     {
         var parser = try FormatPredicateParser(format: format, arguments: arguments)

@@ -56,6 +56,9 @@ public struct FormatOpaqueValue: Hashable, CustomStringConvertible, @unchecked S
     private enum Key: Hashable {
         case value(AnyHashable)
         case identity(ObjectIdentifier)
+        /// A fetch shape's bound value (``init(parameter:)``), compared as a number: a fetch
+        /// compares its shape with the cached one's.
+        case parameter(Int)
     }
 
     private let key: Key
@@ -74,6 +77,19 @@ public struct FormatOpaqueValue: Hashable, CustomStringConvertible, @unchecked S
             return nil
         }
         base = value
+    }
+
+    /// The stand-in for bound value `index` of a fetch shape (``FormatPredicate/fetchShape()``),
+    /// a type no caller can pass.
+    init(parameter index: Int) {
+        key = .parameter(index)
+        base = FormatFetchParameter(index: index)
+    }
+
+    /// The bound value this stands for in a fetch shape, or `nil` for a caller's value.
+    var parameterIndex: Int? {
+        if case .parameter(let index) = key { return index }
+        return nil
     }
 
     public static func == (lhs: FormatOpaqueValue, rhs: FormatOpaqueValue) -> Bool { lhs.key == rhs.key }

@@ -74,7 +74,12 @@ struct HistoryRecord {
 
     var hasChanges: Bool { !isEmpty || open != nil }
 
-    mutating func add(_ kind: Kind, entity: Schema.Entity, key: Int64, properties: [String]? = nil,
+    /// The `props` entry of an updated row: the JSON array of its changed properties' names.
+    static func propertyList(_ names: [String]) -> String {
+        "[" + names.map(jsonStringLiteral).joined(separator: ",") + "]"
+    }
+
+    mutating func add(_ kind: Kind, entity: Schema.Entity, key: Int64, propertyList: String? = nil,
                       tombstone: [(name: String, value: DatabaseValue)]? = nil) {
         if open?.kind != kind || open?.entity !== entity {
             close()
@@ -86,7 +91,7 @@ struct HistoryRecord {
             flushRun()
             run = (key, key)
         }
-        if let properties { details.append("[" + properties.map(jsonStringLiteral).joined(separator: ",") + "]") }
+        if let propertyList { details.append(propertyList) }
         if let tombstone {
             details.append("{" + tombstone.map { jsonStringLiteral($0.name) + ":" + Self.encode($0.value) }.joined(separator: ",") + "}")
         }
@@ -201,15 +206,27 @@ extension StoreWriter {
         var record = HistoryRecord()
         for row in deletedRows { record.add(.delete, entity: row.entity, key: row.key, tombstone: row.tombstone) }
         for row in insertedRows { record.add(.insert, entity: row.entity, key: row.key) }
+        // The models of one save mostly changed the same properties: their list is written
+        // once and reused while the entity and the changed slots stay the same (building it for
+        // each row cost about 4,000 instructions, callgrind W11).
+        var last: (entity: Schema.Entity, changed: SlotSet, properties: String?)?
         try forEach(updated) { _, storage, layout in
             guard let key = storage.identifier.primaryKey else { return }
-            let names = storage.changed.compactMap { slot -> String? in
-                guard slot < layout.entity.properties.count else { return nil }
-                let property = layout.entity.properties[slot]
-                return property.isTransient ? nil : property.name
+            let changed = storage.changed
+            let properties: String?
+            if let last, last.entity === layout.entity, last.changed == changed {
+                properties = last.properties
+            } else {
+                let names = changed.compactMap { slot -> String? in
+                    guard slot < layout.entity.properties.count else { return nil }
+                    let property = layout.entity.properties[slot]
+                    return property.isTransient ? nil : property.name
+                }
+                properties = names.isEmpty ? nil : HistoryRecord.propertyList(names)
+                last = (layout.entity, changed, properties)
             }
-            guard !names.isEmpty else { return }
-            record.add(.update, entity: layout.entity, key: key, properties: names)
+            guard let properties else { return }
+            record.add(.update, entity: layout.entity, key: key, propertyList: properties)
         }
         guard record.hasChanges else { return }
         try connection.execute(try HistoryStorage.insertTransaction(connection.dialect).binding([

@@ -15,6 +15,12 @@ enum ShapeToken: Hashable, @unchecked Sendable {
     case variable(Int)
     /// A variable's declaration (a closure's element).
     case declare(Int)
+    /// A Core Data fetch request's predicate with its bound values taken out
+    /// (``FormatPredicate/fetchShape()``), or `nil` for none. A request's key always holds this
+    /// token, so no request shares a `FetchDescriptor`'s SQL.
+    case formatPredicate(FormatPredicate?)
+    /// A Core Data fetch request's sort descriptor.
+    case formatSort(FormatSortDescriptor)
 
     /// A key path by its type (`KeyPath<Workout, Int>`) alone: hashing the key path itself
     /// walks its components, about 1,200 instructions a fetch (callgrind, W5), and every fetch
@@ -26,6 +32,8 @@ enum ShapeToken: Hashable, @unchecked Sendable {
         case .type(let identifier): hasher.combine(identifier)
         case .keyPath(let keyPath): hasher.combine(ObjectIdentifier(Swift.type(of: keyPath)))
         case .op(let number), .variable(let number), .declare(let number): hasher.combine(number)
+        case .formatPredicate(let predicate): hasher.combine(predicate)
+        case .formatSort(let sort): hasher.combine(sort)
         }
     }
 }
@@ -192,6 +200,14 @@ enum PredicateValues {
 }
 
 extension ArgumentSource {
+    /// The value to bind for this source when the constants are bound values already (a Core
+    /// Data fetch request's, ``FormatPredicate/fetchShape()``): no array of `Any` to make and
+    /// cast back.
+    func value(boundValues: [DatabaseValue], limit: Int?, offset: Int?) throws -> DatabaseValue {
+        if case .constant(let index) = self, boundValues.indices.contains(index) { return boundValues[index] }
+        return try value(constants: [], limit: limit, offset: offset)
+    }
+
     /// The value to bind for this source.
     func value(constants: [Any], limit: Int?, offset: Int?) throws -> DatabaseValue {
         func constant(_ index: Int) throws -> Any {

@@ -68,7 +68,11 @@ extension ModelContext {
 
     /// What every `fetch(_:)` overload returns, as an array.
     private func results<T>(of request: NSFetchRequest<T>) throws -> [T] {
-        let entity = try schemaEntity(for: request)
+        try results(of: request, entity: try schemaEntity(for: request))
+    }
+
+    /// ``results(of:)`` for the request's entity, already looked up.
+    private func results<T>(of request: NSFetchRequest<T>, entity: Schema.Entity) throws -> [T] {
         let results: [Any]
         switch request.resultType {
         case .countResultType:
@@ -157,7 +161,7 @@ extension ModelContext {
             }
             return try batched(entity.modelType)
         }
-        return FetchResultsCollection(elements: try results(of: request))
+        return FetchResultsCollection(elements: try results(of: request, entity: entity))
     }
 
     private func batchedObjects<M: PersistentModel, T>(_ type: M.Type, _ request: NSFetchRequest<T>, _ entity: Schema.Entity)
@@ -237,14 +241,22 @@ extension ModelContext {
     private func objects<M: PersistentModel, T>(_ type: M.Type, _ request: NSFetchRequest<T>, _ entity: Schema.Entity)
         throws -> [M]
     {
+        guard usesMemory(request, entity) else {
+            // The SQL of each shape is compiled once; compiling checks every key and selector.
+            let predicate = try request.predicate?.tree()
+            var sorts: [FormatSortDescriptor] = []
+            for descriptor in request.sortDescriptors ?? [] { sorts.append(try descriptor.formatSortDescriptor()) }
+            return try fetchStoredModels(
+                M.self, matching: predicate, sortedBy: sorts, limit: request.fetchLimit > 0 ? request.fetchLimit : nil,
+                offset: request.fetchOffset
+            ) { predicate in
+                let select = try request.sqlSelect(for: FormatSQLEntity(entity), as: .managedObjectResultType, predicate: predicate)
+                return (select.condition, select.ordering)
+            }
+        }
         // Compiling checks every key, selector and predicate, also when the work runs in memory.
         let sqlEntity = FormatSQLEntity(entity)
-        let select = try request.sqlSelect(for: sqlEntity, as: .managedObjectResultType)
-        guard usesMemory(request, entity) else {
-            return try fetchStoredModels(
-                M.self, where: select.condition, orderBy: select.ordering,
-                limit: request.fetchLimit > 0 ? request.fetchLimit : nil, offset: request.fetchOffset)
-        }
+        _ = try request.sqlSelect(for: sqlEntity, as: .managedObjectResultType)
         // Stored rows in primary-key order (registered ones carry their unsaved values), minus
         // unsaved deletions, plus unsaved insertions; then Core Data's semantics in memory.
         let deleted = Set(deletedModelsArray.map { ObjectIdentifier($0) })

@@ -24,14 +24,22 @@ extension NSFetchRequest {
     func sqlSelect(for entity: FormatSQLEntity, as resultType: NSFetchRequestResultType)
         throws(FormatPredicateError) -> SQLSelect
     {
+        try sqlSelect(for: entity, as: resultType, predicate: try predicate?.tree())
+    }
+
+    /// The `SELECT` of this request as if its result type were `resultType` and its predicate
+    /// `predicateTree`.
+    func sqlSelect(for entity: FormatSQLEntity, as resultType: NSFetchRequestResultType, predicate predicateTree: FormatPredicate?)
+        throws(FormatPredicateError) -> SQLSelect
+    {
         if let entityName, entityName != entity.name {
             throw FormatPredicateError(.unknownKey, "the request is for \(entityName), not \(entity.name)")
         }
         let table = entity.table
         let primaryKey = SQLExpression.column(entity.primaryKey, table: table)
         var select = SQLSelect([SQLSelectColumn](), from: .table(table))
-        if let predicate {
-            select.condition = try predicate.tree().sqlCondition(for: entity)
+        if let predicateTree {
+            select.condition = try predicateTree.sqlCondition(for: entity)
         }
         // The sort, then the primary key (dictionaries choose their own below).
         var ordering = resultType == .dictionaryResultType ? [] : try sortTerms(for: entity) + [primaryKey.ascending()]

@@ -16,13 +16,13 @@ public struct RenderedSQL: Sendable, Hashable, CustomStringConvertible {
     public var arguments: [DatabaseValue]
 
     /// Where each ``SQLExpression/parameter(_:)`` placeholder sits in `arguments`.
-    var parameterSlots: [ParameterSlot] = []
+    package internal(set) var parameterSlots: [ParameterSlot] = []
 
-    struct ParameterSlot: Sendable, Hashable {
+    package struct ParameterSlot: Sendable, Hashable {
         /// The position in `arguments`.
-        var argument: Int
+        package var argument: Int
         /// The index in the array given to `binding(_:)`.
-        var parameter: Int
+        package var parameter: Int
     }
 
     /// Rendered SQL.

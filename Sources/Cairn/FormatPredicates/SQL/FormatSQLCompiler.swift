@@ -183,8 +183,10 @@ struct FormatSQLCompiler {
 
     /// Whether an operand is a constant with an SQL value other than NULL.
     static func isValue(_ operand: FormatSQLOperand) -> Bool {
-        guard case .constant(let value) = operand, value.databaseValue.map({ !$0.isNull }) == true else { return false }
-        return true
+        guard case .constant(let value) = operand else { return false }
+        // A fetch shape's stand-in is a value other than NULL (`fetchShape()` takes out no nil).
+        if case .opaque(let opaque) = value, opaque.parameterIndex != nil { return true }
+        return value.databaseValue.map { !$0.isNull } == true
     }
 
     /// `a IS b` (null-safe, so never NULL), folding strings for `[c]`/`[d]`.
@@ -215,6 +217,7 @@ struct FormatSQLCompiler {
                 return .value(.text(FormatEvaluator.fold(string, folding)))
             }
             guard let bound = value.databaseValue else {
+                if case .opaque(let opaque) = value, let index = opaque.parameterIndex { return .parameter(index) }
                 if case .identifier = value {
                     throw unsupported("the model \(value.predicateFormat) has not been saved, so it has no row to compare with")
                 }

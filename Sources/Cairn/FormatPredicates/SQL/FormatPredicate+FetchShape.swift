@@ -1,0 +1,115 @@
+import CairnQuery
+import CairnSQLite
+import Foundation
+
+/// Where bound value `index` of a fetch shape goes: the constant a ``FormatPredicate/fetchShape()``
+/// took out of the tree. ``FormatSQLCompiler`` binds it as `SQLExpression.parameter(index)`.
+struct FormatFetchParameter: Sendable {
+    let index: Int
+}
+
+extension FormatPredicate {
+    /// The predicate with the constants that only become bound values taken out, and those
+    /// values in order: two predicates of one shape compile to the same SQL text, so a fetch
+    /// request's `SELECT` is compiled once per shape (`QueryCache`), as a `FetchDescriptor`'s is.
+    ///
+    /// ```swift
+    /// try FormatPredicate("id == %lld AND title CONTAINS[c] 'run'", arguments: [7]).fetchShape()
+    /// // shape: id == <value 0> AND title CONTAINS[c] "run"      values: [7]
+    /// ```
+    ///
+    /// A constant is taken out where the SQL compiler binds it as it is and looks at nothing
+    /// but its being a value: one side of `==`, `!=`, `<`, `<=`, `>`, `>=` without `ANY`/`ALL`,
+    /// `[c]` or `[d]`, whose other side is a key path, and a number, string, `Bool`, date,
+    /// `Data` or UUID. Every other constant (nil, lists, patterns of `CONTAINS` and the like,
+    /// folded strings, models) stays in the shape, so it keys its own SQL. `nil` for a
+    /// predicate whose SQL holds the time it was compiled at (`now()`), which no shape can keep.
+    func fetchShape() -> (shape: FormatPredicate, values: [DatabaseValue])? {
+        var values: [DatabaseValue] = []
+        guard let shape = takingValues(into: &values) else { return nil }
+        return (shape, values)
+    }
+
+    private func takingValues(into values: inout [DatabaseValue]) -> FormatPredicate? {
+        switch self {
+        case .constant:
+            return self
+        case .and(let operands), .or(let operands):
+            var shapes: [FormatPredicate] = []
+            shapes.reserveCapacity(operands.count)
+            for operand in operands {
+                guard let shape = operand.takingValues(into: &values) else { return nil }
+                shapes.append(shape)
+            }
+            if case .and = self { return .and(shapes) }
+            return .or(shapes)
+        case .not(let operand):
+            return operand.takingValues(into: &values).map { .not($0) }
+        case .comparison(var comparison):
+            guard !comparison.lhs.readsTheClock, !comparison.rhs.readsTheClock else { return nil }
+            guard comparison.modifier == .direct, comparison.options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive])
+            else { return self }
+            switch comparison.operatorType {
+            case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo: break
+            default: return self
+            }
+            if case .keyPath(.evaluatedObject, _) = comparison.lhs, let value = Self.boundAsItIs(comparison.rhs) {
+                comparison.rhs = .constant(.opaque(FormatOpaqueValue(parameter: values.count)))
+                values.append(value)
+            } else if case .keyPath(.evaluatedObject, _) = comparison.rhs, let value = Self.boundAsItIs(comparison.lhs) {
+                comparison.lhs = .constant(.opaque(FormatOpaqueValue(parameter: values.count)))
+                values.append(value)
+            }
+            return .comparison(comparison)
+        }
+    }
+
+    /// The bound value of a constant the compiler binds unchanged whatever it is.
+    private static func boundAsItIs(_ expression: FormatExpression) -> DatabaseValue? {
+        guard case .constant(let value) = expression else { return nil }
+        switch value {
+        case .bool, .int, .double, .string, .date, .data, .uuid: return value.databaseValue
+        case .null, .array, .identifier, .opaque: return nil
+        }
+    }
+}
+
+extension FormatExpression {
+    /// Whether the expression calls `now()`, `random()` or `randomn()`, whose value is taken
+    /// when the predicate is compiled.
+    var readsTheClock: Bool {
+        switch self {
+        case .constant, .evaluatedObject, .variable:
+            return false
+        case .function(let function, let arguments):
+            return [.now, .random, .randomn].contains(function) || arguments.contains { $0.readsTheClock }
+        case .keyPath(let base, _):
+            return base.readsTheClock
+        case .index(let base, let index):
+            if case .expression(let inner) = index, inner.readsTheClock { return true }
+            return base.readsTheClock
+        case .aggregate(let elements):
+            return elements.contains { $0.readsTheClock }
+        case .arithmetic(_, let lhs, let rhs):
+            return lhs.readsTheClock || rhs.readsTheClock
+        case .negate(let operand), .cast(let operand, _):
+            return operand.readsTheClock
+        case .customFunction(let receiver, _, let arguments):
+            return receiver.readsTheClock || arguments.contains { $0.readsTheClock }
+        case .subquery(let collection, _, let predicate):
+            return collection.readsTheClock || predicate.readsTheClock
+        }
+    }
+}
+
+extension FormatPredicate {
+    /// Whether a comparison in the predicate calls `now()`, `random()` or `randomn()`.
+    var readsTheClock: Bool {
+        switch self {
+        case .constant: false
+        case .and(let operands), .or(let operands): operands.contains { $0.readsTheClock }
+        case .not(let operand): operand.readsTheClock
+        case .comparison(let comparison): comparison.lhs.readsTheClock || comparison.rhs.readsTheClock
+        }
+    }
+}
