@@ -177,10 +177,9 @@ extension ModelContext {
     func storedModels<T: PersistentModel>(_ type: T.Type, primaryKeys: [Int64]) throws -> [T] {
         let (store, layout) = try table(of: T.self)
         let alias = "t0"
-        let keys = "[" + primaryKeys.map(String.init).joined(separator: ",") + "]"
         let select = SQLSelect(
             layout.selectColumns.map { SQLSelectColumn(.column($0, table: alias)) }, from: .table(layout.tableName, as: alias)
-        ).where(.raw("\(SQLExpression.column(layout.primaryKey, table: alias)) IN (SELECT value FROM json_each(\(DatabaseValue.text(keys))))"))
+        ).where(store.dialect.key(.column(layout.primaryKey, table: alias), in: primaryKeys))
         return try fetchStored(T.self, select, layout: layout, store: store)
     }
 

@@ -70,9 +70,8 @@ extension ModelContext {
             + [SQLSelectColumn(ownerColumn)]
         var select = SQLSelect(columns, from: .table(destination.tableName, as: alias))
         if let join { select = select.join(.inner, .table(join.table, as: "j"), on: join.on) }
-        let keys = "[" + owners.keys.sorted().map(String.init).joined(separator: ",") + "]"
         select = select
-            .where(.raw("\(ownerColumn) IN (SELECT value FROM json_each(\(DatabaseValue.text(keys))))"))
+            .where(destinationStore.dialect.key(ownerColumn, in: owners.keys.sorted()))
             .orderBy(SQLExpression.column(destination.primaryKey, table: alias).ascending())
         let rows = try destinationStore.read { try $0.rows(select) }
 

@@ -57,14 +57,10 @@ extension ModelContext {
             guard store.configuration.allowsSave else {
                 throw ModelError(.storeFailure, message: "The store '\(store.identifier)' was opened with allowsSave: false; its history cannot be deleted")
             }
-            let ids = "[" + removed.map { String($0.transactionIdentifier) }.joined(separator: ",") + "]"
-            // The ids go as one JSON array: a list of placeholders would meet the engines' limits.
-            let idsOfArray = store.dialect == .postgres
-                ? #"SELECT CAST("value" AS BIGINT) FROM json_array_elements_text(CAST($1 AS JSON))"#
-                : #"SELECT value FROM json_each(?)"#
+            let delete = SQLDelete(from: "_CairnHistoryTransaction")
+                .where(store.dialect.key(.column("id"), in: removed.map(\.transactionIdentifier)))
             try store.write { connection in
-                try connection.execute(RenderedSQL(
-                    sql: #"DELETE FROM "_CairnHistoryTransaction" WHERE "id" IN ("# + idsOfArray + ")", arguments: [.text(ids)]))
+                try connection.execute(delete)
                 let previous = try Self.lastDeleted(in: connection, store: store)
                 if previous.map({ $0.transactionIdentifier < newest.transactionIdentifier }) ?? true {
                     try connection.execute(HistoryStorage.setMetadata(HistoryStorage.lastDeletedKey, to: Self.describe(newest)))

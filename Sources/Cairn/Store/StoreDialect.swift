@@ -26,6 +26,19 @@ enum StoreDialect: Hashable, Sendable {
     /// Whether an INSERT's key comes back through `RETURNING` (a server has no
     /// `last_insert_rowid`).
     var returnsInsertedKeys: Bool { self == .postgres }
+
+    /// `key IN (<keys>)` with the keys bound as one JSON array, so the SQL text does not depend
+    /// on how many there are and no list of placeholders meets the engines' limits:
+    /// SQLite's `json_each`, PostgreSQL's `json_array_elements_text` cast back to integers.
+    func key(_ key: SQLExpression, in keys: some Sequence<Int64>) -> SQLExpression {
+        let array = DatabaseValue.text("[" + keys.map(String.init).joined(separator: ",") + "]")
+        switch self {
+        case .sqlite:
+            return .raw("\(key) IN (SELECT value FROM json_each(\(array)))")
+        case .postgres:
+            return .raw("\(key) IN (SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(\(array) AS JSON)))")
+        }
+    }
 }
 
 /// PostgreSQL's dialect with the functions and collations that Cairn's compiled predicates

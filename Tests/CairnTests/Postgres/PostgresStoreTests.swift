@@ -118,6 +118,41 @@ struct PostgresStoreTests {
         }
     }
 
+    /// Batches, enumerate and prefetching read rows by a list of keys, bound as one JSON array.
+    @Test("batched fetches, enumerate and prefetched relationships read their rows by key on a server")
+    func rowsByKey() throws {
+        try PostgresTestSchema.withSchema { url in
+            let container = try Self.container(url, Trip.self, Item.self, Tag.self)
+            let writer = ModelContext(container)
+            for number in 0..<120 {
+                let trip = Trip(name: "trip \(number)")
+                writer.insert(trip)
+                trip.items = [Item(title: "a\(number)"), Item(title: "b\(number)")]
+                trip.tags = [Tag(name: "t\(number)")]
+            }
+            try writer.save()
+
+            var all = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+            all.includePendingChanges = false
+            let context = ModelContext(container)
+            let plain = try context.fetch(all).map(\.name)
+            #expect(try ModelContext(container).fetch(all, batchSize: 25).map(\.name) == plain)
+            var visited: [String] = []
+            try ModelContext(container).enumerate(all, batchSize: 25) { visited.append($0.name) }
+            #expect(visited == plain)
+
+            var prefetching = all
+            prefetching.relationshipKeyPathsForPrefetching = [\.items, \.tags]
+            let fresh = ModelContext(container)
+            let trips = try fresh.fetch(prefetching)
+            #expect(trips.count == 120)
+            #expect(trips.allSatisfy { trip in
+                let number = trip.name.dropFirst("trip ".count)
+                return trip.items.map(\.title).sorted() == ["a\(number)", "b\(number)"] && trip.tags.map(\.name) == ["t\(number)"]
+            })
+        }
+    }
+
     @Test("to-one, one-to-many and many-to-many relationships save and load")
     func relationships() throws {
         try PostgresTestSchema.withSchema { url in
