@@ -210,14 +210,16 @@ enum QueryCompiler {
         }
         if case .columns = selection {
             let terms = try descriptor.sortBy.map { try SortCompiler.orderingTerm($0, entity: entity, alias: alias) }
-            if !terms.isEmpty {
+            // Unsorted, SQLite reads a table in key order; a server returns rows as they lie on
+            // disk, which an update reorders. Key order there gives both engines one answer.
+            if !terms.isEmpty || dialect == .postgres {
                 var tie = tieBreak == .ascending ? primaryKey.ascending() : primaryKey.descending()
                 tie.keyIsNeverNull = true
                 select.ordering = terms + [tie]
             }
         } else if selection == .identifiers {
             let terms = try descriptor.sortBy.map { try SortCompiler.orderingTerm($0, entity: entity, alias: alias) }
-            if !terms.isEmpty {
+            if !terms.isEmpty || dialect == .postgres {
                 var tie = primaryKey.ascending()
                 tie.keyIsNeverNull = true
                 select.ordering = terms + [tie]

@@ -45,6 +45,27 @@ struct PostgresStoreQueryTests {
         }
     }
 
+    /// SQLite reads an unsorted fetch in key order; a server in disk order, which an update
+    /// changes (the new row version goes to the end of the table).
+    @Test("an unsorted fetch returns the rows in key order, as SQLite does, also after an update")
+    func unsortedFetchesAreInKeyOrder() throws {
+        try PostgresTestSchema.withSchema { url in
+            let (container, context) = try Self.filled(url)
+            let first = try #require(context.fetch(FetchDescriptor<Workout>()).first)
+            let order = try context.fetch(FetchDescriptor<Workout>()).map(\.persistentModelID)
+            first.minutes += 1
+            try context.save()
+            let fresh = ModelContext(container)
+            #expect(try fresh.fetch(FetchDescriptor<Workout>()).map(\.persistentModelID) == order)
+            #expect(order.compactMap(\.primaryKey) == order.compactMap(\.primaryKey).sorted())
+            var identifiers = FetchDescriptor<Workout>()
+            identifiers.includePendingChanges = false
+            #expect(try fresh.fetchIdentifiers(identifiers) == order)
+            let store = try container.store(for: "Workout")
+            #expect(store.executedStatements.last?.hasSuffix(#"ORDER BY "t0"."id" ASC"#) == true)
+        }
+    }
+
     @Test("sums, averages, extremes and grouped counts answer as on SQLite")
     func aggregates() throws {
         try PostgresTestSchema.withSchema { url in
