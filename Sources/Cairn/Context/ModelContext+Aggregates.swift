@@ -213,6 +213,24 @@ extension ModelContext {
         mergeExternalChanges()
         return descriptor.fetchLimit != nil || descriptor.fetchOffset != nil
             || (descriptor.includePendingChanges && !pendingChanges(of: T.self).isEmpty)
+            || !storeExpressesPredicate(of: descriptor)
+    }
+
+    /// Whether the store's SQL can express the descriptor's predicate. A server cannot answer
+    /// Swift's localized and case-insensitive comparisons: such an aggregate runs over the
+    /// fetched models, whose predicate then runs in Swift (`storedModelsPartlyInSwift`).
+    private func storeExpressesPredicate<T: PersistentModel>(of descriptor: FetchDescriptor<T>) -> Bool {
+        guard let store = try? table(of: T.self).store, store.dialect != .sqlite else { return true }
+        var plain = descriptor
+        plain.sortBy = []
+        do {
+            _ = try QueryCompiler.render(plain, selecting: .count, in: store.dialect)
+            return true
+        } catch let error as SQLRenderError where error.unsupportedDialect != nil {
+            return false
+        } catch {
+            return true  // the SQL path reports it
+        }
     }
 
     private func extremum<T: PersistentModel, Value: Comparable>(

@@ -235,6 +235,10 @@ struct PostgresStoreTests {
             var identifiers = search
             identifiers.includePendingChanges = false
             #expect(try context.fetchIdentifiers(identifiers) == (try context.fetch(search).map(\.persistentModelID)))
+            // Aggregates of such a fetch run over its models.
+            #expect(try context.fetchSum(search, of: \.minutes) == 130)
+            #expect(try context.fetchMaximum(search, of: \.minutes) == 70)
+            #expect(try context.fetchCounts(search, groupedBy: \.minutes).map(\.count) == [1, 1, 1])
             var page = search
             page.fetchOffset = 1
             page.fetchLimit = 1
