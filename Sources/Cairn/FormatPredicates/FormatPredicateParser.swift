@@ -60,7 +60,7 @@ public struct FormatPredicateParser {
     ///   Apple's, does not.
     ///
     /// A format parsed before without `validating` is not parsed again: its tree is kept with
-    /// a placeholder for each specifier (``FormatTemplate``), and the arguments are put in;
+    /// a placeholder for each specifier (`FormatTemplate`), and the arguments are put in;
     /// the result, and any error, are those of a fresh parse.
     public static func parse(_ format: String, arguments: [Any?] = [], validating: Bool = false)
         throws(FormatPredicateError) -> FormatPredicate
