@@ -17,7 +17,8 @@
 /// - scalar `max(a, b, …)`/`min(a, b, …)` → `greatest`/`least`, NULL when any argument is
 ///   NULL as in SQLite (PostgreSQL's skip NULLs);
 /// - `GROUP_CONCAT(x[, separator])` → `string_agg(CAST(x AS TEXT), separator)` (`,` by
-///   default); `TOTAL(x)` → `coalesce(sum(CAST(x AS DOUBLE PRECISION)), 0.0)`;
+///   default); `TOTAL(x)` → `coalesce(sum(CAST(x AS DOUBLE PRECISION)), 0.0)`; `AVG(x)` →
+///   `avg(CAST(x AS DOUBLE PRECISION))` (SQLite averages in doubles);
 /// - `likely(x)`, `unlikely(x)`, `likelihood(x, p)` → `x` (planner hints only);
 /// - `COLLATE BINARY` → `COLLATE "C"` (byte order, as SQLite's BINARY); every collation name
 ///   is quoted, as PostgreSQL reads an unquoted one in lower case;
@@ -119,6 +120,14 @@ public struct PostgreSQLDialect: SQLDialect {
             spelled.arguments = [aggregate.arguments[0].cast(as: .text),
                                  aggregate.arguments.count == 2 ? aggregate.arguments[1] : Self.literal("','")]
             return .aggregate(spelled)
+        case "avg" where aggregate.arguments.count == 1:
+            // SQLite averages in doubles; PostgreSQL's avg of integers is a numeric of 16
+            // decimals, which reads back one digit short of the double (-3.694444444444444 for
+            // -3.6944444444444446).
+            if case .cast(_, .real) = aggregate.arguments[0].node { return nil }
+            var average = aggregate
+            average.arguments = [aggregate.arguments[0].cast(as: .real)]
+            return .aggregate(average)
         case "total" where aggregate.arguments.count == 1:
             var sum = aggregate
             sum.name = "sum"

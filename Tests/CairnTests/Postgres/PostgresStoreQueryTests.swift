@@ -74,6 +74,9 @@ struct PostgresStoreQueryTests {
             #expect(try context.fetchSum(all, of: \.minutes) == 230)
             #expect(try context.fetchSum(all, of: \.calories) == 2005.75)
             #expect(try context.fetchAverage(all, of: \.minutes) == 46)
+            // Averaged in doubles, as Swift and SQLite do: PostgreSQL's numeric avg is a digit short.
+            let three = FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes != 45 })
+            #expect(try context.fetchAverage(three, of: \.minutes) == Double(20 + 30 + 90) / 3)
             #expect(try context.fetchMinimum(all, of: \.title) == "Ride")
             #expect(try context.fetchMaximum(all, of: \.calories) == 820.25)
             let counts = try context.fetchCounts(all, groupedBy: \.minutes)
