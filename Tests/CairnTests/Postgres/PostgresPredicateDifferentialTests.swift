@@ -26,15 +26,7 @@ struct PostgresPredicateDifferentialTests {
             var refusals: [String: Int] = [:]
             var compared = 0
             for iteration in 0..<PredicateDifferentialTests.predicateCount {
-                let predicate = Predicate<Specimen> { variable in
-                    DifferentialData.tree(variable, depth: 3, random: &random)
-                }
-                let sort = DifferentialData.sortList(random: &random)
-                var descriptor = FetchDescriptor(predicate: predicate, sortBy: sort)
-                if !sort.isEmpty, random.next() % 4 == 0 {
-                    descriptor.fetchLimit = Int(random.next() % 20)
-                    if random.next() % 2 == 0 { descriptor.fetchOffset = Int(random.next() % 10) }
-                }
+                let (predicate, sort, descriptor) = DifferentialData.descriptor(random: &random)
                 // A forced unwrap of nil stops Foundation's evaluate: nothing to compare with.
                 guard let expected = try? foundationAnswer(descriptor, over: specimens).compactMap({ positions[ObjectIdentifier($0)] }) else {
                     continue

@@ -17,15 +17,7 @@ struct PredicateDifferentialTests {
         var failures: [String] = []
         var unsupported = 0
         for iteration in 0..<Self.predicateCount {
-            let predicate = Predicate<Specimen> { variable in
-                DifferentialData.tree(variable, depth: 3, random: &random)
-            }
-            let sort = DifferentialData.sortList(random: &random)
-            var descriptor = FetchDescriptor(predicate: predicate, sortBy: sort)
-            if !sort.isEmpty, random.next() % 4 == 0 {
-                descriptor.fetchLimit = Int(random.next() % 20)
-                if random.next() % 2 == 0 { descriptor.fetchOffset = Int(random.next() % 10) }
-            }
+            let (predicate, sort, descriptor) = DifferentialData.descriptor(random: &random)
             do {
                 let actual = try store.fetch(descriptor)
                 let expected = try store.expected(descriptor)
@@ -72,6 +64,23 @@ typealias SpecimenVariable = PE.Variable<Specimen>
 typealias BoolExpression = any StandardPredicateExpression<Bool>
 
 enum DifferentialData {
+    /// The next generated descriptor: a predicate tree, a sort list and, for some sorted ones,
+    /// a page. Both differentials draw them alike, so a seed means the same predicates.
+    static func descriptor(random: inout SeededRandom)
+        -> (predicate: Predicate<Specimen>, sort: [SortDescriptor<Specimen>], descriptor: FetchDescriptor<Specimen>)
+    {
+        let predicate = Predicate<Specimen> { variable in
+            DifferentialData.tree(variable, depth: 3, random: &random)
+        }
+        let sort = DifferentialData.sortList(random: &random)
+        var descriptor = FetchDescriptor(predicate: predicate, sortBy: sort)
+        if !sort.isEmpty, random.next() % 4 == 0 {
+            descriptor.fetchLimit = Int(random.next() % 20)
+            if random.next() % 2 == 0 { descriptor.fetchOffset = Int(random.next() % 10) }
+        }
+        return (predicate, sort, descriptor)
+    }
+
     static let names = [
         "", "a", "A", "b", "B", "é", "e\u{301}", "Éclair", "eclair", "éclair", "e\u{301}clair", "ß", "ss", "Z", "zz",
         "Café run", "cafe", "CAFE", "\u{212A}", "K", "k", "10", "9", " a", "a b", "Straße", "strasse", "Zebra", "zebra",
