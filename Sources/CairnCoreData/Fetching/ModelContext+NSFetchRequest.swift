@@ -159,7 +159,11 @@ extension ModelContext {
             func batched<M: PersistentModel>(_ type: M.Type) throws -> FetchResultsCollection<T> {
                 try batchedObjects(M.self, request, entity)
             }
-            return try batched(entity.modelType)
+            do {
+                return try batched(entity.modelType)
+            } catch let error as SQLRenderError where error.unsupportedDialect != nil {
+                // Read at once: what selects the rows runs in Swift (objectsInSwift).
+            }
         }
         return FetchResultsCollection(elements: try results(of: request, entity: entity))
     }
@@ -189,9 +193,13 @@ extension ModelContext {
         let entity = try schemaEntity(for: request)
         if usesMemory(request, entity) { return try anyObjects(request, entity).count }
         let select = try request.sqlSelect(for: FormatSQLEntity(entity), as: .countResultType)
-        guard case .integer(let count) = try storedRows(entityName: entity.name, select).rows.first?.first else {
-            return 0
+        let rows: [[DatabaseValue]]
+        do {
+            rows = try storedRows(entityName: entity.name, select).rows
+        } catch let error as SQLRenderError where error.unsupportedDialect != nil {
+            return try anyObjects(request, entity).count  // counted in Swift (objectsInSwift)
         }
+        guard case .integer(let count) = rows.first?.first else { return 0 }
         return Int(count)
     }
 
@@ -246,43 +254,31 @@ extension ModelContext {
             let predicate = try request.predicate?.tree()
             var sorts: [FormatSortDescriptor] = []
             for descriptor in request.sortDescriptors ?? [] { sorts.append(try descriptor.formatSortDescriptor()) }
-            return try fetchStoredModels(
-                M.self, matching: predicate, sortedBy: sorts, limit: request.fetchLimit > 0 ? request.fetchLimit : nil,
-                offset: request.fetchOffset
-            ) { predicate in
-                let select = try request.sqlSelect(for: FormatSQLEntity(entity), as: .managedObjectResultType, predicate: predicate)
-                return (select.condition, select.ordering)
+            do {
+                return try fetchStoredModels(
+                    M.self, matching: predicate, sortedBy: sorts, limit: request.fetchLimit > 0 ? request.fetchLimit : nil,
+                    offset: request.fetchOffset
+                ) { predicate in
+                    let select = try request.sqlSelect(for: FormatSQLEntity(entity), as: .managedObjectResultType, predicate: predicate)
+                    return (select.condition, select.ordering)
+                }
+            } catch let error as SQLRenderError where error.unsupportedDialect != nil {
+                return try objectsInSwift(M.self, request, entity, includingPending: false)
             }
         }
-        // Compiling checks every key, selector and predicate, also when the work runs in memory.
-        let sqlEntity = FormatSQLEntity(entity)
-        _ = try request.sqlSelect(for: sqlEntity, as: .managedObjectResultType)
-        // Stored rows in primary-key order (registered ones carry their unsaved values), minus
-        // unsaved deletions, plus unsaved insertions; then Core Data's semantics in memory.
-        let deleted = Set(deletedModelsArray.map { ObjectIdentifier($0) })
-        var models = try fetchStoredModels(
-            M.self, where: nil, orderBy: [SQLExpression.column(sqlEntity.primaryKey, table: sqlEntity.table).ascending()],
-            limit: nil, offset: 0)
-        models.removeAll { deleted.contains(ObjectIdentifier($0)) }
-        models += insertedModelsArray.compactMap { $0 as? M }
-        if let predicate = request.predicate {
-            var kept: [M] = []
-            for model in models where try predicate.checkedEvaluate(with: model) { kept.append(model) }
-            models = kept
-        }
-        if let descriptors = request.sortDescriptors, !descriptors.isEmpty {
-            models = try models.sortedArray(using: descriptors)
-        }
-        if request.fetchOffset > 0 { models = Array(models.dropFirst(request.fetchOffset)) }
-        if request.fetchLimit > 0 { models = Array(models.prefix(request.fetchLimit)) }
-        return models
+        return try objectsInSwift(M.self, request, entity, includingPending: true)
     }
 
     private func identifiers<T>(_ request: NSFetchRequest<T>, _ entity: Schema.Entity) throws -> [Any] {
         if usesMemory(request, entity) {
             return try anyObjects(request, entity).map { $0.persistentModelID }
         }
-        let (store, keys) = try primaryKeys(request, entity)
+        let store: String, keys: [Int64]
+        do {
+            (store, keys) = try primaryKeys(request, entity)
+        } catch let error as SQLRenderError where error.unsupportedDialect != nil {
+            return try anyObjects(request, entity).map { $0.persistentModelID }  // chosen in Swift
+        }
         return try keys.map { key in
             try PersistentIdentifier.identifier(for: store, entityName: entity.name, primaryKey: key)
         }

@@ -260,8 +260,10 @@ extension FormatSQLCompiler {
     }
 
     /// `sum({a, b, 1})` and friends over values of one row: `(SELECT coalesce(SUM(cairn_value), 0)
-    /// FROM (SELECT (a) AS cairn_value UNION ALL SELECT (b) UNION ALL SELECT (?)))`, which
-    /// ignores NULLs as the in-memory aggregate does.
+    /// FROM (SELECT (a) AS cairn_value UNION ALL SELECT (b) UNION ALL SELECT (?)) AS cairn_values)`,
+    /// which ignores NULLs as the in-memory aggregate does. The derived table is named because
+    /// PostgreSQL requires it; the aggregate is IR, so each dialect spells it (PostgreSQL
+    /// averages in doubles, as SQLite does).
     func listAggregate(_ function: FormatFunction, _ operands: [FormatSQLOperand]) throws(FormatPredicateError) -> FormatSQLOperand {
         var values: [SQLExpression] = []
         for operand in operands {
@@ -273,19 +275,20 @@ extension FormatSQLCompiler {
             }
         }
         guard !values.isEmpty else { return .constant(function == .count || function == .sum ? .int(0) : .null) }
-        let aggregate: String =
+        let value = SQLExpression.raw("cairn_value")
+        let aggregate: SQLExpression =
             switch function {
-            case .sum: "coalesce(SUM(cairn_value), 0)"
-            case .count: "COUNT(cairn_value)"
-            case .min: "MIN(cairn_value)"
-            case .max: "MAX(cairn_value)"
-            default: "AVG(cairn_value)"
+            case .sum: .function("coalesce", .sum(value), .raw("0"))
+            case .count: .count(value)
+            case .min: .min(value)
+            case .max: .max(value)
+            default: .avg(value)
             }
-        var fragment = SQLFragment(sql: "(SELECT \(aggregate) FROM (")
+        var fragment: SQLFragment = "(SELECT \(aggregate) FROM ("
         for (index, value) in values.enumerated() {
             let row: SQLFragment = index == 0 ? "SELECT (\(value)) AS cairn_value" : " UNION ALL SELECT (\(value))"
             fragment = fragment + row
         }
-        return .scalar(.raw(fragment + "))"))
+        return .scalar(.raw(fragment + ") AS cairn_values)"))
     }
 }
