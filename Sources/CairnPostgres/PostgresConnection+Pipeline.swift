@@ -22,6 +22,29 @@ extension PostgresConnection {
     ///
     /// - Throws: ``PostgresError`` of the first row that failed, with its arguments.
     public func executeBatch(sql: String, argumentRows: [StatementArguments]) throws {
+        try runBatch(sql: sql, argumentRows: argumentRows, firstRow: nil)
+    }
+
+    /// Runs one statement once per argument row in pipeline mode, as
+    /// ``executeBatch(sql:argumentRows:)`` does, and returns the first row each run returned
+    /// (empty for a run that returned none): the keys of a save's `INSERT … RETURNING "id"`s,
+    /// without a round trip per row.
+    ///
+    /// ```swift
+    /// let keys = try connection.fetchFirstRows(
+    ///     sql: #"INSERT INTO item (title) VALUES ($1) RETURNING "id""#, argumentRows: [["Tea"], ["Coffee"]])
+    /// // [[.integer(1)], [.integer(2)]]
+    /// ```
+    ///
+    /// - Throws: ``PostgresError`` of the first row that failed, with its arguments.
+    public func fetchFirstRows(sql: String, argumentRows: [StatementArguments]) throws -> [[DatabaseValue]] {
+        var firstRows: [[DatabaseValue]] = []
+        firstRows.reserveCapacity(argumentRows.count)
+        try runBatch(sql: sql, argumentRows: argumentRows) { firstRows.append($0) }
+        return firstRows
+    }
+
+    private func runBatch(sql: String, argumentRows: [StatementArguments], firstRow: (([DatabaseValue]) -> Void)?) throws {
         guard !argumentRows.isEmpty else { return }
         let statement = try prepare(sql)
         let ownTransaction = !isInTransaction
@@ -30,7 +53,7 @@ extension PostgresConnection {
             var start = 0
             while start < argumentRows.count {
                 let end = min(start + Self.pipelineChunk, argumentRows.count)
-                try runPipelined(statement, argumentRows[start..<end])
+                try runPipelined(statement, argumentRows[start..<end], firstRow: firstRow)
                 start = end
             }
         } catch {
@@ -40,8 +63,11 @@ extension PostgresConnection {
         if ownTransaction { PQclear(try runScript("COMMIT")) }
     }
 
-    /// Sends `rows` in one pipeline ending in a sync point, then reads every result.
-    private func runPipelined(_ statement: PreparedStatement, _ rows: ArraySlice<StatementArguments>) throws {
+    /// Sends `rows` in one pipeline ending in a sync point, then reads every result, handing
+    /// each run's first row to `firstRow` when it is given.
+    private func runPipelined(
+        _ statement: PreparedStatement, _ rows: ArraySlice<StatementArguments>, firstRow: (([DatabaseValue]) -> Void)?
+    ) throws {
         try checkCancellation()
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(result: nil, connection: handle, sql: statement.sql, arguments: nil)
@@ -52,7 +78,7 @@ extension PostgresConnection {
         for arguments in rows {
             do {
                 let queued = try withParameters(statement, arguments) { count, values, lengths, formats in
-                    PQsendQueryPrepared(handle, statement.name, count, values, lengths, formats, 0)
+                    PQsendQueryPrepared(handle, statement.name, count, values, lengths, formats, statement.binaryResults ? 1 : 0)
                 }
                 guard queued == 1 else {
                     throw PostgresError(result: nil, connection: handle, sql: statement.sql, arguments: arguments)
@@ -66,14 +92,18 @@ extension PostgresConnection {
         let synced = PQpipelineSync(handle) == 1
         // Every result is read, even after an error, so the connection leaves pipeline mode clean.
         for arguments in rows.prefix(sent) {
+            var first: [DatabaseValue] = []
             while let result = PQgetResult(handle) {
                 let status = PQresultStatus(result)
                 if status == PGRES_FATAL_ERROR, firstError == nil {
                     firstError = PostgresError(result: result, connection: handle, sql: statement.sql,
                                                arguments: arguments)
+                } else if firstRow != nil, status == PGRES_TUPLES_OK, PQntuples(result) > 0 {
+                    first = (0..<statement.columnTypes.count).map { statement.value(result, row: 0, column: $0) }
                 }
                 PQclear(result)
             }
+            firstRow?(first)
         }
         if synced {
             while let result = PQgetResult(handle) {

@@ -147,7 +147,7 @@ struct SaveWriter {
                 var writer = StoreWriter(
                     connection: connection, store: store, inserting: inserted.count, insertedKeys: insertedKeys, assigned: newAssigned)
                 try writer.forEachRun(deleted) { try $0.delete($1, layout: $2) }
-                try writer.forEach(inserted) { try $0.insert($1, layout: $2) }
+                try writer.forEachRun(inserted) { try $0.insert($1, layout: $2) }
                 try writer.fixUpForeignKeys()
                 try writer.forEach(updated) { try $0.update($1, layout: $2) }
                 try writer.forEach(inserted) { try $0.writeJoinTables($1, layout: $2) }
@@ -171,9 +171,9 @@ struct StoreWriter {
     /// Rendered INSERT statements with parameters, by table and the columns they set (a row
     /// leaves out a foreign key to a row inserted later in the save): rendered once per save
     /// and bound for each row. Whether each returns its key with RETURNING (an upsert).
-    private var insertTemplates: [InsertShape: InsertTemplate] = [:]
+    var insertTemplates: [InsertShape: InsertTemplate] = [:]
     /// The template the previous insert used, and its shape.
-    private var lastInsert: (shape: InsertShape, template: InsertTemplate)?
+    var lastInsert: (shape: InsertShape, template: InsertTemplate)?
     /// The rows deleted and inserted so far, in order, for the history (HistoryRecording.swift);
     /// a deleted row keeps its `.preserveValueOnDeletion` values.
     var deletedRows: [(entity: Schema.Entity, key: Int64, tombstone: [(name: String, value: DatabaseValue)]?)] = []
@@ -181,7 +181,7 @@ struct StoreWriter {
     /// The template the previous update used, and its shape.
     private var lastUpdate: (shape: UpdateShape, template: RenderedSQL)?
     /// Foreign keys to rows inserted later in the save: (table, row key, column, related storage).
-    private var pendingForeignKeys: [(layout: TableLayout, row: Int64, column: String, target: ModelStorage)] = []
+    var pendingForeignKeys: [(layout: TableLayout, row: Int64, column: String, target: ModelStorage)] = []
 
     init(connection: StoreConnection, store: ModelStore, inserting insertCount: Int, insertedKeys: Set<ObjectIdentifier>,
          assigned: [ObjectIdentifier: PersistentIdentifier]) {
@@ -294,77 +294,6 @@ struct StoreWriter {
             guard case .joinTable(let name, let reversed) = storageKind else { continue }
             try run(SQLDelete(from: name).where(condition(reversed ? "target" : "source")), storage, layout)
         }
-    }
-
-    mutating func insert(_ storage: ModelStorage, layout: TableLayout) throws {
-        // Sized once: growing the array column by column cost about 3,000 instructions a row
-        // (callgrind, W1).
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(layout.columns.count)
-        var deferred: [(column: String, target: ModelStorage)] = []
-        for column in layout.columns {
-            switch try columnValue(column, of: storage, layout: layout) {
-            case .value(let value): values.append(value)
-            case .pending(let target): deferred.append((column.name, target))
-            }
-        }
-        let shape = InsertShape(layout: layout, columnCount: values.count, deferred: deferred.map(\.column))
-        let template: InsertTemplate
-        if let last = lastInsert, last.shape == shape {
-            // A save's inserts come in runs of one entity and shape: comparing with the last
-            // one costs less than hashing the shape for every row.
-            template = last.template
-        } else if let cached = insertTemplates[shape] {
-            template = cached
-        } else {
-            template = try insertTemplate(layout, shape)
-            insertTemplates[shape] = template
-        }
-        lastInsert = (shape, template)
-        let key: Int64
-        if template.returnsKey {
-            let rows = try rows(template.sql.binding(values), storage, layout)
-            guard case .integer(let returned)? = rows.first?.first else {
-                throw ModelError(.storeFailure, entityName: layout.tableName, message: "The insert returned no primary key")
-            }
-            key = returned
-        } else {
-            key = try insertedRowID(template.sql.binding(values), storage, layout)
-        }
-        assigned[ObjectIdentifier(storage)] = .permanent(scope: layout.identifierScope, primaryKey: key)
-        insertedRows.append((layout.entity, key))
-        for (column, target) in deferred { pendingForeignKeys.append((layout, key, column, target)) }
-    }
-
-    /// The INSERT of a row of `layout` that sets every column but the shape's deferred foreign
-    /// keys, with a parameter per column; an upsert that returns the row's key when the table
-    /// has a uniqueness constraint over those columns.
-    private func insertTemplate(_ layout: TableLayout, _ shape: InsertShape) throws -> InsertTemplate {
-        let columns = layout.columns.map(\.name).filter { !shape.deferred.contains($0) }
-        var insert = columns.isEmpty
-            ? SQLInsert(into: layout.tableName, source: .defaultValues)
-            : SQLInsert(into: layout.tableName, columns: columns, values: [columns.indices.map { SQLExpression.parameter($0) }])
-        if let target = upsertTarget(layout), target.allSatisfy(columns.contains) {
-            let others = columns.filter { !target.contains($0) }
-            let assignments = (others.isEmpty ? [target[0]] : others).map { SQLAssignment($0, .excluded($0)) }
-            insert = insert.onConflict(target, doUpdate: assignments)
-            // An upsert may update an existing row, whose key only RETURNING gives.
-            return InsertTemplate(sql: try connection.dialect.render(insert.returning([SQLSelectColumn(.column(layout.primaryKey))])),
-                                  returnsKey: true)
-        }
-        if connection.dialect.returnsInsertedKeys {
-            return InsertTemplate(sql: try connection.dialect.render(insert.returning([SQLSelectColumn(.column(layout.primaryKey))])),
-                                  returnsKey: true)
-        }
-        // A plain INSERT's key is sqlite3_last_insert_rowid: RETURNING made SQLite build an
-        // ephemeral table per statement, about 20,000 instructions a row (callgrind, W1).
-        return InsertTemplate(sql: try connection.dialect.render(insert), returnsKey: false)
-    }
-
-    /// The first uniqueness constraint over attributes only: the upsert's conflict target.
-    func upsertTarget(_ layout: TableLayout) -> [String]? {
-        let attributeColumns = Set(layout.columns.compactMap { if case .attribute = $0.kind { $0.name } else { nil } })
-        return layout.entity.uniquenessConstraints.first { $0.allSatisfy(attributeColumns.contains) }
     }
 
     mutating func fixUpForeignKeys() throws {
@@ -499,7 +428,7 @@ struct StoreWriter {
         }
     }
 
-    private func rows(_ rendered: RenderedSQL, _ storage: ModelStorage, _ layout: TableLayout) throws -> [[DatabaseValue]] {
+    func rows(_ rendered: RenderedSQL, _ storage: ModelStorage, _ layout: TableLayout) throws -> [[DatabaseValue]] {
         do {
             return try connection.rows(rendered)
         } catch {
@@ -507,40 +436,12 @@ struct StoreWriter {
         }
     }
 
-    private func insertedRowID(_ rendered: RenderedSQL, _ storage: ModelStorage, _ layout: TableLayout) throws -> Int64 {
+    func insertedRowID(_ rendered: RenderedSQL, _ storage: ModelStorage, _ layout: TableLayout) throws -> Int64 {
         do {
             return try connection.insertedPrimaryKey(rendered)
         } catch {
             throw SaveWriter.describe(error, storage: storage, layout: layout)
         }
-    }
-}
-
-/// A rendered INSERT with a parameter per column, and whether it returns the row's key. A
-/// class: each inserted row takes the last one used, and copying the rendered SQL's string
-/// and arrays cost a retain and release of each (about 300 instructions a row, callgrind W1).
-final class InsertTemplate {
-    let sql: RenderedSQL
-    let returnsKey: Bool
-
-    init(sql: RenderedSQL, returnsKey: Bool) {
-        self.sql = sql
-        self.returnsKey = returnsKey
-    }
-}
-
-/// What decides an INSERT's text: the table, and which of its columns a row sets. A row sets
-/// every column but the foreign keys it defers, so those name the shape; the table is told
-/// apart by its layout's identifier scope, one object per table and store.
-struct InsertShape: Hashable {
-    let table: ObjectIdentifier
-    let columnCount: Int
-    let deferred: [String]
-
-    init(layout: TableLayout, columnCount: Int, deferred: [String]) {
-        table = ObjectIdentifier(layout.identifierScope)
-        self.columnCount = columnCount
-        self.deferred = deferred
     }
 }
 

@@ -96,6 +96,31 @@ struct StoreConnection {
         }
     }
 
+    /// Runs an INSERT that returns the key (`RETURNING`) once per row of `valueRows`, each
+    /// bound to the template's parameters, and returns the keys in order: on a server, sent in
+    /// libpq's pipeline mode, without a round trip per row.
+    func insertedPrimaryKeys(_ template: RenderedSQL, valueRows: [[DatabaseValue]]) throws -> [Int64] {
+        let returned: [[DatabaseValue]]
+        switch engine {
+        case .sqlite:
+            returned = try valueRows.map { try rows(try template.binding($0)).first ?? [] }
+        case .postgres(let connection):
+            var argumentRows: [StatementArguments] = []
+            argumentRows.reserveCapacity(valueRows.count)
+            for values in valueRows {
+                log.record(template.sql)
+                argumentRows.append(Self.serverArguments(try template.binding(values)))
+            }
+            returned = try connection.fetchFirstRows(sql: template.sql, argumentRows: argumentRows)
+        }
+        return try returned.map { row in
+            guard case .integer(let key)? = row.first else {
+                throw ModelError(.storeFailure, message: "The insert returned no primary key: \(template.sql)")
+            }
+            return key
+        }
+    }
+
     /// The rows of rendered SQL, each as its column values.
     func rows(_ rendered: RenderedSQL) throws -> [[DatabaseValue]] {
         switch engine {
