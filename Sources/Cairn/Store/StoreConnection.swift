@@ -35,8 +35,22 @@ struct StoreConnection {
         case .postgres:
             throw ModelError(
                 .storeFailure,
-                message: "\(purpose()) needs a SQLite store, and this container's store is a PostgreSQL server: "
-                    + "use a FetchDescriptor, or typed SQL on a PostgresDatabase opened on the same URL")
+                message: "\(purpose()) with a Database block needs a SQLite store, and this container's store is a "
+                    + "PostgreSQL server: name the block's connection `(db: PostgresConnection) in`")
+        }
+    }
+
+    /// The server connection, for a raw `read(for:)`/`write(for:)` block that names it; on a
+    /// SQLite store, an error naming `purpose`.
+    func postgresConnection(for purpose: @autoclosure () -> String) throws -> PostgresConnection {
+        switch engine {
+        case .postgres(let connection):
+            return connection
+        case .sqlite:
+            throw ModelError(
+                .storeFailure,
+                message: "\(purpose()) with a PostgresConnection block needs a PostgreSQL store, and this container's store "
+                    + "is SQLite: take `db in` (a Database) instead")
         }
     }
 

@@ -156,3 +156,55 @@ struct PostgresSaveTests {
         }
     }
 }
+
+/// Raw blocks on a container's server store: typed SQL on a `PostgresConnection`, in one
+/// transaction, seen by the container's contexts.
+@Suite("container.read(for:) and write(for:) on a PostgreSQL store",
+       .enabled(if: PostgresTestSchema.serverURL != nil, PostgresTestSchema.skipMessage))
+struct PostgresContainerBlockTests {
+    @Test("a block that names PostgresConnection runs typed SQL on the server; a Database block is refused by name")
+    func typedSQLInABlock() throws {
+        try PostgresTestSchema.withSchema { url in
+            let container = try PostgresStoreTests.container(url, Workout.self)
+            let context = ModelContext(container)
+            for workout in PostgresStoreTests.workouts() { context.insert(workout) }
+            try context.save()
+
+            try container.write(for: Workout.self) { (db: PostgresConnection) in
+                try Workout.where { $0.minutes >= 45 }.update { $0.isFavorite = true }.execute(db)
+            }
+            let total = try container.read(for: Workout.self) { (db: PostgresConnection) in
+                try Workout.where { $0.isFavorite }.select { $0.calories.sum() }.fetchOne(db)
+            }
+            #expect(total == 310.5 + 400 + 820.25 + 380)
+            let favorites = try ModelContext(container).fetch(
+                FetchDescriptor<Workout>(predicate: #Predicate { $0.isFavorite }, sortBy: [SortDescriptor(\.title)]))
+            #expect(favorites.map(\.title) == ["Ride", "Row", "Run", "Swim"])
+
+            // A failed block writes nothing.
+            struct Refused: Error {}
+            #expect(throws: Refused.self) {
+                try container.write(for: Workout.self) { (db: PostgresConnection) in
+                    try Workout.delete().execute(db)
+                    throw Refused()
+                }
+            }
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<Workout>()) == 5)
+
+            // Unannotated, a block whose body reads on both connections is the SQLite one.
+            let error = try #require(throws: ModelError.self) {
+                try container.read(for: Workout.self) { db in try Workout.select { $0.calories.sum() }.fetchOne(db) }
+            }
+            #expect(error.message.contains("(db: PostgresConnection) in"))
+        }
+    }
+
+    @Test("a PostgresConnection block on a SQLite store is an error that says to take a Database")
+    func serverBlockOnSQLite() throws {
+        let container = try ModelContainer(for: Workout.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let error = try #require(throws: ModelError.self) {
+            try container.read(for: Workout.self) { (db: PostgresConnection) in try db.fetchAll(sql: "SELECT 1") }
+        }
+        #expect(error.message.contains("take `db in` (a Database)"))
+    }
+}
