@@ -26,30 +26,9 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
             case temporary(UInt64)
             case permanent(Int64)
             /// The key's `description`: what `identifier(for:entityName:primaryKey:)` was given.
-            /// Boxed: inline, the string made every identifier (in every model's storage and
-            /// the identity tables) 8 bytes larger. A class rather than an `indirect` case,
-            /// which Swift 6.3's optimizer fails to compile in a `switch` (a release build
-            /// stopped with "Found ownership error").
-            case custom(CustomKey)
-        }
-
-        /// A custom store's key, boxed (see `Key.custom`); equal and hashed by its text.
-        final class CustomKey: Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
-            let text: String
-
-            init(_ text: String) { self.text = text }
-
-            init(from decoder: any Decoder) throws { text = try decoder.singleValueContainer().decode(String.self) }
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.singleValueContainer()
-                try container.encode(text)
-            }
-
-            static func == (lhs: CustomKey, rhs: CustomKey) -> Bool { lhs.text == rhs.text }
-            static func < (lhs: CustomKey, rhs: CustomKey) -> Bool { lhs.text < rhs.text }
-            func hash(into hasher: inout Hasher) { hasher.combine(text) }
-            var description: String { text }
+            /// Indirect: inline, the string made every identifier (in every model's storage and
+            /// the identity tables) 8 bytes larger.
+            indirect case custom(String)
         }
 
         let key: Key
@@ -173,7 +152,7 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
         guard !description.isEmpty else {
             throw ModelError.invalidPrimaryKey(entityName: entityName, value: String(describing: primaryKey))
         }
-        return PersistentIdentifier(scope: scope, key: .custom(ID.CustomKey(description)))
+        return PersistentIdentifier(scope: scope, key: .custom(description))
     }
 
     /// Orders by store, then entity name, then saved before unsaved, then primary key.
