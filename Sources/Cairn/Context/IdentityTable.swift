@@ -15,8 +15,8 @@ extension PersistentIdentifier: IdentityKey {
         switch id.key {
         case .permanent(let key): UInt64(bitPattern: key)
         case .temporary(let number): number | (1 << 63)
-        // A custom store's key (rare, and not on the hot path of SQL fetches): its text's hash.
-        case .custom(let key): UInt64(bitPattern: Int64(key.hashValue))
+        // A custom store's key: its text's number, apart from the primary keys by a bit.
+        case .custom(let number): number | (1 << 62)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The identity of a model's row, stable across contexts of one container and across reopening.
 ///
@@ -21,14 +22,58 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
     public struct ID: Hashable, Codable, Sendable {
         /// `.permanent(rowid)` once saved, `.temporary(UUID)` before; `.custom` for the
         /// primary key of a custom data store that is not an integer (a `UUID`, a name).
+        ///
+        /// Every case holds a number, so a key is copied as plain bits: with a `String` payload
+        /// (inline or `indirect`), Swift 6.3's optimizer stopped release builds on switches over
+        /// the key ("Found ownership error" in CopyPropagation), and an inline one made every
+        /// identifier 8 bytes larger.
         enum Key: Hashable, Codable, Sendable {
             /// A number unique in this process (temporary identifiers never outlive it).
             case temporary(UInt64)
             case permanent(Int64)
-            /// The key's `description`: what `identifier(for:entityName:primaryKey:)` was given.
-            /// Indirect: inline, the string made every identifier (in every model's storage and
-            /// the identity tables) 8 bytes larger.
-            indirect case custom(String)
+            /// The key's `description` (what `identifier(for:entityName:primaryKey:)` was
+            /// given), as its number in ``CustomKeyText``.
+            case custom(UInt64)
+
+            private enum CodingKeys: String, CodingKey {
+                case temporary, permanent, custom
+            }
+
+            private enum PayloadKeys: String, CodingKey {
+                case _0
+            }
+
+            /// The form Swift gives an enum: `{"permanent": {"_0": 42}}`, with a custom key's
+            /// text (not its number, which only this process knows): `{"custom": {"_0": "A1"}}`.
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                guard let which = container.allKeys.first, container.allKeys.count == 1 else {
+                    throw DecodingError.dataCorrupted(.init(
+                        codingPath: container.codingPath,
+                        debugDescription: "A PersistentIdentifier key has one of temporary, permanent or custom"))
+                }
+                let payload = try container.nestedContainer(keyedBy: PayloadKeys.self, forKey: which)
+                switch which {
+                case .temporary: self = .temporary(try payload.decode(UInt64.self, forKey: ._0))
+                case .permanent: self = .permanent(try payload.decode(Int64.self, forKey: ._0))
+                case .custom: self = .custom(CustomKeyText.number(for: try payload.decode(String.self, forKey: ._0)))
+                }
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                switch self {
+                case .temporary(let number):
+                    var payload = container.nestedContainer(keyedBy: PayloadKeys.self, forKey: .temporary)
+                    try payload.encode(number, forKey: ._0)
+                case .permanent(let key):
+                    var payload = container.nestedContainer(keyedBy: PayloadKeys.self, forKey: .permanent)
+                    try payload.encode(key, forKey: ._0)
+                case .custom(let number):
+                    var payload = container.nestedContainer(keyedBy: PayloadKeys.self, forKey: .custom)
+                    try payload.encode(CustomKeyText.text(of: number), forKey: ._0)
+                }
+            }
         }
 
         let key: Key
@@ -152,7 +197,7 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
         guard !description.isEmpty else {
             throw ModelError.invalidPrimaryKey(entityName: entityName, value: String(describing: primaryKey))
         }
-        return PersistentIdentifier(scope: scope, key: .custom(description))
+        return PersistentIdentifier(scope: scope, key: .custom(CustomKeyText.number(for: description)))
     }
 
     /// Orders by store, then entity name, then saved before unsaved, then primary key.
@@ -162,7 +207,7 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
         if left != right { return left < right }
         switch (lhs.id.key, rhs.id.key) {
         case (.permanent(let a), .permanent(let b)): return a < b
-        case (.custom(let a), .custom(let b)): return a < b
+        case (.custom(let a), .custom(let b)): return CustomKeyText.text(of: a) < CustomKeyText.text(of: b)
         case (.temporary(let a), .temporary(let b)): return a < b
         default: return lhs.id.key.rank < rhs.id.key.rank
         }
@@ -175,7 +220,7 @@ extension PersistentIdentifier: CustomStringConvertible {
         let store = storeIdentifier.map { $0 + ":" } ?? ""
         switch id.key {
         case .permanent(let key): return "\(store)\(entityName)/\(key)"
-        case .custom(let key): return "\(store)\(entityName)/\(key)"
+        case .custom(let number): return "\(store)\(entityName)/\(CustomKeyText.text(of: number))"
         case .temporary(let number): return "\(store)\(entityName)/t\(number)"
         }
     }
@@ -224,5 +269,27 @@ final class TemporaryKeys: @unchecked Sendable {
         defer { lock.unlock() }
         last &+= 1
         return last
+    }
+}
+
+/// The text of custom data stores' keys that are not integers (a `UUID`, a name), each given a
+/// number once per process: an identifier holds the number, so that its key is plain bits like
+/// a row's primary key. Equal texts get the same number, so identifiers compare and hash by it.
+/// A text stays for the life of the process: as many as the distinct keys the process met.
+enum CustomKeyText {
+    private static let table = Mutex<(numbers: [String: UInt64], texts: [String])>(([:], []))
+
+    static func number(for text: String) -> UInt64 {
+        table.withLock { table in
+            if let number = table.numbers[text] { return number }
+            let number = UInt64(table.texts.count)
+            table.texts.append(text)
+            table.numbers[text] = number
+            return number
+        }
+    }
+
+    static func text(of number: UInt64) -> String {
+        table.withLock { table in table.texts.indices.contains(Int(number)) ? table.texts[Int(number)] : "?" }
     }
 }
