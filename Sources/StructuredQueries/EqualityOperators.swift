@@ -55,6 +55,16 @@ extension TableColumn where Value: QueryBindable {
         lhs.equality(Value(queryOutput: rhs).comparand, Value.self, negated: true)
     }
 
+    /// `? = column`, the value on the left: `2 == $0.priority` is `$0.priority == 2`.
+    public static func == (lhs: Value.QueryOutput, rhs: Self) -> SQLQueryExpression<Bool> {
+        rhs == lhs
+    }
+
+    /// `? <> column`, the value on the left.
+    public static func != (lhs: Value.QueryOutput, rhs: Self) -> SQLQueryExpression<Bool> {
+        rhs != lhs
+    }
+
     /// `column = other`, or `column IS other` where either is optional: a join condition.
     ///
     /// ```swift

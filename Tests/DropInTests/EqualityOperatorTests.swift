@@ -53,6 +53,13 @@ struct EqualityOperatorTests {
         return try database.read { db in try query.fetchAll(db) }
     }
 
+    @Test func aValueOnTheLeftComparesAsOnTheRight() throws {
+        #expect(try ids(Chore.where { "Report" == $0.title }, where: #""chores"."title" = ?"#) == [3])
+        #expect(try ids(Chore.where { 2 != $0.choreListID }, where: #""chores"."choreListID" <> ?"#) == [1, 2])
+        #expect(try ids(Chore.where { nil == $0.priority }, where: #""chores"."priority" IS NULL"#) == [1])
+        #expect(try ids(Chore.where { 2 != $0.priority }, where: #""chores"."priority" IS NOT ?"#) == [1, 3])
+    }
+
     @Test func nonOptionalColumnsCompareWithEqualsAndNotEquals() throws {
         #expect(try ids(Chore.where { $0.title == "Report" }, where: #""chores"."title" = ?"#) == [3])
         #expect(try ids(Chore.where { $0.title != "Report" }, where: #""chores"."title" <> ?"#) == [1, 2, 4])
