@@ -180,6 +180,9 @@ struct PostgresContainerBlockTests {
             let favorites = try ModelContext(container).fetch(
                 FetchDescriptor<Workout>(predicate: #Predicate { $0.isFavorite }, sortBy: [SortDescriptor(\.title)]))
             #expect(favorites.map(\.title) == ["Ride", "Row", "Run", "Swim"])
+            // Whole models from a typed query, through a context.
+            let long = try ModelContext(container).fetch(Workout.where { $0.minutes >= 45 }.order(by: \.title))
+            #expect(long.map(\.title) == ["Ride", "Row", "Swim"])
 
             // A failed block writes nothing.
             struct Refused: Error {}
