@@ -112,4 +112,13 @@ struct PaddedListTests {
         #expect(try sqlite(a.in(values: [])).sql == "0")
         #expect(try sqlite(a.notIn(values: [])).sql == "1")
     }
+
+    @Test("The terms of a conjunction, however it was built")
+    func conjuncts() {
+        let (a, b, c) = (SQLExpression.column("a"), SQLExpression.column("b"), SQLExpression.column("c"))
+        #expect(a.and(b).and(c).conjuncts == [a, b, c])
+        #expect(a.and(b.and(c)).conjuncts == [a, b, c])
+        #expect(a.or(b).conjuncts == [a.or(b)])
+        #expect(a.conjuncts == [a])
+    }
 }

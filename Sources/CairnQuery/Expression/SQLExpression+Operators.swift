@@ -46,6 +46,20 @@ extension SQLExpression {
     public func or(_ other: SQLExpression) -> SQLExpression { .binary(.or, self, other) }
     /// `NOT self`
     public func not() -> SQLExpression { .unary(.not, self) }
+
+    /// The terms this condition joins with `AND`, in order; itself when it is not an `AND`.
+    ///
+    /// ```swift
+    /// a.and(b).and(c).conjuncts // [a, b, c]
+    /// a.or(b).conjuncts         // [a OR b]
+    /// ```
+    public var conjuncts: [SQLExpression] {
+        switch node {
+        case .logical(.and, let terms): terms.flatMap(\.conjuncts)
+        case .binary(.and, let left, let right): left.conjuncts + right.conjuncts
+        default: [self]
+        }
+    }
 }
 
 // MARK: - Arithmetic and strings

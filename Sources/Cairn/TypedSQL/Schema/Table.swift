@@ -19,6 +19,9 @@ public protocol Table: QueryRepresentable {
     /// The alias the table goes by in statements (`"users" AS "referrers"`), or `nil`: set by
     /// ``TableAlias``, `nil` for every other table.
     static var tableAlias: String? { get }
+    /// Every row of the table, the default scope of every statement begun from the table (see
+    /// the extension's implementation); declare it to give the table a default scope.
+    static var all: SelectOf<Self> { get }
 }
 
 extension Table {

@@ -51,9 +51,10 @@ public struct Delete<Base: Table, Returning>: WriteStatement {
 }
 
 extension Table {
-    /// `DELETE FROM table` (every row; add `where` to narrow it).
+    /// `DELETE FROM table` (every row; add `where` to narrow it). A table with a default
+    /// scope (its own ``Table/all``) deletes the rows of that scope.
     public static func delete() -> Delete<Self, ()> {
-        Delete(statement: SQLDelete(from: tableName, as: tableAlias), decodeReturning: nil)
+        scoped.delete()
     }
 }
 
@@ -67,7 +68,8 @@ extension PrimaryKeyedTable {
         let key = columns.primaryKey
         let index = columns.writableColumns.firstIndex { $0.name == key.name } ?? 0
         let value = (try? row.databaseValues()).flatMap { index < $0.count ? $0[index] : nil } ?? .null
-        return Delete(statement: SQLDelete(from: tableName).where(key.sqlExpression.equals(.value(value))),
+        let byKey = key.sqlExpression.equals(.value(value))
+        return Delete(statement: SQLDelete(from: tableName).where(defaultScopeCondition.map { $0.and(byKey) } ?? byKey),
                       decodeReturning: nil)
     }
 }

@@ -77,6 +77,6 @@ extension Table {
     public static func count<Condition: QueryExpression>(
         filter: (TableColumns) -> Condition
     ) -> Select<Int, Self, ()> where Condition.QueryValue: _BooleanValue {
-        all.count(filter: filter)
+        scoped.count(filter: filter)
     }
 }

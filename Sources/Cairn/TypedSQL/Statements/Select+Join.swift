@@ -88,27 +88,27 @@ extension Table {
     public static func join<Other: Table, Condition: QueryExpression>(
         _ other: SelectOf<Other>, on constraint: ((TableColumns, Other.TableColumns)) -> Condition
     ) -> Select<(), Self, Other> where Condition.QueryValue: _BooleanValue {
-        all.join(other, on: constraint)
+        scoped.join(other, on: constraint)
     }
 
     /// `Self.all.leftJoin(other) { … }`
     public static func leftJoin<Other: Table, Condition: QueryExpression>(
         _ other: SelectOf<Other>, on constraint: ((TableColumns, Other?.TableColumns)) -> Condition
     ) -> Select<(), Self, Other?> where Condition.QueryValue: _BooleanValue {
-        all.leftJoin(other, on: constraint)
+        scoped.leftJoin(other, on: constraint)
     }
 
     /// `Self.all.rightJoin(other) { … }`
     public static func rightJoin<Other: Table, Condition: QueryExpression>(
         _ other: SelectOf<Other>, on constraint: ((Self?.TableColumns, Other.TableColumns)) -> Condition
     ) -> Select<(), Self?, Other> where Condition.QueryValue: _BooleanValue {
-        all.rightJoin(other, on: constraint)
+        scoped.rightJoin(other, on: constraint)
     }
 
     /// `Self.all.fullJoin(other) { … }`
     public static func fullJoin<Other: Table, Condition: QueryExpression>(
         _ other: SelectOf<Other>, on constraint: ((Self?.TableColumns, Other?.TableColumns)) -> Condition
     ) -> Select<(), Self?, Other?> where Condition.QueryValue: _BooleanValue {
-        all.fullJoin(other, on: constraint)
+        scoped.fullJoin(other, on: constraint)
     }
 }

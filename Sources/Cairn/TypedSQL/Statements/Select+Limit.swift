@@ -110,31 +110,31 @@ extension Select where Joins == () {
 extension Table {
     /// `Self.all.limit(n, offset: m)`
     public static func limit(_ maxLength: Int, offset: Int? = nil) -> SelectOf<Self> {
-        all.limit(maxLength, offset: offset)
+        scoped.limit(maxLength, offset: offset)
     }
 
     /// `Self.all.limit(expression)`; `nil` adds no limit.
     public static func limit(_ maxLength: (any QueryExpression<Int>)?) -> SelectOf<Self> {
-        all.limit(maxLength)
+        scoped.limit(maxLength)
     }
 
     /// `Self.all.limit { … }`
     public static func limit(@LimitBuilder _ maxLength: (TableColumns) -> [SQLExpression]) -> SelectOf<Self> {
-        all.limit(maxLength)
+        scoped.limit(maxLength)
     }
 
     /// `Self.all.offset(m)`
     public static func offset(_ offset: Int) -> SelectOf<Self> {
-        all.offset(offset)
+        scoped.offset(offset)
     }
 
     /// `Self.all.offset(expression)`; `nil` adds no offset.
     public static func offset(_ offset: (any QueryExpression<Int>)?) -> SelectOf<Self> {
-        all.offset(offset)
+        scoped.offset(offset)
     }
 
     /// `Self.all.offset { … }`
     public static func offset(@LimitBuilder _ offset: (TableColumns) -> [SQLExpression]) -> SelectOf<Self> {
-        all.offset(offset)
+        scoped.offset(offset)
     }
 }

@@ -269,7 +269,7 @@ extension Table {
     where
         C1: QueryExpression, C1.QueryValue: QueryRepresentable,
         C2: QueryExpression, C2.QueryValue: QueryRepresentable {
-        all.select(selection)
+        scoped.select(selection)
     }
 
     /// `Self.all.select { (…, …) }` (3 columns).
@@ -281,7 +281,7 @@ extension Table {
         C1: QueryExpression, C1.QueryValue: QueryRepresentable,
         C2: QueryExpression, C2.QueryValue: QueryRepresentable,
         C3: QueryExpression, C3.QueryValue: QueryRepresentable {
-        all.select(selection)
+        scoped.select(selection)
     }
 
     /// `Self.all.select { (…, …) }` (4 columns).
@@ -301,7 +301,7 @@ extension Table {
         C2: QueryExpression, C2.QueryValue: QueryRepresentable,
         C3: QueryExpression, C3.QueryValue: QueryRepresentable,
         C4: QueryExpression, C4.QueryValue: QueryRepresentable {
-        all.select(selection)
+        scoped.select(selection)
     }
 
     /// `Self.all.select { (…, …) }` (5 columns).
@@ -323,7 +323,7 @@ extension Table {
         C3: QueryExpression, C3.QueryValue: QueryRepresentable,
         C4: QueryExpression, C4.QueryValue: QueryRepresentable,
         C5: QueryExpression, C5.QueryValue: QueryRepresentable {
-        all.select(selection)
+        scoped.select(selection)
     }
 
     /// `Self.all.select { (…, …) }` (6 columns).
@@ -347,7 +347,7 @@ extension Table {
         C4: QueryExpression, C4.QueryValue: QueryRepresentable,
         C5: QueryExpression, C5.QueryValue: QueryRepresentable,
         C6: QueryExpression, C6.QueryValue: QueryRepresentable {
-        all.select(selection)
+        scoped.select(selection)
     }
 
     /// `Self.all.select { (…, …) }` (7 columns).
@@ -373,7 +373,7 @@ extension Table {
         C5: QueryExpression, C5.QueryValue: QueryRepresentable,
         C6: QueryExpression, C6.QueryValue: QueryRepresentable,
         C7: QueryExpression, C7.QueryValue: QueryRepresentable {
-        all.select(selection)
+        scoped.select(selection)
     }
 
     /// `Self.all.select { (…, …) }` (8 columns).
@@ -401,6 +401,6 @@ extension Table {
         C6: QueryExpression, C6.QueryValue: QueryRepresentable,
         C7: QueryExpression, C7.QueryValue: QueryRepresentable,
         C8: QueryExpression, C8.QueryValue: QueryRepresentable {
-        all.select(selection)
+        scoped.select(selection)
     }
 }

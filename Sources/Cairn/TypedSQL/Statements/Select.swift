@@ -12,23 +12,56 @@
 /// // WHERE NOT ("reminders"."isCompleted") ORDER BY "reminders"."position" LIMIT ?
 /// ```
 public struct Select<Columns, From: Table, Joins>: Sendable {
-    /// The statement's clauses; `columns` holds the selected (or all joined tables') columns.
-    public internal(set) var query: SQLSelect
+    /// The clauses as written, before the table's default scope; `columns` holds the selected
+    /// (or all joined tables') columns.
+    var clauses: SQLSelect
+    /// Whether the table's default scope (the `WHERE` of its own ``Table/all``) applies: true
+    /// for statements begun from the static shortcuts, false from ``Table/unscoped``.
+    let appliesDefaultScope: Bool
     /// Whether `select` chose the result columns.
     var isSelected: Bool
     /// Decodes a row of selected columns; `nil` until `select` is called.
     @usableFromInline let decodeSelection: (@Sendable (inout QueryDecoder) throws -> Columns)?
 
-    init(query: SQLSelect, isSelected: Bool, decode: (@Sendable (inout QueryDecoder) throws -> Columns)?) {
-        self.query = query
+    init(
+        query: SQLSelect, isSelected: Bool, decode: (@Sendable (inout QueryDecoder) throws -> Columns)?,
+        appliesDefaultScope: Bool = false
+    ) {
+        self.clauses = query
+        self.appliesDefaultScope = appliesDefaultScope
         self.isSelected = isSelected
         self.decodeSelection = decode
     }
 
+    /// The statement's clauses, with the table's default scope's `WHERE` first when it
+    /// applies (see ``Table/all``).
+    public var query: SQLSelect {
+        guard appliesDefaultScope else { return clauses }
+        return DefaultScope.apply(From.all.clauses.condition, to: clauses)
+    }
+
     func with(_ change: (inout SQLSelect) -> Void) -> Self {
         var copy = self
-        change(&copy.query)
+        change(&copy.clauses)
         return copy
+    }
+}
+
+/// A table's default scope joined to a statement's own conditions.
+enum DefaultScope {
+    /// `scope AND condition`, unless the statement's conditions already begin with the scope's
+    /// (a statement built on the table's own `all`, `Reminder.all.where { … }`).
+    static func apply(_ scope: SQLExpression?, to clauses: SQLSelect) -> SQLSelect {
+        guard let scope else { return clauses }
+        guard let condition = clauses.condition else {
+            var scoped = clauses
+            scoped.condition = scope
+            return scoped
+        }
+        if condition.conjuncts.starts(with: scope.conjuncts) { return clauses }
+        var scoped = clauses
+        scoped.condition = scope.and(condition)
+        return scoped
     }
 }
 
@@ -36,15 +69,47 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
 public typealias SelectOf<T: Table, each Join: Table> = Select<(), T, (repeat each Join)>
 
 extension Table {
-    /// Every row of the table.
+    /// Every row of the table: the default scope, which a table may declare for itself.
     ///
     /// ```swift
     /// RemindersList.all
     /// // SELECT "remindersLists"."id", "remindersLists"."title" FROM "remindersLists"
     /// ```
-    public static var all: SelectOf<Self> {
+    ///
+    /// A table that declares its own `all` gives every statement begun from it a default
+    /// scope: selects, `find`, `count`, joins, and `update` and `delete` (its `WHERE`).
+    /// ``unscoped`` leaves it out:
+    ///
+    /// ```swift
+    /// @Table struct Reminder {
+    ///     static let all = Self.where { !$0.isDeleted }
+    ///     let id: Int
+    ///     var isDeleted = false
+    /// }
+    /// Reminder.select(\.id)           // … FROM "reminders" WHERE NOT ("reminders"."isDeleted")
+    /// Reminder.unscoped.select(\.id)  // … FROM "reminders"
+    /// ```
+    public static var all: SelectOf<Self> { scoped }
+
+    /// Every row of the table, without its default scope.
+    ///
+    /// ```swift
+    /// Reminder.unscoped.where { $0.isDeleted }.delete()
+    /// // DELETE FROM "reminders" WHERE "reminders"."isDeleted"
+    /// ```
+    public static var unscoped: SelectOf<Self> {
         Select(query: AllRowsQueries.query(for: Self.self), isSelected: false, decode: nil)
     }
+
+    /// What the static shortcuts begin from: every row, with the default scope applied when
+    /// the statement is run. Not `all` itself, which a table's own `all` written with a
+    /// shortcut (`Self.where { … }`) would then read while it is being made.
+    @usableFromInline static var scoped: SelectOf<Self> {
+        Select(query: AllRowsQueries.query(for: Self.self), isSelected: false, decode: nil, appliesDefaultScope: true)
+    }
+
+    /// The `WHERE` of the table's default scope, or `nil`.
+    static var defaultScopeCondition: SQLExpression? { all.clauses.condition }
 
     /// No row of the table: a query to start a live value with before the real one is known
     /// (`@FetchAll(Tag.none) var tags`).
@@ -53,7 +118,7 @@ extension Table {
     /// Tag.none  // SELECT "tags"."id", "tags"."title" FROM "tags" WHERE ?   -- 0
     /// ```
     public static var none: SelectOf<Self> {
-        all.with { $0 = $0.where(.value(.integer(0))) }
+        scoped.with { $0 = $0.where(.value(.integer(0))) }
     }
 }
 

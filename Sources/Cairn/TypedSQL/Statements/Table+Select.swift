@@ -10,68 +10,68 @@ extension Table {
     public static func `where`<Condition: QueryExpression>(
         _ predicate: (TableColumns) -> Condition
     ) -> SelectOf<Self> where Condition.QueryValue: _BooleanValue {
-        all.where(predicate)
+        scoped.where(predicate)
     }
 
     /// `Self.all.where { if … { … }; for … { … } }` (``ConditionBuilder``).
     @_disfavoredOverload
     public static func `where`(@ConditionBuilder _ conditions: (TableColumns) -> [SQLExpression]) -> SelectOf<Self> {
-        all.where(conditions)
+        scoped.where(conditions)
     }
 
     /// `Self.all.where(\.flag)`
     public static func `where`<Condition: QueryExpression>(
         _ keyPath: KeyPath<TableColumns, Condition>
     ) -> SelectOf<Self> where Condition.QueryValue: _BooleanValue {
-        all.where(keyPath)
+        scoped.where(keyPath)
     }
 
     /// `Self.all.select(\.column)`
     public static func select<C: QueryExpression>(
         _ keyPath: KeyPath<TableColumns, C>
     ) -> Select<C.QueryValue.QueryOutput, Self, ()> where C.QueryValue: QueryRepresentable {
-        all.select(keyPath)
+        scoped.select(keyPath)
     }
 
     /// `Self.all.order(by: \.key)`
     public static func order(by keyPath: KeyPath<TableColumns, some QueryOrderingTerm>) -> SelectOf<Self> {
-        all.order(by: keyPath)
+        scoped.order(by: keyPath)
     }
 
     /// `Self.all.order { … }` (``OrderingBuilder``)
     public static func order(@OrderingBuilder by ordering: (TableColumns) -> [SQLOrderingTerm]) -> SelectOf<Self> {
-        all.order(by: ordering)
+        scoped.order(by: ordering)
     }
 
     /// `Self.all.group(by: \.key)`
     public static func group(by keyPath: KeyPath<TableColumns, some QueryExpression>) -> SelectOf<Self> {
-        all.group(by: keyPath)
+        scoped.group(by: keyPath)
     }
 
     /// `Self.all.group { … }` with one key.
     public static func group<Key: QueryExpression>(by grouping: (TableColumns) -> Key) -> SelectOf<Self> {
-        all.group(by: grouping)
+        scoped.group(by: grouping)
     }
 
     /// `Self.all.group { … }`
     public static func group<each Key: QueryExpression>(
         by grouping: (TableColumns) -> (repeat each Key)
     ) -> SelectOf<Self> {
-        all.group(by: grouping)
+        scoped.group(by: grouping)
     }
 
     /// `Self.all.having { … }`
     public static func having<Condition: QueryExpression>(
         _ predicate: (TableColumns) -> Condition
     ) -> SelectOf<Self> where Condition.QueryValue: _BooleanValue {
-        all.having(predicate)
+        scoped.having(predicate)
     }
 
     /// `Self.all.select { … }`
     public static func select<C: QueryExpression>(
         _ selection: (TableColumns) -> C
     ) -> Select<C.QueryValue.QueryOutput, Self, ()> where C.QueryValue: QueryRepresentable {
-        all.select(selection)
+        scoped.select(selection)
     }
 
     /// `Self.all.select { (…, …) }`
@@ -79,12 +79,12 @@ extension Table {
         _ selection: (TableColumns) -> (repeat each C)
     ) -> Select<(repeat (each C).QueryValue.QueryOutput), Self, ()>
     where repeat (each C).QueryValue: QueryRepresentable {
-        all.select(selection)
+        scoped.select(selection)
     }
 
     /// `Self.all.distinct()`
     public static func distinct(_ isDistinct: Bool = true) -> SelectOf<Self> {
-        all.distinct(isDistinct)
+        scoped.distinct(isDistinct)
     }
 
     /// `SELECT COUNT(*) FROM table`: the seed's `Fact.count()`.
@@ -93,30 +93,30 @@ extension Table {
     /// Fact.count()  // SELECT COUNT(*) FROM "facts"
     /// ```
     public static func count() -> Select<Int, Self, ()> {
-        all.count()
+        scoped.count()
     }
 
     /// `Self.all.exists()`: `EXISTS (SELECT … FROM table)`.
     public static func exists() -> SQLQueryExpression<Bool> {
-        all.exists()
+        scoped.exists()
     }
 }
 
 extension PrimaryKeyedTable {
     /// `Self.all.find(key)`
     public static func find(_ key: TableColumns.PrimaryKey.QueryOutput) -> SelectOf<Self> {
-        all.find(key)
+        scoped.find(key)
     }
 
     /// `Self.all.find(keys)`
     public static func find(_ keys: some Sequence<TableColumns.PrimaryKey.QueryOutput>) -> SelectOf<Self> {
-        all.find(keys)
+        scoped.find(keys)
     }
 
     /// `Self.all.find(expression)`
     @_disfavoredOverload
     public static func find<Key: QueryExpression>(_ key: Key) -> SelectOf<Self>
     where Key.QueryValue: QueryRepresentable, Key.QueryValue._Optionalized == TableColumns.PrimaryKey._Optionalized {
-        all.find(key)
+        scoped.find(key)
     }
 }

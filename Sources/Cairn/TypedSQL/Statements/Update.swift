@@ -65,11 +65,19 @@ extension Table {
     /// ```swift
     /// Reminder.update { $0.isFlagged = false }  // UPDATE "reminders" SET "isFlagged" = ?
     /// ```
+    ///
+    /// A table with a default scope (its own ``Table/all``) updates the rows of that scope.
     public static func update(set updates: (inout Updates<Self>) -> Void) -> Update<Self, ()> {
+        scoped.update(set: updates)
+    }
+
+    /// `UPDATE table SET …` with no `WHERE` but `condition`.
+    static func update(set updates: (inout Updates<Self>) -> Void, where condition: SQLExpression?) -> Update<Self, ()> {
         var assignments = Updates<Self>()
         updates(&assignments)
-        return Update(statement: SQLUpdate(tableName, as: tableAlias, set: assignments.assignments), bindingFailure: nil,
-                      decodeReturning: nil)
+        var statement = SQLUpdate(tableName, as: tableAlias, set: assignments.assignments)
+        if let condition { statement = statement.where(condition) }
+        return Update(statement: statement, bindingFailure: nil, decodeReturning: nil)
     }
 }
 
@@ -90,7 +98,8 @@ extension PrimaryKeyedTable where Self: InsertableRow, Self.Into == Self {
             for (name, value) in zip(names, values) {
                 if name == key.name { keyValue = .value(value) } else { assignments.append(SQLAssignment(name, .value(value))) }
             }
-            let statement = SQLUpdate(tableName, set: assignments).where(key.sqlExpression.equals(keyValue))
+            let byKey = key.sqlExpression.equals(keyValue)
+            let statement = SQLUpdate(tableName, set: assignments).where(defaultScopeCondition.map { $0.and(byKey) } ?? byKey)
             return Update(statement: statement, bindingFailure: nil, decodeReturning: nil)
         } catch {
             return Update(statement: SQLUpdate(tableName, set: []), bindingFailure: "\(error)", decodeReturning: nil)
@@ -106,9 +115,7 @@ extension Select where Columns == (), Joins == () {
     /// // UPDATE "reminders" SET "isCompleted" = ? WHERE "reminders"."isFlagged"
     /// ```
     public func update(set updates: (inout Updates<From>) -> Void) -> Update<From, ()> {
-        var update = From.update(set: updates)
-        if let condition = query.condition { update.statement = update.statement.where(condition) }
-        return update
+        From.update(set: updates, where: query.condition)
     }
 
     /// `DELETE` the rows this statement's `WHERE` selects.
@@ -118,9 +125,9 @@ extension Select where Columns == (), Joins == () {
     /// // DELETE FROM "reminders" WHERE "reminders"."isCompleted"
     /// ```
     public func delete() -> Delete<From, ()> {
-        var delete = From.delete()
-        if let condition = query.condition { delete.statement = delete.statement.where(condition) }
-        return delete
+        var statement = SQLDelete(from: From.tableName, as: From.tableAlias)
+        if let condition = query.condition { statement = statement.where(condition) }
+        return Delete(statement: statement, decodeReturning: nil)
     }
 }
 
