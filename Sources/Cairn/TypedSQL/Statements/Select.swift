@@ -12,9 +12,11 @@
 /// // WHERE NOT ("reminders"."isCompleted") ORDER BY "reminders"."position" LIMIT ?
 /// ```
 public struct Select<Columns, From: Table, Joins>: Sendable {
-    /// The clauses as written, before the table's default scope; `columns` holds the selected
-    /// (or all joined tables') columns.
-    var clauses: SQLSelect
+    /// The clauses as written, before the table's default scope; `nil` for every row of
+    /// `From` as it stands, which costs no lookup of the table's cached query until it is
+    /// read or changed (``Table/all`` of a table without a scope of its own is read on
+    /// every run of a statement begun from the table).
+    private var written: SQLSelect?
     /// Whether the table's default scope (the `WHERE` of its own ``Table/all``) applies: true
     /// for statements begun from the static shortcuts, false from ``Table/unscoped``.
     let appliesDefaultScope: Bool
@@ -27,17 +29,35 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
         query: SQLSelect, isSelected: Bool, decode: (@Sendable (inout QueryDecoder) throws -> Columns)?,
         appliesDefaultScope: Bool = false
     ) {
-        self.clauses = query
+        self.written = query
         self.appliesDefaultScope = appliesDefaultScope
         self.isSelected = isSelected
         self.decodeSelection = decode
     }
 
+    /// Every row of `From`, the base of the static shortcuts and of ``Table/all``.
+    init(everyRowOf _: From.Type, appliesDefaultScope: Bool) where Columns == (), Joins == () {
+        self.written = nil
+        self.appliesDefaultScope = appliesDefaultScope
+        self.isSelected = false
+        self.decodeSelection = nil
+    }
+
+    /// The clauses as written, before the table's default scope; `columns` holds the selected
+    /// (or all joined tables') columns.
+    var clauses: SQLSelect {
+        get { written ?? AllRowsQueries.query(for: From.self) }
+        set { written = newValue }
+    }
+
+    /// The `WHERE` as written.
+    var writtenCondition: SQLExpression? { written?.condition }
+
     /// The statement's clauses, with the table's default scope's `WHERE` first when it
     /// applies (see ``Table/all``).
     public var query: SQLSelect {
-        guard appliesDefaultScope else { return clauses }
-        return DefaultScope.apply(From.all.clauses.condition, to: clauses)
+        guard appliesDefaultScope, let scope = From.all.writtenCondition else { return clauses }
+        return DefaultScope.apply(scope, to: clauses)
     }
 
     func with(_ change: (inout SQLSelect) -> Void) -> Self {
@@ -51,8 +71,7 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
 enum DefaultScope {
     /// `scope AND condition`, unless the statement's conditions already begin with the scope's
     /// (a statement built on the table's own `all`, `Reminder.all.where { … }`).
-    static func apply(_ scope: SQLExpression?, to clauses: SQLSelect) -> SQLSelect {
-        guard let scope else { return clauses }
+    static func apply(_ scope: SQLExpression, to clauses: SQLSelect) -> SQLSelect {
         guard let condition = clauses.condition else {
             var scoped = clauses
             scoped.condition = scope
@@ -98,18 +117,18 @@ extension Table {
     /// // DELETE FROM "reminders" WHERE "reminders"."isDeleted"
     /// ```
     public static var unscoped: SelectOf<Self> {
-        Select(query: AllRowsQueries.query(for: Self.self), isSelected: false, decode: nil)
+        Select(everyRowOf: Self.self, appliesDefaultScope: false)
     }
 
     /// What the static shortcuts begin from: every row, with the default scope applied when
     /// the statement is run. Not `all` itself, which a table's own `all` written with a
     /// shortcut (`Self.where { … }`) would then read while it is being made.
     @usableFromInline static var scoped: SelectOf<Self> {
-        Select(query: AllRowsQueries.query(for: Self.self), isSelected: false, decode: nil, appliesDefaultScope: true)
+        Select(everyRowOf: Self.self, appliesDefaultScope: true)
     }
 
     /// The `WHERE` of the table's default scope, or `nil`.
-    static var defaultScopeCondition: SQLExpression? { all.clauses.condition }
+    static var defaultScopeCondition: SQLExpression? { all.writtenCondition }
 
     /// No row of the table: a query to start a live value with before the real one is known
     /// (`@FetchAll(Tag.none) var tags`).
