@@ -16,10 +16,10 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     /// `From` as it stands, which costs no lookup of the table's cached query until it is
     /// read or changed (``Table/all`` of a table without a scope of its own is read on
     /// every run of a statement begun from the table).
-    private var written: SQLSelect?
+    @usableFromInline var written: SQLSelect?
     /// Whether the table's default scope (the `WHERE` of its own ``Table/all``) applies: true
     /// for statements begun from the static shortcuts, false from ``Table/unscoped``.
-    let appliesDefaultScope: Bool
+    @usableFromInline let appliesDefaultScope: Bool
     /// Whether `select` chose the result columns.
     var isSelected: Bool
     /// Decodes a row of selected columns; `nil` until `select` is called.
@@ -45,17 +45,17 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
 
     /// The clauses as written, before the table's default scope; `columns` holds the selected
     /// (or all joined tables') columns.
-    var clauses: SQLSelect {
+    @usableFromInline var clauses: SQLSelect {
         get { written ?? AllRowsQueries.query(for: From.self) }
         set { written = newValue }
     }
 
     /// The `WHERE` as written.
-    var writtenCondition: SQLExpression? { written?.condition }
+    @inlinable var writtenCondition: SQLExpression? { written?.condition }
 
     /// The statement's clauses, with the table's default scope's `WHERE` first when it
     /// applies (see ``Table/all``).
-    public var query: SQLSelect {
+    @inlinable public var query: SQLSelect {
         guard appliesDefaultScope, let scope = From.all.writtenCondition else { return clauses }
         return DefaultScope.apply(scope, to: clauses)
     }
@@ -68,10 +68,10 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
 }
 
 /// A table's default scope joined to a statement's own conditions.
-enum DefaultScope {
+@usableFromInline enum DefaultScope {
     /// `scope AND condition`, unless the statement's conditions already begin with the scope's
     /// (a statement built on the table's own `all`, `Reminder.all.where { … }`).
-    static func apply(_ scope: SQLExpression, to clauses: SQLSelect) -> SQLSelect {
+    @usableFromInline static func apply(_ scope: SQLExpression, to clauses: SQLSelect) -> SQLSelect {
         guard let condition = clauses.condition else {
             var scoped = clauses
             scoped.condition = scope
@@ -148,10 +148,10 @@ extension Table {
 /// primary-key lookup: about a fifth of `find(id).fetchOne(db)` (callgrind, W5). A table's
 /// columns, name and alias are static, so the query is too; a cached one shares its column
 /// array with every statement built from it.
-enum AllRowsQueries {
+@usableFromInline enum AllRowsQueries {
     private static let queries = TypeKeyedCache<SQLSelect>()
 
-    static func query<T: Table>(for type: T.Type) -> SQLSelect {
+    @usableFromInline static func query<T: Table>(for type: T.Type) -> SQLSelect {
         queries.value(for: type) { SQLSelect(T.columns.selectedExpressions, from: .table(T.tableName, as: T.tableAlias)) }
     }
 }
