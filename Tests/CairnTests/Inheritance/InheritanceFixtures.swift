@@ -45,3 +45,16 @@ final class ReadingList {
 func articlesContainer() throws -> ModelContainer {
     try memoryContainer(for: Article.self, Tutorial.self, News.self, ReadingList.self)
 }
+
+/// `items` saved in a new container, those at `listed` on a reading list named "Weekend", and a
+/// fresh context to read them back.
+func savedArticles(_ items: [Article], listed: [Int] = []) throws -> (ModelContainer, ModelContext) {
+    let container = try articlesContainer()
+    let context = ModelContext(container)
+    let list = ReadingList(name: "Weekend")
+    context.insert(list)
+    for item in items { context.insert(item) }
+    list.articles = listed.map { items[$0] }
+    try context.save()
+    return (container, ModelContext(container))
+}

@@ -7,18 +7,10 @@ import Testing
 @Suite("Model inheritance: predicates, sorts, relationships, SQL")
 struct InheritanceQueryTests {
     private func saved() throws -> (ModelContainer, ModelContext) {
-        let container = try articlesContainer()
-        let context = ModelContext(container)
-        let list = ReadingList(name: "Weekend")
-        context.insert(list)
-        let items: [Article] = [
-            Article(title: "x"), Tutorial(title: "Swift basics", difficulty: 1), Tutorial(title: "Swift macros", difficulty: 3),
-            Tutorial(title: "Rust", difficulty: 4), News(title: "x", topic: "Swift"),
-        ]
-        for item in items { context.insert(item) }
-        list.articles = [items[0], items[2], items[4]]
-        try context.save()
-        return (container, ModelContext(container))
+        try savedArticles(
+            [Article(title: "x"), Tutorial(title: "Swift basics", difficulty: 1), Tutorial(title: "Swift macros", difficulty: 3),
+             Tutorial(title: "Rust", difficulty: 4), News(title: "x", topic: "Swift")],
+            listed: [0, 2, 4])
     }
 
     @Test func aPredicateOnTheRootMatchesEveryClass() throws {
