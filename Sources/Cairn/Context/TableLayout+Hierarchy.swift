@@ -50,8 +50,10 @@ final class TableHierarchy: @unchecked Sendable {
     static func layouts(of entities: [Schema.Entity], storeIdentifier: String?) throws -> [String: TableLayout] {
         var result: [String: TableLayout] = [:]
         var hierarchies: [String: [Schema.Entity]] = [:]
+        // Of this store's entities: an entity is a hierarchy's when it has a superentity or
+        // one of them is its subentity.
         for entity in entities {
-            if entity.isInHierarchy {
+            if entity.superentity != nil || entities.contains(where: { $0.superentity === entity }) {
                 hierarchies[entity.tableName, default: []].append(entity)
             } else if result[entity.name] == nil {
                 result[entity.name] = TableLayout(entity: entity, storeIdentifier: storeIdentifier)

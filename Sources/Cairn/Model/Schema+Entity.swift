@@ -87,9 +87,6 @@ extension Schema {
         /// Cairn: the hierarchy's root entity, whose table holds this entity's rows (itself
         /// when it has no superentity).
         public var rootEntity: Entity { superentity?.rootEntity ?? self }
-        /// Cairn: whether the entity is part of an inheritance hierarchy, so that its table has
-        /// the ``Schema/Entity/discriminatorColumn``.
-        var isInHierarchy: Bool { superentity != nil || !EntityCache.subentities(of: self).isEmpty }
         /// This entity's name and those of every entity below it: the discriminator values of
         /// the rows a fetch of this entity reads.
         var namesWithSubentities: [String] {
