@@ -93,3 +93,14 @@ struct InheritanceQueryTests {
             + #""list" INTEGER, "topic" TEXT, "urgent" INTEGER, "difficulty" INTEGER, "_entity" TEXT NOT NULL DEFAULT 'Article')"#)])
     }
 }
+
+extension InheritanceQueryTests {
+    @Test func propertiesToFetchStillMakesEachRowsClass() throws {
+        let (_, context) = try saved()
+        var descriptor = FetchDescriptor<Article>(sortBy: [SortDescriptor(\.title)])
+        descriptor.propertiesToFetch = [\.title]
+        let all = try context.fetch(descriptor)
+        #expect(all.compactMap { ($0 as? Tutorial)?.difficulty } == [4, 1, 3])
+        #expect(all.compactMap { ($0 as? News)?.topic } == ["Swift"])
+    }
+}
