@@ -262,12 +262,18 @@ enum EntityCache {
                 children.withLock { children in
                     if children[ObjectIdentifier(superentity)]?[entity.name] == nil {
                         children[ObjectIdentifier(superentity), default: [:]][entity.name] = entity
+                        generation.add(1, ordering: .relaxed)
                     }
                 }
             }
             return entity
         }
     }
+
+    private static let generation = Atomic<Int>(0)
+
+    /// How many subentities have been registered so far (see `QueryShapeKey`).
+    static var hierarchyGeneration: Int { generation.load(ordering: .relaxed) }
 
     static func subentities(of entity: Schema.Entity) -> [Schema.Entity] {
         children.withLock { $0[ObjectIdentifier(entity)].map { Array($0.values) } ?? [] }

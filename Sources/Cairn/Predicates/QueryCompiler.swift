@@ -58,6 +58,10 @@ struct QueryShapeKey: Hashable, Sendable {
     let hasOffset: Bool
     let tieBreak: TieBreak
     let dialect: StoreDialect
+    /// How many subentities the process knew when the SQL was compiled: a subentity's fetch
+    /// filters on the names of the entities below it, which grow as containers of new
+    /// subclasses are made.
+    var hierarchyGeneration = EntityCache.hierarchyGeneration
 }
 
 /// The direction of the primary key that breaks ties after the last sort descriptor.
