@@ -57,14 +57,13 @@ extension ModelMacro {
             let placeholders = properties.map {
                 "\(StoredProperty.storageName(of: $0.name, in: classDecl.memberBlock.members)) = _SwiftDataNoType()\n"
             }.joined()
-            // Swift runs the properties' initial values through their init accessors in this
-            // initializer too, into the subclass's slot: emptied, they do not overwrite the
-            // row's values when `_$storage` moves the slot's values into the model's storage.
+            // Initializing the stored peers directly, it runs no initial value through an init
+            // accessor: the subclass's slot stays empty, and `_$storage` moves nothing over the
+            // row's values.
             members.append(
                 """
                 public nonisolated required init(backingData: any Cairn.BackingData<_$PersistentRoot>) {
-                    \(raw: placeholders)_$backingData = Cairn._ModelBackingDataSlot()
-                    super.init(backingData: backingData)
+                    \(raw: placeholders)super.init(backingData: backingData)
                 }
                 """)
         }
