@@ -28,7 +28,8 @@ struct ModelInheritanceMacroTests {
             "public nonisolated override var _$storage: Cairn._FetchedStorage? {\n"
                 + "        _$backingData.mergeSubclassValues(into: super._$storage)\n    }",
             "public nonisolated required init(backingData: any Cairn.BackingData<_$PersistentRoot>) {\n"
-                + "        _difficulty = _SwiftDataNoType()\n        super.init(backingData: backingData)\n    }",
+                + "        _difficulty = _SwiftDataNoType()\n        _$backingData = Cairn._ModelBackingDataSlot()\n"
+                + "        super.init(backingData: backingData)\n    }",
             #"return self.getValue(forKey: \.difficulty)"#,
             #"_$backingData.resolve().setValue(forKey: \.difficulty, to: initialValue)"#,
         ] {

@@ -57,13 +57,14 @@ extension ModelMacro {
             let placeholders = properties.map {
                 "\(StoredProperty.storageName(of: $0.name, in: classDecl.memberBlock.members)) = _SwiftDataNoType()\n"
             }.joined()
-            // Initializing the stored peers directly, it runs no initial value through an init
-            // accessor: the subclass's slot stays empty, and `_$storage` moves nothing over the
-            // row's values.
+            // Swift may still run a property's initial value through its init accessor here,
+            // into the subclass's slot (it does in a subclass of a subclass): the slot is
+            // emptied, so that `_$storage` moves nothing over the row's values.
             members.append(
                 """
                 public nonisolated required init(backingData: any Cairn.BackingData<_$PersistentRoot>) {
-                    \(raw: placeholders)super.init(backingData: backingData)
+                    \(raw: placeholders)_$backingData = Cairn._ModelBackingDataSlot()
+                    super.init(backingData: backingData)
                 }
                 """)
         }
