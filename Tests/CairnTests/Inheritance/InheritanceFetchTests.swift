@@ -87,3 +87,18 @@ struct InheritanceFetchTests {
             == ["Plain", "Swift basics", "Swift macros"])
     }
 }
+
+extension InheritanceFetchTests {
+    @Test func unsavedSubclassModelsJoinFetchesOfTheirClasses() throws {
+        let (_, context) = try savedArticles()
+        let draft = Tutorial(title: "Draft", difficulty: 9)
+        context.insert(draft)
+        let all = try context.fetch(FetchDescriptor<Article>(sortBy: [SortDescriptor(\.title)]))
+        #expect(all.map(\.title) == ["Draft", "Plain", "Release", "Swift basics", "Swift macros"])
+        #expect(all[0] === draft)
+        let hard = try context.fetch(FetchDescriptor<Tutorial>(predicate: #Predicate { $0.difficulty > 2 }))
+        #expect(Set(hard.map(\.title)) == ["Draft", "Swift macros"])
+        #expect(try context.fetchCount(FetchDescriptor<News>()) == 1)
+        #expect(try context.fetchCount(FetchDescriptor<Tutorial>()) == 3)
+    }
+}
