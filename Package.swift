@@ -165,7 +165,8 @@ let package = Package(
             swiftSettings: strict + [.unsafeFlags(hostCompilerFlags)],
             linkerSettings: [.unsafeFlags(hostLinkerFlags)]
         ),
-        .testTarget(name: "CairnTests", dependencies: ["Cairn", "CairnFaultyVFS", "CairnTestSupport"], swiftSettings: strict),
+        // Inheritance/ declares its hierarchy under `import SwiftData` (see SwiftData.Model).
+        .testTarget(name: "CairnTests", dependencies: ["Cairn", "SwiftData", "CairnFaultyVFS", "CairnTestSupport"], swiftSettings: strict),
         // Typed SQL (@Table, the query builder): its own target, as its reminders schema
         // declares a `Tag` table beside the SwiftData fixtures' `Tag` model.
         .testTarget(name: "CairnTypedSQLTests", dependencies: ["Cairn", "CairnTestSupport"], swiftSettings: strict),

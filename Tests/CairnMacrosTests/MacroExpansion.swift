@@ -16,7 +16,11 @@ enum MacroExpansion {
     ]
 
     /// Every registered macro under the name it is written with: `ModelMacro` → `Model`.
-    static var specs: [String: MacroSpec] {
+    static var specs: [String: MacroSpec] { specs(conformances: conformances) }
+
+    /// The specs with the given conformances asked of extension macros (a subclass of a model
+    /// already has the model's, and is asked for none).
+    static func specs(conformances: [String: [TypeSyntax]]) -> [String: MacroSpec] {
         var specs: [String: MacroSpec] = [:]
         for (typeName, type) in CairnMacroRegistry.all {
             let name = typeName.hasSuffix("Macro") ? String(typeName.dropLast(5)) : typeName
@@ -31,14 +35,14 @@ enum MacroExpansion {
         let diagnostics: [String]
     }
 
-    static func expand(_ source: String) -> Result {
+    static func expand(_ source: String, conformances: [String: [TypeSyntax]] = conformances) -> Result {
         let file = Parser.parse(source: source)
         let context = BasicMacroExpansionContext(
             sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "Test.swift")])
         // Each expansion sees its lexical context (the enclosing type, attributes included), as
         // in the compiler; diagnostics are collected in the shared `context`.
         let expanded = file.expand(
-            macroSpecs: specs,
+            macroSpecs: specs(conformances: conformances),
             contextGenerator: { node in
                 BasicMacroExpansionContext(sharingWith: context, lexicalContext: node.allMacroLexicalContexts())
             },

@@ -176,6 +176,9 @@ extension ModelContext {
         {
             return (existing, nil, primaryKey)
         }
+        if let position = layout.discriminatorPosition {
+            return try materializeMember(T.self, row: row, layout: layout, primaryKey: primaryKey, discriminatorAt: position)
+        }
         let storage = try ModelStorage.fetched(
             entity: layout.entity, scope: layout.identifierScope, primaryKey: primaryKey, link: link
         ) { slots in

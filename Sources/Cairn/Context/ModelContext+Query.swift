@@ -106,7 +106,9 @@ extension ModelContext {
     private func storedModelsInSQL<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, layout: TableLayout, store: ModelStore)
         throws -> [T]
     {
-        if descriptor.fetchesSomeProperties {
+        // A hierarchy's rows are read whole: which class a row makes is known from its
+        // discriminator, and the class's own columns come with it.
+        if descriptor.fetchesSomeProperties, layout.hierarchy == nil {
             return try partialModels(descriptor, layout: layout, store: store)
         }
         if IndexOrderProbe<T>.mayApply(to: descriptor),

@@ -41,9 +41,7 @@ final class ModelStore: @unchecked Sendable {
 
     init(configuration: ModelConfiguration, entities: [Schema.Entity], version: Schema.Version) throws {
         self.configuration = configuration
-        layouts = Dictionary(
-            entities.map { ($0.name, TableLayout(entity: $0, storeIdentifier: configuration.name)) },
-            uniquingKeysWith: { a, _ in a })
+        layouts = try TableHierarchy.layouts(of: entities, storeIdentifier: configuration.name)
         let log = StatementLog()
         self.log = log
         let failure = StoreOpenFailure(configuration: configuration)

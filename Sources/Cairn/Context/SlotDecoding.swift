@@ -45,10 +45,12 @@ struct SlotPlan {
     /// Transient attributes' declared defaults, with their slots.
     let constants: [(slot: Int, value: Any)]
 
-    init(entity: Schema.Entity, columns: [TableLayout.Column], transientDefaults: [(slot: Int, value: Any)]) {
+    /// `columns` are the row's after the key, `nil` for one the entity does not read.
+    init(entity: Schema.Entity, columns: [TableLayout.Column?], transientDefaults: [(slot: Int, value: Any)]) {
         var fills: [Fill] = []
         var attributes: [(Schema.Attribute, String)] = []
         for (offset, column) in columns.enumerated() {
+            guard let column else { continue }
             switch column.kind {
             case .attribute(let attribute):
                 let op = Self.op(for: attribute)

@@ -26,16 +26,20 @@ struct StoreMigrator {
 
     func run() throws {
         let tables = Set(try strings(StoreCatalog.tables(in: dialect)))
-        for layout in layouts.sorted(by: { $0.tableName < $1.tableName }) {
-            if tables.contains(layout.tableName) {
-                try migrateColumns(of: layout)
-            } else {
-                try execute(layout.createTable(in: dialect), entity: layout.tableName)
+        for layout in layouts.sorted(by: { $0.entity.name < $1.entity.name }) {
+            // A hierarchy's table is the root's layout's to create and migrate (it knows every
+            // column); each entity still owns its join tables.
+            if layout.ownsTable {
+                if tables.contains(layout.tableName) {
+                    try migrateColumns(of: layout)
+                } else {
+                    try execute(layout.createTable(in: dialect), entity: layout.tableName)
+                }
             }
             for (name, statements) in layout.ownedJoinTables(in: dialect) where !tables.contains(name) {
                 for sql in statements { try execute(sql, entity: layout.tableName) }
             }
-            try migrateIndexes(of: layout)
+            if layout.ownsTable { try migrateIndexes(of: layout) }
         }
         try connection.execute(RenderedSQL(sql: StoreMigrator.createMetadata, arguments: []))
         try connection.execute(RenderedSQL(sql: HistoryStorage.createTransactions(dialect), arguments: []))
@@ -64,8 +68,16 @@ struct StoreMigrator {
         let existing = try strings(StoreCatalog.columns(of: layout.tableName, in: dialect))
         var remaining = Set(existing)
         remaining.remove(layout.primaryKey)
-        let wanted = Set(layout.columns.map(\.name))
-        for column in layout.columns {
+        var wanted = Set(layout.tableColumns.map(\.name))
+        if layout.hierarchy != nil {
+            // A table that becomes a hierarchy's: its rows are the root's.
+            wanted.insert(Schema.Entity.discriminatorColumn)
+            if remaining.remove(Schema.Entity.discriminatorColumn) == nil {
+                try execute("ALTER TABLE \(table) ADD COLUMN " + layout.discriminatorDefinition(in: dialect),
+                            entity: layout.tableName, property: Schema.Entity.discriminatorColumn)
+            }
+        }
+        for column in layout.tableColumns {
             if remaining.remove(column.name) != nil { continue }
             if case .attribute(let attribute) = column.kind, attribute.originalName != attribute.name,
                 remaining.contains(attribute.originalName), !wanted.contains(attribute.originalName)
@@ -93,7 +105,9 @@ struct StoreMigrator {
     /// The definition of a column added to an existing table: nullable, or `NOT NULL` with the
     /// attribute's default value (existing rows take it).
     private func addedColumnDefinition(_ column: TableLayout.Column, layout: TableLayout) throws -> String {
-        guard case .attribute(let attribute) = column.kind, !attribute.isOptional else { return column.definition(in: dialect) }
+        guard case .attribute(let attribute) = column.kind, !attribute.isOptional,
+            layout.hierarchy?.addedColumns.contains(column.name) != true
+        else { return layout.definition(of: column, in: dialect) }
         guard let defaultValue = attribute.defaultValue, let value = try? attribute.databaseValue(for: defaultValue) else {
             throw ModelError(
                 .migrationFailed, entityName: layout.tableName, propertyName: attribute.name,

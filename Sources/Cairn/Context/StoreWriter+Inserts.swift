@@ -80,6 +80,7 @@ extension StoreWriter {
             case .pending(let target): deferred.append((column.name, target))
             }
         }
+        if layout.hierarchy != nil { values.append(.text(layout.entity.name)) }
         let shape = InsertShape(layout: layout, columnCount: values.count, deferred: deferred.map(\.column))
         let template: InsertTemplate
         if let last = lastInsert, last.shape == shape {
@@ -106,7 +107,8 @@ extension StoreWriter {
     /// keys, with a parameter per column; an upsert that returns the row's key when the table
     /// has a uniqueness constraint over those columns.
     private func insertTemplate(_ layout: TableLayout, _ shape: InsertShape) throws -> InsertTemplate {
-        let columns = layout.columns.map(\.name).filter { !shape.deferred.contains($0) }
+        var columns = layout.columns.map(\.name).filter { !shape.deferred.contains($0) }
+        if layout.hierarchy != nil { columns.append(Schema.Entity.discriminatorColumn) }
         var insert = columns.isEmpty
             ? SQLInsert(into: layout.tableName, source: .defaultValues)
             : SQLInsert(into: layout.tableName, columns: columns, values: [columns.indices.map { SQLExpression.parameter($0) }])
@@ -152,11 +154,14 @@ final class InsertTemplate {
 /// apart by its layout's identifier scope, one object per table and store.
 struct InsertShape: Hashable {
     let table: ObjectIdentifier
+    /// The entity: the entities of a hierarchy share a table (and its scope), not columns.
+    let entity: ObjectIdentifier
     let columnCount: Int
     let deferred: [String]
 
     init(layout: TableLayout, columnCount: Int, deferred: [String]) {
         table = ObjectIdentifier(layout.identifierScope)
+        entity = ObjectIdentifier(layout.entity)
         self.columnCount = columnCount
         self.deferred = deferred
     }

@@ -183,7 +183,7 @@ public struct _ModelBackingDataSlot<Model: PersistentModel> {
     @inlinable
     public init(_ backingData: any BackingData<Model>) {
         stored = backingData
-        storage = DefaultBackingData.exactly(backingData)?.existingStorage
+        storage = DefaultBackingData.exactly(backingData)?.existingStorage ?? Self.subclassStorage(of: backingData)
     }
 
     /// A fetched row's slot (what `@Model`'s `_$makeFetched` makes): its storage only. The

@@ -37,12 +37,26 @@
     member,
     names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init),
     named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation),
-    named(_$makeFetched), named(_$storage))
+    named(_$makeFetched), named(_$storage), named(_$superentityType), named(_$PersistentRoot))
 @attached(memberAttribute)
 @attached(
-    extension, conformances: PersistentModel, Observable, Hashable, Table,
+    extension, conformances: PersistentModel, Observable, Hashable, _ModelMetatype, Table,
     names: named(TableColumns), named(columns), named(tableName), named(columnWidth), named(decode(from:)))
-public macro Model() = #externalMacro(module: "CairnMacros", type: "ModelMacro")
+public macro Model(_ flavor: _ModelFlavor = .typedSQL) = #externalMacro(module: "CairnMacros", type: "ModelMacro")
+
+/// A model type's metatype may cross actors (Cairn hands `Workout.self` to contexts on any
+/// actor). `@Model` states it, so that under Swift 6.2's default main-actor isolation the class
+/// is inferred `nonisolated`, as `SendableMetatype` makes a type; its members that Cairn uses
+/// are `nonisolated` either way.
+public protocol _ModelMetatype: SendableMetatype {}
+
+/// What distinguishes Cairn's `@Model` (which may add typed SQL's `Table`) from `import
+/// SwiftData`'s, which has no parameter and so wins where both are visible (see
+/// `SwiftData.Model`). Never written.
+public enum _ModelFlavor: Sendable {
+    /// A final model is also a typed-SQL `Table`.
+    case typedSQL
+}
 
 /// Written by `@Model` on each persisted property: accessors through the backing data.
 /// `slot` is the property's position among the persisted ones (its place in `schemaMetadata`),

@@ -133,6 +133,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     /// `nil` to look through ``persistentBackingData``. `@Model` writes this, compiled for the
     /// class; the default answers `nil`.
     var _$storage: _FetchedStorage? { get }
+    /// Cairn: the model class this one inherits its persisted properties from, or `nil`.
+    /// `@Model` writes it on a non-final class as a `class var` answering `nil`, and on a
+    /// subclass (`@Model class Tutorial: Article`) as an override answering `Article.self`.
+    static var _$superentityType: (any PersistentModel.Type)? { get }
 }
 
 /// Cairn's storage behind a model, opaque outside Cairn: a fetched row's on its way into a
@@ -207,6 +211,8 @@ extension PersistentModel {
     }
 
     public var _$storage: _FetchedStorage? { nil }
+
+    public static var _$superentityType: (any PersistentModel.Type)? { nil }
 
     /// Cairn's storage behind the model, or `nil` for a hand-written custom backing data.
     var _storage: ModelStorage? {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Schema {
     /// One model class as the store sees it: a table named ``name`` with an `id INTEGER PRIMARY
@@ -62,16 +63,41 @@ extension Schema {
         /// What the format-predicate compiler knows of this entity (``FormatSQLEntity/init(_:)``).
         let formatSQLEntity: FormatSQLEntity
 
+        /// The entity of the model class this one inherits from (`@Model class Tutorial:
+        /// Article` has `Article`'s), or `nil`.
+        public let superentity: Entity?
+        /// The properties inherited from ``superentity``: the first ones of ``properties``, in
+        /// the superentity's order.
+        public let inheritedProperties: [any SchemaProperty]
+        /// Cairn: the table that holds this entity's rows: its own name, or the hierarchy
+        /// root's for a subentity (every entity of a hierarchy shares the root's table).
+        public let tableName: String
+
         /// The properties, as stored, in declaration order.
         public var storedProperties: [any SchemaProperty] { properties.filter { !$0.isTransient } }
-        /// Cairn: the table that holds this entity's rows (its name).
-        public var tableName: String { name }
-        /// The parent entity; Cairn has no model inheritance yet, so always `nil`.
-        public var superentity: Entity? { nil }
-        /// The parent entity's name; always `nil` (see ``superentity``).
-        public var superentityName: String? { nil }
-        /// Child entities; always empty (see ``superentity``).
-        public var subentities: Set<Entity> { [] }
+        /// The parent entity's name, or `nil`.
+        public var superentityName: String? { superentity?.name }
+        /// The inherited properties by name.
+        public var inheritedPropertiesByName: [String: any SchemaProperty] {
+            Dictionary(inheritedProperties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        /// The entities of the model classes that inherit directly from this one, among those
+        /// the process has built a schema of (`ModelContainer(for: Article.self, Tutorial.self)`).
+        public var subentities: Set<Entity> { Set(EntityCache.subentities(of: self)) }
+        /// Cairn: the hierarchy's root entity, whose table holds this entity's rows (itself
+        /// when it has no superentity).
+        public var rootEntity: Entity { superentity?.rootEntity ?? self }
+        /// This entity's name and those of every entity below it: the discriminator values of
+        /// the rows a fetch of this entity reads.
+        var namesWithSubentities: [String] {
+            [name] + EntityCache.subentities(of: self).sorted { $0.name < $1.name }.flatMap(\.namesWithSubentities)
+        }
+        /// The column of a hierarchy's table that names each row's entity (`'Tutorial'`).
+        /// Core Data keeps an entity number in `Z_ENT`; Cairn keeps the name, readable in
+        /// `sqlite3`, and starts it with an underscore so that it cannot clash with a
+        /// property (`@Model` persists no property whose name starts with `_$`, and a Swift
+        /// property named `_entity` is the only one that could).
+        public static let discriminatorColumn = "_entity"
 
         /// The entity of a model type, built once from its `schemaMetadata` and cached.
         public static func of<Model: PersistentModel>(_ type: Model.Type) -> Entity { cached(for: type) }
@@ -112,6 +138,9 @@ extension Schema {
             let name = Schema.entityName(for: modelType)
             self.name = name
             self.modelType = modelType
+            let superentity = modelType._$superentityType.map { Entity.cached(for: $0) }
+            self.superentity = superentity
+            tableName = superentity?.rootEntity.name ?? name
             unsavedScope = IdentifierScope(entityName: name, storeIdentifier: nil)
             var properties: [any SchemaProperty] = []
             var problems: [ModelError] = []
@@ -144,6 +173,22 @@ extension Schema {
                 }
             }
             self.properties = properties
+            var inherited: [any SchemaProperty] = []
+            if let superentity {
+                let count = superentity.properties.count
+                if properties.count < count || zip(properties, superentity.properties).contains(where: { $0.name != $1.name }) {
+                    problems.append(ModelError(
+                        .invalidSchema, entityName: name,
+                        message: "\(name).schemaMetadata does not start with the properties of its superentity "
+                            + "\(superentity.name); a subclass's metadata must be super.schemaMetadata followed by its own"))
+                } else {
+                    inherited = Array(properties.prefix(count))
+                    // The superclass's accessors name its key paths (`\Article.title`); a
+                    // subclass's storage answers them at the same slots.
+                    for (keyPath, slot) in superentity.slotsByKeyPath where slots[keyPath] == nil { slots[keyPath] = slot }
+                }
+            }
+            inheritedProperties = inherited
             slotsByKeyPath = slots
             implicitNils = properties.enumerated().compactMap { slot, property in
                 (property.valueType as? any _OptionalBuilding.Type).map { (slot, $0._nilSlot) }
@@ -204,7 +249,33 @@ extension Schema {
 enum EntityCache {
     private static let entities = TypeKeyedCache<Schema.Entity>()
 
+    /// Each entity's direct subentities, by the superentity's identity: entities are made
+    /// once per type, and a hierarchy is known once its subclasses' entities are made.
+    /// By name: two threads making one type's entity at once both register it, and only the
+    /// first is kept.
+    private static let children = Mutex<[ObjectIdentifier: [String: Schema.Entity]]>([:])
+
     static func entity(for type: any PersistentModel.Type) -> Schema.Entity {
-        entities.value(for: type) { Schema.Entity(modelType: type) }
+        entities.value(for: type) {
+            let entity = Schema.Entity(modelType: type)
+            if let superentity = entity.superentity {
+                children.withLock { children in
+                    if children[ObjectIdentifier(superentity)]?[entity.name] == nil {
+                        children[ObjectIdentifier(superentity), default: [:]][entity.name] = entity
+                        generation.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+            return entity
+        }
+    }
+
+    private static let generation = Atomic<Int>(0)
+
+    /// How many subentities have been registered so far (see `QueryShapeKey`).
+    static var hierarchyGeneration: Int { generation.load(ordering: .relaxed) }
+
+    static func subentities(of entity: Schema.Entity) -> [Schema.Entity] {
+        children.withLock { $0[ObjectIdentifier(entity)].map { Array($0.values) } ?? [] }
     }
 }

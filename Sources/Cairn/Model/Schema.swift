@@ -44,6 +44,8 @@ public final class Schema: Hashable, @unchecked Sendable {
             let entity = Entity.cached(for: type)
             entities.append(entity)
             queue.append(contentsOf: entity.relationshipDestinationTypes)
+            // A subclass's rows live in its root's table: the root is part of the schema.
+            if let superentity = entity.superentity { queue.append(superentity.modelType) }
         }
         self.init(version: version, entities: entities)
     }

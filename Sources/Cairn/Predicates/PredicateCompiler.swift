@@ -54,6 +54,22 @@ extension TwoOperandSQLPredicateExpression {
     }
 }
 
+/// A node with one operand (`!`, `is`, `as?`): variable-free when its operand is, and its
+/// shape is its operand's. A conforming type names its operand and writes only `compileSQL`.
+protocol OneOperandSQLPredicateExpression: SQLPredicateExpression {
+    associatedtype Operand: SQLPredicateExpression
+    var operand: Operand { get }
+}
+
+extension OneOperandSQLPredicateExpression {
+    static var isVariableFree: Bool { Operand.isVariableFree }
+    static var mayTrap: Bool { Operand.mayTrap }
+
+    func collectShape(_ shape: inout PredicateShape) throws {
+        try shape.visit(operand)
+    }
+}
+
 /// A subtree compiled to SQL, with the Swift type of its value.
 struct CompiledExpression {
     enum Form {

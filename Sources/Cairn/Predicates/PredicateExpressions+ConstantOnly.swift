@@ -41,21 +41,7 @@ where Wrapped: SQLPredicateExpression, Key: SQLPredicateExpression, Default: SQL
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression { throw unsupported(Self.self) }
 }
 
-extension PredicateExpressions.ConditionalCast: SQLPredicateExpression where Input: SQLPredicateExpression {
-    static var isVariableFree: Bool { Input.isVariableFree }
-    static var mayTrap: Bool { Input.mayTrap }
-    func collectShape(_ shape: inout PredicateShape) throws { throw unsupported(Self.self) }
-    func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression { throw unsupported(Self.self) }
-}
-
 extension PredicateExpressions.ForceCast: SQLPredicateExpression where Input: SQLPredicateExpression {
-    static var isVariableFree: Bool { Input.isVariableFree }
-    static var mayTrap: Bool { Input.mayTrap }
-    func collectShape(_ shape: inout PredicateShape) throws { throw unsupported(Self.self) }
-    func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression { throw unsupported(Self.self) }
-}
-
-extension PredicateExpressions.TypeCheck: SQLPredicateExpression where Input: SQLPredicateExpression {
     static var isVariableFree: Bool { Input.isVariableFree }
     static var mayTrap: Bool { Input.mayTrap }
     func collectShape(_ shape: inout PredicateShape) throws { throw unsupported(Self.self) }

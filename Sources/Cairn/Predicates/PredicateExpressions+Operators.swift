@@ -157,13 +157,9 @@ where LHS: SQLPredicateExpression, RHS: SQLPredicateExpression {
     }
 }
 
-extension PredicateExpressions.Negation: SQLPredicateExpression where Wrapped: SQLPredicateExpression {
-    static var isVariableFree: Bool { Wrapped.isVariableFree }
-    static var mayTrap: Bool { Wrapped.mayTrap }
-
-    func collectShape(_ shape: inout PredicateShape) throws {
-        try shape.visit(wrapped)
-    }
+extension PredicateExpressions.Negation: SQLPredicateExpression, OneOperandSQLPredicateExpression
+where Wrapped: SQLPredicateExpression {
+    var operand: Wrapped { wrapped }
 
     func compileSQL(_ compiler: inout PredicateCompiler) throws -> CompiledExpression {
         let inner = try compiler.compile(wrapped)

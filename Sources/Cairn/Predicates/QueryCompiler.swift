@@ -58,6 +58,10 @@ struct QueryShapeKey: Hashable, Sendable {
     let hasOffset: Bool
     let tieBreak: TieBreak
     let dialect: StoreDialect
+    /// How many subentities the process knew when the SQL was compiled: a subentity's fetch
+    /// filters on the names of the entities below it, which grow as containers of new
+    /// subclasses are made.
+    var hierarchyGeneration = EntityCache.hierarchyGeneration
 }
 
 /// The direction of the primary key that breaks ties after the last sort descriptor.
@@ -203,6 +207,7 @@ enum QueryCompiler {
             select.groupBy = [keySQL]
             select.ordering = [keySQL.ascending()]
         }
+        if let filter = discriminatorFilter(entity, alias: alias, &compiler) { select = select.where(filter) }
         if let root, let rootVariable {
             compiler.variables[rootVariable] = CompiledExpression(
                 form: .model(ModelReference(entity: entity, primaryKey: primaryKey, alias: alias)), type: T.self)
@@ -236,6 +241,19 @@ enum QueryCompiler {
             return sources[Int(index)]
         }
         return CompiledQuery(sql: rendered.sql, recipe: recipe)
+    }
+
+    /// `"t0"."_entity" IN (?, ?)` with the names of a subentity and the entities below it:
+    /// a subentity's rows share its root's table (``TableHierarchy``). The root reads every
+    /// row of its table, and needs none.
+    static func discriminatorFilter(_ entity: Schema.Entity, alias: String, _ compiler: inout PredicateCompiler)
+        -> SQLExpression?
+    {
+        guard entity.superentity != nil else { return nil }
+        let column = SQLExpression.column(Schema.Entity.discriminatorColumn, table: alias)
+        let names = entity.namesWithSubentities
+        if names.count == 1 { return column.equals(compiler.bind(.literal(.text(names[0])))) }
+        return column.in(names.map { compiler.bind(.literal(.text($0))) })
     }
 
     private static func compileRoot<E: SQLPredicateExpression>(_ expression: E, _ compiler: inout PredicateCompiler) throws

@@ -55,6 +55,13 @@ struct ModelDiagnostic: DiagnosticMessage, Error {
                 + "need its key path, which Swift forms only for a nonisolated property; or mark it @Transient")
     }
 
+    static func notASubclass(_ first: String) -> ModelDiagnostic {
+        ModelDiagnostic(
+            "notASubclass",
+            "@Model reads '\(first)', the first type this class inherits from, as a model class it extends, "
+                + "but it is not one; if it is a protocol, list PersistentModel first ('PersistentModel, \(first)')")
+    }
+
     static func multipleBindings() -> ModelDiagnostic {
         ModelDiagnostic("multipleBindings", "@Model needs one stored property per 'var' declaration")
     }

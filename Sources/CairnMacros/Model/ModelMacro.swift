@@ -47,6 +47,11 @@ extension ModelMacro: MemberMacro {
             guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { return false }
             return initializer.signature.parameterClause.parameters.first?.firstName.text == "backingData"
         }
+        if let superclass = superclassName(classDecl) {
+            return subclassMembers(
+                classDecl, typeName: typeName, superclass: superclass, properties: properties, hasBackingInit: hasBackingInit)
+        }
+        let isFinal = classDecl.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) })
 
         var members: [DeclSyntax] = [
             // Empty until first used: an initial value that made backing data would run in
@@ -66,7 +71,7 @@ extension ModelMacro: MemberMacro {
             "@exclusivity(unchecked) private nonisolated(unsafe) var _$backingData = Cairn._ModelBackingDataSlot<\(raw: typeName)>()",
             """
             public nonisolated var persistentBackingData: any Cairn.BackingData<\(raw: typeName)> {
-                get {
+                get {\(raw: isFinal ? "" : "\n        _ = _$storage")
                     if let existing = _$backingData.existing {
                         return existing
                     }
@@ -80,13 +85,31 @@ extension ModelMacro: MemberMacro {
             // Cairn's storage behind the model when the slot holds it: the context reaches it
             // through this witness, compiled for the class, without the generic type check
             // `persistentBackingData` needs (about 550 instructions, four times a saved row).
-            """
-            public nonisolated var _$storage: Cairn._FetchedStorage? {
-                _$backingData.existingStorage
-            }
-            """,
-            schemaMetadata(typeName: typeName, properties: properties),
+            isFinal
+                ? """
+                public nonisolated var _$storage: Cairn._FetchedStorage? {
+                    _$backingData.existingStorage
+                }
+                """
+                // A model of a subclass gets a storage of its own entity here (see
+                // `_ModelBackingDataSlot.conform(to:)`); subclasses override this.
+                : """
+                public nonisolated var _$storage: Cairn._FetchedStorage? {
+                    _$backingData.conform(to: self)
+                    return _$backingData.existingStorage
+                }
+                """,
+            isFinal
+                ? schemaMetadata(typeName: typeName, properties: properties)
+                : inheritableSchemaMetadata(typeName: typeName, superclass: nil, properties: properties),
         ]
+        if !isFinal {
+            members += [
+                "public nonisolated class var _$superentityType: (any Cairn.PersistentModel.Type)? { nil }",
+                // The type subclasses' `init(backingData:)` takes, whatever their depth.
+                "public typealias _$PersistentRoot = \(raw: typeName)",
+            ]
+        }
         // `init(backingData:)` and `init(_$fetched:)` initialize each property's zero-size peer.
         let placeholders = properties.map {
             "\(StoredProperty.storageName(of: $0.name, in: classDecl.memberBlock.members)) = _SwiftDataNoType()"
@@ -104,7 +127,7 @@ extension ModelMacro: MemberMacro {
         // type lookups the generic default needs; a non-final class keeps the default, which
         // makes the dynamic `Self`. Without a hand-written `init(backingData:)`, the model is
         // made around the row's storage alone (see `_ModelBackingDataSlot.init(fetched:)`).
-        if classDecl.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) {
+        if isFinal {
             if hasBackingInit {
                 members.append(
                     """
@@ -128,7 +151,14 @@ extension ModelMacro: MemberMacro {
                     """)
             }
         }
-        members += [
+        return members + observationMembers(typeName: typeName)
+    }
+
+    /// The observation registrar and the `access`/`withMutation` the accessors call, and the
+    /// zero-size type of the properties' stored peers: in every model class, a subclass too
+    /// (its key paths are rooted in it).
+    static func observationMembers(typeName: String) -> [DeclSyntax] {
+        [
             // Made on the model's first read (`Cairn._ModelObservationRegistrar`): a fetched
             // model dropped unread never pays for one. `nonisolated(unsafe)`: `access` and `withMutation` are
             // nonisolated, as Observation's are, and a model is confined to one context.
@@ -148,13 +178,24 @@ extension ModelMacro: MemberMacro {
             """,
             "struct _SwiftDataNoType {}",
         ]
-        return members
     }
 
     /// `public static var schemaMetadata: [Cairn.Schema.PropertyMetadata] { [ … ] }`.
     static func schemaMetadata(typeName: String, properties: [StoredProperty]) -> DeclSyntax {
-        let entries = properties.map { property -> String in
-            var arguments = "name: \(TableMacro.stringLiteral(property.name)), keypath: \\\(typeName).\(property.name)"
+        let entries = metadataEntries(root: typeName, properties: properties)
+        let body = entries.isEmpty ? "    []" : "    [\n" + entries.map { "        " + $0 + ",\n" }.joined() + "    ]"
+        return DeclSyntax(stringLiteral: """
+            public nonisolated static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
+            \(body)
+            }
+            """)
+    }
+
+    /// `Cairn.Schema.PropertyMetadata(name: "title", keypath: \Workout.title, …)` for each
+    /// property, its key path rooted in `root`.
+    static func metadataEntries(root: String, properties: [StoredProperty]) -> [String] {
+        properties.map { property -> String in
+            var arguments = "name: \(TableMacro.stringLiteral(property.name)), keypath: \\\(root).\(property.name)"
             if let initializer = property.initializer {
                 arguments += ", defaultValue: (\(initializer.trimmedDescription)) as \(property.typeAsArgument)"
             }
@@ -165,12 +206,6 @@ extension ModelMacro: MemberMacro {
             }
             return "Cairn.Schema.PropertyMetadata(\(arguments))"
         }
-        let body = entries.isEmpty ? "    []" : "    [\n" + entries.map { "        " + $0 + ",\n" }.joined() + "    ]"
-        return DeclSyntax(stringLiteral: """
-            public nonisolated static var schemaMetadata: [Cairn.Schema.PropertyMetadata] {
-            \(body)
-            }
-            """)
     }
 
     /// Whether the class is written `@MainActor` (or `@_Concurrency.MainActor`).
@@ -200,6 +235,12 @@ extension ModelMacro: MemberAttributeMacro {
     ) throws -> [AttributeSyntax] {
         guard declaration.is(ClassDeclSyntax.self) else { return [] }
         guard case .persisted(let property) = MemberClassification.classify(member) else { return [] }
+        // A subclass's properties come after its superclass's, how many the syntax does not
+        // tell: they are read and written by key path.
+        if let classDecl = declaration.as(ClassDeclSyntax.self), superclassName(classDecl) != nil {
+            let storage = StoredProperty.storageName(of: property.name, in: declaration.memberBlock.members)
+            return storage != "_" + property.name ? ["@_PersistedProperty(storage: \(literal: storage))"] : ["@_PersistedProperty"]
+        }
         // The property's slot: its place among the persisted properties, the order of
         // `schemaMetadata` (and so of the entity's slots). Found by name, which is unique in
         // the class: the member handed in need not be the node inside `declaration`.
@@ -243,18 +284,27 @@ extension ModelMacro: ExtensionMacro {
         // The conformances are `nonisolated`: under Swift 6.2's default main-actor isolation,
         // Swift would infer them isolated to the main actor, and Cairn, which uses them from
         // the context's actor in nonisolated generic code, could not use them at all.
+        // A subclass inherits the conformances; its columns are not typed SQL's either.
+        let isSubclass = superclassName(classDecl) != nil
+        if isSubclass, requested.contains("PersistentModel") || requested.contains("Cairn.PersistentModel") {
+            // The compiler says the class is no model yet: what it inherits from first is not
+            // a model class. The members were written for a subclass and will not compile.
+            context.diagnose(Diagnostic(
+                node: node,
+                message: ModelDiagnostic.notASubclass(classDecl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription ?? "")))
+        }
         for (short, full) in [
             ("PersistentModel", "Cairn.PersistentModel"), ("Observable", "Observation.Observable"),
-            ("Hashable", "Swift.Hashable"),
+            ("Hashable", "Swift.Hashable"), ("_ModelMetatype", "Cairn._ModelMetatype"),
         ]
-        where wants(short, full) {
+        where !isSubclass && wants(short, full) {
             extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): nonisolated \(raw: full) {}"))
         }
         // Typed SQL's `Table` needs `TableColumns.QueryValue` to be exactly `Self`, which only a
         // final class can promise; a non-final model (Apple's samples declare
         // `@Model public class Bird`) is a SwiftData model without typed-SQL columns.
         let isFinal = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
-        if isFinal, wants("Table", "Cairn.Table") {
+        if isFinal, !isSubclass, wants("Table", "Cairn.Table") {
             let source = tableExtension(classDecl, type: type.trimmedDescription)
             extensions.append(try ExtensionDeclSyntax(SyntaxNodeString(stringLiteral: source)))
         }
