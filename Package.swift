@@ -184,7 +184,7 @@ let package = Package(
         // Its end-to-end tests run the `cairn` binary `swift build --build-tests` puts beside the bundle.
         .testTarget(name: "CairnToolTests", dependencies: ["CairnTool", "Cairn", "CairnSQLite"], swiftSettings: strict),
         .testTarget(
-            name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData", "CairnTestSupport", "CairnFormatCheck"],
+            name: "CairnCoreDataTests", dependencies: ["CairnCoreData", "CoreData", "SwiftData", "CairnTestSupport", "CairnFormatCheck"],
             // The fuzz corpus is read from the source tree by FormatFuzzCorpusTests.
             exclude: ["FuzzCorpus"], swiftSettings: strict),
     ],

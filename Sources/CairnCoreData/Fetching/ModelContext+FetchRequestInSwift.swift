@@ -23,10 +23,12 @@ extension ModelContext {
         let sqlEntity = FormatSQLEntity(entity)
         let select = try request.sqlSelect(for: sqlEntity, as: .managedObjectResultType)
         let byKey = [SQLExpression.column(sqlEntity.primaryKey, table: sqlEntity.table).ascending()]
+        // Every row of the entity: of a subentity, its rows of the hierarchy's table.
+        let every = sqlEntity.rowCondition(alias: sqlEntity.table)
         let attempts: [(condition: SQLExpression?, ordering: [SQLOrderingTerm], filters: Bool, sorts: Bool)] =
             includingPending
-            ? [(nil, byKey, true, true)]
-            : [(select.condition, byKey, false, true), (nil, select.ordering, true, false), (nil, byKey, true, true)]
+            ? [(every, byKey, true, true)]
+            : [(select.condition, byKey, false, true), (every, select.ordering, true, false), (every, byKey, true, true)]
         for (index, attempt) in attempts.enumerated() {
             var models: [M]
             do {

@@ -38,8 +38,11 @@ extension NSFetchRequest {
         let table = entity.table
         let primaryKey = SQLExpression.column(entity.primaryKey, table: table)
         var select = SQLSelect([SQLSelectColumn](), from: .table(table))
+        // A subentity of a `@Model` hierarchy reads only its rows of the shared table.
+        select.condition = entity.rowCondition(alias: table)
         if let predicateTree {
-            select.condition = try predicateTree.sqlCondition(for: entity)
+            let condition = try predicateTree.sqlCondition(for: entity)
+            select.condition = select.condition.map { $0.and(condition) } ?? condition
         }
         // The sort, then the primary key (dictionaries choose their own below).
         var ordering = resultType == .dictionaryResultType ? [] : try sortTerms(for: entity) + [primaryKey.ascending()]

@@ -68,21 +68,36 @@ public struct FormatSQLEntity: Sendable {
     /// try car.rowCondition(alias: "t")?.render().sql   // "t"."Z_ENT" IN (?, …), values bound
     /// ```
     public func rowCondition(alias: String) -> SQLExpression? {
-        rowRestriction.map { SQLExpression.column($0.column, table: alias).in(values: $0.values.map(DatabaseValue.integer)) }
+        rowRestriction.map { restriction in
+            let stored = restriction.names.isEmpty
+                ? restriction.values.map(DatabaseValue.integer) : restriction.names.map(DatabaseValue.text)
+            return SQLExpression.column(restriction.column, table: alias).in(values: stored)
+        }
     }
 
     /// Which rows of a shared table are the entity's: those whose `column` holds one of
-    /// `values` (an entity and its sub-entities).
+    /// `values` (an entity and its sub-entities), or one of `names`.
     public struct RowRestriction: Sendable, Hashable {
-        /// The column that tells entities apart (`Z_ENT`).
+        /// The column that tells entities apart (`Z_ENT`, or Cairn's `_entity`).
         public var column: String
-        /// The values of the entity and of each of its sub-entities.
+        /// The numbers of the entity and of each of its sub-entities (Core Data's `Z_ENT`).
         public var values: [Int64]
+        /// The names of the entity and of each of its sub-entities, where the column holds
+        /// names (a `@Model` hierarchy's `_entity`); when not empty, they are matched instead
+        /// of ``values``.
+        public var names: [String] = []
 
         /// Rows whose `column` is one of `values`.
         public init(column: String, values: [Int64]) {
             self.column = column
             self.values = values
+        }
+
+        /// Rows whose `column` is one of `names`.
+        public init(column: String, names: [String]) {
+            self.column = column
+            self.values = []
+            self.names = names
         }
     }
 }
@@ -139,6 +154,12 @@ extension FormatSQLEntity {
     /// instructions a fetch.
     public init(_ entity: Schema.Entity) {
         self = entity.formatSQLEntity
+        if entity.superentity != nil {
+            // A subentity's rows are those of its root's table that name it or an entity below
+            // it (read now: subclasses may join the hierarchy after the entity was built).
+            table = entity.tableName
+            rowRestriction = RowRestriction(column: Schema.Entity.discriminatorColumn, names: entity.namesWithSubentities)
+        }
     }
 
     /// What ``init(_:)`` answers for an entity with these properties (called as the entity is
