@@ -138,6 +138,7 @@ public final class ModelContext {
     }
 
     deinit {
+        if let changeInbox { state.changes.removeInbox(changeInbox, of: ObjectIdentifier(self)) }
         // Custom stores this context used hear that it is gone.
         if let editingStateID {
             for store in state.dataStores { store.invalidateState(for: EditingState(id: editingStateID, author: author)) }

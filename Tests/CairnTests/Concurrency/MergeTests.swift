@@ -97,6 +97,23 @@ struct MergeTests {
         #expect(container.changes.inbox(for: other).take() == ["Workout"])
     }
 
+    @Test("a context that goes takes its inbox with it: a server's context per request leaves none behind")
+    func goneContextsLeaveNoInbox() throws {
+        let container = try memoryContainer(for: Workout.self)
+        try saved(1, in: container)
+        let kept = ModelContext(container)
+        _ = try kept.fetch(FetchDescriptor<Workout>())
+        for _ in 0..<50 {
+            let request = ModelContext(container)
+            let workout = try #require(try request.fetch(FetchDescriptor<Workout>()).first)
+            workout.minutes += 1
+            try request.save()
+        }
+        #expect(container.changes.inboxCount == 1)
+        // The context that stayed still hears the others' saves.
+        #expect(container.changes.inbox(for: kept).take() == ["Workout"])
+    }
+
     @Test("a save that fails leaves no saving context behind: a later commit on the same thread reaches the context")
     func failedSaveLeavesNoSavingContext() throws {
         let container = try memoryContainer(for: Team.self, Player.self)
