@@ -42,6 +42,10 @@ enum DifferentialStatements {
         }
         try database.read { db in
             record("every column, by id") { try Reminder.order(by: \.id).fetchAll(db) }
+            record("lookups by primary key") {
+                try [1, 3, 999].map { try Reminder.find($0).fetchOne(db).map { "\($0)" } ?? "nil" }
+                    + Reminder.find(2).fetchAll(db).map { "\($0)" }
+            }
             record("a cursor over rows") {
                 let cursor = try Reminder.order(by: \.id).fetchCursor(db)
                 var rows: [Reminder] = []

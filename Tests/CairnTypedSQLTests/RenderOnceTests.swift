@@ -28,10 +28,37 @@ struct RenderOnceTests {
         for id in [1, 2, 3, 1] { found.append(try RenderProbe.find(id).fetchOne(db)) }
         #expect(found == [RenderProbe(id: 1, name: "one"), RenderProbe(id: 2, name: "two"), nil,
                           RenderProbe(id: 1, name: "one")])
-        #expect(statistics(RenderProbe.find(0)) == SQLRenderCache.Statistics(renders: 1, hits: 3))
+        // A lookup of every row by key is a template of the table: its SELECT is neither
+        // built nor compared with a cached one, only its key is bound.
+        let lookup = SQLTemplate.Identity(RenderProbe.self, .primaryKeyLookup)
+        #expect(SQLRenderCache.shared.statistics(for: lookup) == SQLRenderCache.Statistics(renders: 1, hits: 3))
         let rendered = try RenderProbe.find(9).render()
         #expect(rendered.sql == #"SELECT "renderProbes"."id", "renderProbes"."name" FROM "renderProbes" WHERE "renderProbes"."id" = ?"#)
         #expect(rendered.arguments == [.integer(9)])
+        #expect(try RenderProbe.find([2]).fetchAll(db) == [RenderProbe(id: 2, name: "two")])
+        #expect(try RenderProbe.find(2).fetchAll(db) == [RenderProbe(id: 2, name: "two")])
+    }
+
+    @Test func aLookupChangedAfterFindIsAStatementAgain() throws {
+        #expect(try RenderProbe.find(1).where { $0.name.eq("one") }.fetchOne(db) == RenderProbe(id: 1, name: "one"))
+        #expect(try RenderProbe.find(1).where { $0.name.eq("two") }.fetchOne(db) == nil)
+        #expect(try RenderProbe.find(2).select(\.name).fetchOne(db) == "two")
+        #expect(try RenderProbe.find(1).fetchCount(db) == 1)
+        #expect(try RenderProbe.find(1).render().sql
+                == #"SELECT "renderProbes"."id", "renderProbes"."name" FROM "renderProbes" WHERE "renderProbes"."id" = ?"#)
+        #expect(try RenderProbe.find(1).where { $0.name.eq("one") }.render().sql.hasSuffix(
+            #"WHERE "renderProbes"."id" = ? AND "renderProbes"."name" = ?"#))
+        // `where` first, then `find`: one statement, as before.
+        #expect(try RenderProbe.where { $0.name.eq("two") }.find(2).fetchOne(db) == RenderProbe(id: 2, name: "two"))
+        #expect(try RenderProbe.where { $0.name.eq("two") }.find(1).fetchOne(db) == nil)
+    }
+
+    @Test func aConnectionWithoutTemplatesRunsTheLookupAsItsStatement() throws {
+        let recording = StatementRecorder(db)
+        #expect(try RenderProbe.find(2).fetchOne(recording) == RenderProbe(id: 2, name: "two"))
+        #expect(try RenderProbe.find(3).fetchAll(recording) == [])
+        #expect(recording.statements.count == 2)
+        #expect(try recording.statements.first?.render().arguments == [.integer(2)])
     }
 
     @Test func whereClosuresRenderOncePerShape() throws {
@@ -56,5 +83,33 @@ struct RenderOnceTests {
         let update = RenderProbe.where { $0.id.eq(0) }.update(set: { $0.name = "" })
         #expect(SQLRenderCache.shared.statistics(for: try update.sqlStatement())
                 == SQLRenderCache.Statistics(renders: 1, hits: 1))
+    }
+}
+
+/// A connection that implements only the statement requirements, recording each statement.
+private final class StatementRecorder: QueryConnection {
+    let db: Database
+    private(set) var statements: [SQLStatement] = []
+
+    init(_ db: Database) { self.db = db }
+
+    func fetchAll<Element>(_ statement: SQLStatement, _ transform: (Row) throws -> Element) throws -> [Element] {
+        statements.append(statement)
+        return try db.fetchAll(statement, transform)
+    }
+
+    func fetchOne<Element>(_ statement: SQLStatement, _ transform: (Row) throws -> Element) throws -> Element? {
+        statements.append(statement)
+        return try db.fetchOne(statement, transform)
+    }
+
+    func execute(_ statement: SQLStatement) throws {
+        statements.append(statement)
+        try db.execute(statement)
+    }
+
+    func fetchCursor(_ statement: SQLStatement) throws -> RowCursor {
+        statements.append(statement)
+        return try db.fetchCursor(statement)
     }
 }

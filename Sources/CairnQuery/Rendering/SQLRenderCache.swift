@@ -69,6 +69,21 @@ public final class SQLRenderCache: Sendable {
         return RenderedSQL(sql: template.sql, arguments: try template.binding(values).arguments)
     }
 
+    /// The SQL text of `template` with its values bound, rendered from its shape the first
+    /// time its identity is seen.
+    ///
+    /// Throws ``SQLRenderError`` as ``SQLRenderable/render()`` does.
+    public func rendering(of template: SQLTemplate) throws -> RenderedSQL {
+        if let rendered = storage.template(template.identity) { return try rendered.binding(template.values) }
+        let rendered = try template.shape.render(dialect: dialect)
+        storage.insert(rendered, for: template.identity)
+        return try rendered.binding(template.values)
+    }
+
+    /// How often the template of `identity` was rendered and served, or `nil` if it is not
+    /// cached: a test's window on the cache.
+    public func statistics(for identity: SQLTemplate.Identity) -> Statistics? { storage.statistics(for: identity) }
+
     /// How often the shape of `statement` was rendered and served, or `nil` if it is not
     /// cached: a test's window on the cache.
     public func statistics(for statement: SQLStatement) -> Statistics? {
@@ -79,7 +94,7 @@ public final class SQLRenderCache: Sendable {
     /// The number of shapes cached.
     public var count: Int { storage.count }
 
-    /// Forgets every shape.
+    /// Forgets every shape and template.
     public func removeAll() { storage.removeAll() }
 }
 
@@ -95,6 +110,21 @@ private final class LockedShapes: @unchecked Sendable {
     /// An entry rather than a (shape, entry) pair: binding a pair with `if let` copied the
     /// whole shape, a retain and a release per field (about 1,100 instructions a hit).
     private var recent: Entry?
+    /// The renderings of templates, by identity (``SQLTemplate``), and the one served last.
+    private var templates: [SQLTemplate.Identity: TemplateEntry] = [:]
+    private var recentTemplate: TemplateEntry?
+
+    /// A template's rendering and how often it was served.
+    private final class TemplateEntry {
+        let identity: SQLTemplate.Identity
+        let rendered: RenderedSQL
+        var statistics = SQLRenderCache.Statistics(renders: 1, hits: 0)
+
+        init(_ identity: SQLTemplate.Identity, _ rendered: RenderedSQL) {
+            self.identity = identity
+            self.rendered = rendered
+        }
+    }
 
     /// A rendering, the shape it was rendered from and how often it was served; a class, so
     /// `recent` and `entries` share it.
@@ -146,6 +176,36 @@ private final class LockedShapes: @unchecked Sendable {
         entries[key] = Entry(template, shape: shape)
     }
 
+    func template(_ identity: SQLTemplate.Identity) -> RenderedSQL? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let recentTemplate, recentTemplate.identity == identity {
+            recentTemplate.statistics.hits += 1
+            return recentTemplate.rendered
+        }
+        guard let entry = templates[identity] else { return nil }
+        entry.statistics.hits += 1
+        recentTemplate = entry
+        return entry.rendered
+    }
+
+    func insert(_ rendered: RenderedSQL, for identity: SQLTemplate.Identity) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let entry = templates[identity] {
+            // Rendered concurrently by another thread.
+            entry.statistics.renders += 1
+            return
+        }
+        templates[identity] = TemplateEntry(identity, rendered)
+    }
+
+    func statistics(for identity: SQLTemplate.Identity) -> SQLRenderCache.Statistics? {
+        lock.lock()
+        defer { lock.unlock() }
+        return templates[identity]?.statistics
+    }
+
     func statistics(for shape: SQLStatement) -> SQLRenderCache.Statistics? {
         lock.lock()
         defer { lock.unlock() }
@@ -164,6 +224,8 @@ private final class LockedShapes: @unchecked Sendable {
         defer { lock.unlock() }
         entries.removeAll()
         recent = nil
+        templates.removeAll()
+        recentTemplate = nil
     }
 }
 

@@ -67,13 +67,25 @@ extension Select {
     /// ```
     @inlinable
     public func fetchAll(_ db: some QueryConnection) throws -> [From.QueryOutput] where Columns == (), Joins == () {
-        try fetchRows(db, .select(query)) { try From.decode(from: &$0) }
+        if let lookupTemplate {
+            return try db.fetchAll(lookupTemplate) { row in
+                var decoder = QueryDecoder(row: row)
+                return try From.decode(from: &decoder)
+            }
+        }
+        return try fetchRows(db, .select(query)) { try From.decode(from: &$0) }
     }
 
     /// The first row of the table, or `nil`.
     @inlinable
     public func fetchOne(_ db: some QueryConnection) throws -> From.QueryOutput? where Columns == (), Joins == () {
-        try fetchFirst(db, .select(query)) { try From.decode(from: &$0) }
+        if let lookupTemplate {
+            return try db.fetchOne(lookupTemplate) { row in
+                var decoder = QueryDecoder(row: row)
+                return try From.decode(from: &decoder)
+            }
+        }
+        return try fetchFirst(db, .select(query)) { try From.decode(from: &$0) }
     }
 
     /// A cursor over the rows of the table. Inlinable, so its decoding is specialized for the

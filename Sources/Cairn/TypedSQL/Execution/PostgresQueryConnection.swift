@@ -21,6 +21,19 @@ extension PostgresConnection: QueryConnection {
         return try fetchOne(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
     }
 
+    /// Renders `template` in PostgreSQL's dialect once per identity, runs it and transforms
+    /// each row.
+    public func fetchAll<Element>(_ template: SQLTemplate, _ transform: (Row) throws -> Element) throws -> [Element] {
+        let rendered = try PostgresRendering.cache.rendering(of: template)
+        return try fetchAll(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
+    }
+
+    /// Renders `template` once per identity, runs it and transforms its first row.
+    public func fetchOne<Element>(_ template: SQLTemplate, _ transform: (Row) throws -> Element) throws -> Element? {
+        let rendered = try PostgresRendering.cache.rendering(of: template)
+        return try fetchOne(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
+    }
+
     /// Renders and runs `statement`, discarding its rows.
     public func execute(_ statement: SQLStatement) throws {
         let rendered = try PostgresRendering.cache.render(statement)

@@ -30,6 +30,28 @@ public protocol QueryConnection {
     /// A cursor over the rows of `statement`, read one at a time (on SQLite, stepped; on a
     /// server, fetched in batches from a server-side cursor).
     func fetchCursor(_ statement: SQLStatement) throws -> RowCursor
+
+    /// Runs the statement `template` stands for and returns each row transformed by
+    /// `transform`. A connection that renders in a dialect of its own renders the template
+    /// once per identity (``SQLRenderCache/rendering(of:)``); by default, runs
+    /// ``SQLTemplate/statement``.
+    func fetchAll<Element>(_ template: SQLTemplate, _ transform: (Row) throws -> Element) throws -> [Element]
+
+    /// Runs the statement `template` stands for and returns its first row transformed by
+    /// `transform`, or `nil`, rendering it as the template `fetchAll` does.
+    func fetchOne<Element>(_ template: SQLTemplate, _ transform: (Row) throws -> Element) throws -> Element?
+}
+
+extension QueryConnection {
+    /// Runs ``SQLTemplate/statement``.
+    public func fetchAll<Element>(_ template: SQLTemplate, _ transform: (Row) throws -> Element) throws -> [Element] {
+        try fetchAll(template.statement, transform)
+    }
+
+    /// Runs ``SQLTemplate/statement``.
+    public func fetchOne<Element>(_ template: SQLTemplate, _ transform: (Row) throws -> Element) throws -> Element? {
+        try fetchOne(template.statement, transform)
+    }
 }
 
 extension Database: QueryConnection {
@@ -45,6 +67,20 @@ extension Database: QueryConnection {
     @inlinable
     public func fetchOne<Element>(_ statement: SQLStatement, _ transform: (Row) throws -> Element) throws -> Element? {
         let rendered = try SQLRenderCache.shared.render(statement)
+        return try cachedStatement(sql: rendered.sql).fetchOne(arguments: StatementArguments(rendered.arguments), transform)
+    }
+
+    /// Renders `template` once per identity, runs it and transforms each row.
+    @inlinable
+    public func fetchAll<Element>(_ template: SQLTemplate, _ transform: (Row) throws -> Element) throws -> [Element] {
+        let rendered = try SQLRenderCache.shared.rendering(of: template)
+        return try cachedStatement(sql: rendered.sql).fetchAll(arguments: StatementArguments(rendered.arguments), transform)
+    }
+
+    /// Renders `template` once per identity, runs it and transforms its first row.
+    @inlinable
+    public func fetchOne<Element>(_ template: SQLTemplate, _ transform: (Row) throws -> Element) throws -> Element? {
+        let rendered = try SQLRenderCache.shared.rendering(of: template)
         return try cachedStatement(sql: rendered.sql).fetchOne(arguments: StatementArguments(rendered.arguments), transform)
     }
 

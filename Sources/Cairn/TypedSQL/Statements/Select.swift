@@ -17,6 +17,10 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     /// read or changed (``Table/all`` of a table without a scope of its own is read on
     /// every run of a statement begun from the table).
     @usableFromInline var written: SQLSelect?
+    /// A primary-key lookup of every row of `From` (`Reminder.find(42)`), kept as its column
+    /// and key until the statement is read as IR (``clauses``): run as it is, it is a
+    /// template (``lookupTemplate``) whose SQL text depends only on the table.
+    @usableFromInline var keyLookup: KeyLookup?
     /// Whether the table's default scope (the `WHERE` of its own ``Table/all``) applies: true
     /// for statements begun from the static shortcuts, false from ``Table/unscoped``.
     @usableFromInline let appliesDefaultScope: Bool
@@ -46,12 +50,29 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     /// The clauses as written, before the table's default scope; `columns` holds the selected
     /// (or all joined tables') columns.
     @usableFromInline var clauses: SQLSelect {
-        get { written ?? AllRowsQueries.query(for: From.self) }
-        set { written = newValue }
+        get {
+            if let keyLookup { return AllRowsQueries.query(for: From.self).where(keyLookup.condition) }
+            return written ?? AllRowsQueries.query(for: From.self)
+        }
+        set {
+            written = newValue
+            keyLookup = nil
+        }
     }
 
     /// The `WHERE` as written.
-    @inlinable var writtenCondition: SQLExpression? { written?.condition }
+    @inlinable var writtenCondition: SQLExpression? { keyLookup?.condition ?? written?.condition }
+
+    /// The lookup of ``keyLookup`` as a template, when the statement is nothing more: `nil`
+    /// once anything else was added, or when the table's default scope applies (its `WHERE`
+    /// may bind values of its own, which a template of the table could not know).
+    @inlinable var lookupTemplate: SQLTemplate? {
+        guard let keyLookup, !appliesDefaultScope || From.all.writtenCondition == nil else { return nil }
+        let column = keyLookup.column
+        return SQLTemplate(From.self, .primaryKeyLookup, values: [keyLookup.key]) { values in
+            .select(AllRowsQueries.query(for: From.self).where(column.equals(values[0])))
+        }
+    }
 
     /// The statement's clauses, with the table's default scope's `WHERE` first when it
     /// applies (see ``Table/all``).
@@ -65,6 +86,20 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
         change(&copy.clauses)
         return copy
     }
+}
+
+/// A lookup of one row by its primary key: the key column and the bound key.
+@usableFromInline struct KeyLookup: Sendable {
+    @usableFromInline let column: SQLExpression
+    @usableFromInline let key: DatabaseValue
+
+    @usableFromInline init(column: SQLExpression, key: DatabaseValue) {
+        self.column = column
+        self.key = key
+    }
+
+    /// `column = key`.
+    @usableFromInline var condition: SQLExpression { column.equals(.value(key)) }
 }
 
 /// A table's default scope joined to a statement's own conditions.
@@ -368,9 +403,15 @@ extension Select where From: PrimaryKeyedTable {
     /// Reminder.find(42)  // … WHERE "reminders"."id" = ?
     /// ```
     public func find(_ key: From.TableColumns.PrimaryKey.QueryOutput) -> Self {
-        let column = From.columns.primaryKey
+        let column = From.columns.primaryKey.sqlExpression
         let value = From.TableColumns.PrimaryKey(queryOutput: key).sqlExpression
-        return with { $0 = $0.where(column.sqlExpression.equals(value)) }
+        // On every row of the table, the lookup waits as its key (see `keyLookup`).
+        if written == nil, keyLookup == nil, let bound = value.boundValue {
+            var lookup = self
+            lookup.keyLookup = KeyLookup(column: column, key: bound)
+            return lookup
+        }
+        return with { $0 = $0.where(column.equals(value)) }
     }
 
     /// Filters to the rows with any of the given primary keys (`pk IN (…)`).

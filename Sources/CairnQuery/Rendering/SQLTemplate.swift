@@ -1,0 +1,69 @@
+import CairnSQLite
+
+/// A statement known by an identity rather than by its IR: its SQL text depends only on the
+/// identity, so a render cache renders it once per identity, from its shape, and each run
+/// only binds its values (``SQLRenderCache/rendering(of:)``).
+///
+/// The typed SQL builder runs `Reminder.find(42)` as one: the text of a primary-key lookup
+/// depends only on the table, so a lookup neither builds its `SELECT` nor compares it with
+/// the cached one.
+///
+/// ```swift
+/// let lookup = SQLTemplate(Reminder.self, .primaryKeyLookup, values: [.integer(42)]) { values in
+///     .select(SQLSelect(from: "reminders").where(.column("id").equals(values[0])))
+/// }
+/// try SQLRenderCache.shared.rendering(of: lookup)
+/// // SELECT * FROM "reminders" WHERE "id" = ?   -- [42]; rendered once for every key
+/// ```
+public struct SQLTemplate: Sendable {
+    /// What a template's SQL text depends on: every template of one identity must make the
+    /// same statement from the same values.
+    public struct Identity: Hashable, Sendable {
+        let type: ObjectIdentifier
+        let kind: Kind
+
+        /// The identity of the `kind` statement of `type` (a table type).
+        public init(_ type: Any.Type, _ kind: Kind) {
+            self.type = ObjectIdentifier(type)
+            self.kind = kind
+        }
+    }
+
+    /// The statements a type can have templates for.
+    public enum Kind: Hashable, Sendable {
+        /// Every column of the rows whose primary key equals the one value.
+        case primaryKeyLookup
+    }
+
+    /// What the SQL text depends on.
+    public let identity: Identity
+    /// The values, in the order the statement takes them.
+    public let values: [DatabaseValue]
+    /// The statement, with `expressions[i]` standing for `values[i]`.
+    private let make: @Sendable (_ expressions: [SQLExpression]) -> SQLStatement
+
+    /// A template of identity `(type, kind)` for `values`; `make` writes its statement with
+    /// the expressions it is given in place of the values, and must write the same statement
+    /// for every template of that identity.
+    public init(
+        _ type: Any.Type, _ kind: Kind, values: [DatabaseValue],
+        make: @escaping @Sendable (_ expressions: [SQLExpression]) -> SQLStatement
+    ) {
+        self.identity = Identity(type, kind)
+        self.values = values
+        self.make = make
+    }
+
+    /// The statement with a ``SQLExpression/parameter(_:)`` for each value: what a cache renders.
+    public var shape: SQLStatement { make(values.indices.map { .parameter($0) }) }
+
+    /// The statement with its values bound: what a connection that keeps no templates runs.
+    public var statement: SQLStatement { make(values.map { .value($0) }) }
+}
+
+extension SQLExpression {
+    /// The value this expression binds, if it is a bound value (``value(_:)``), else `nil`.
+    public var boundValue: DatabaseValue? {
+        if case .value(let value) = node { value } else { nil }
+    }
+}
