@@ -127,6 +127,14 @@ enum DifferentialStatements {
             record("update returning") {
                 try Reminder.where { $0.id.lte(2) }.update { $0.title += "?" }.returning(\.title).fetchAll(db).sorted()
             }
+            record("update of whole rows") {
+                for list in try RemindersList.order(by: \.id).fetchAll(db) {
+                    var renamed = list
+                    renamed.title += " (renamed)"
+                    try RemindersList.update(renamed).execute(db)
+                }
+                return try RemindersList.order(by: \.id).fetchAll(db)
+            }
             record("upsert") {
                 try RemindersList.insert {
                     RemindersList(id: 1, color: 1, position: 9, title: "Renamed")

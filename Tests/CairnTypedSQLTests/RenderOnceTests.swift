@@ -9,6 +9,14 @@ private struct RenderProbe: Hashable, Sendable {
     var name = ""
 }
 
+/// The table of the row-update test, apart from `RenderProbe` so that neither test's
+/// statistics count the other's statements.
+@Table
+private struct RowUpdateProbe: Hashable, Sendable {
+    let id: Int
+    var name = ""
+}
+
 @Suite("Typed SQL: rendered once per query shape")
 struct RenderOnceTests {
     let db: Database
@@ -51,6 +59,26 @@ struct RenderOnceTests {
         // `where` first, then `find`: one statement, as before.
         #expect(try RenderProbe.where { $0.name.eq("two") }.find(2).fetchOne(db) == RenderProbe(id: 2, name: "two"))
         #expect(try RenderProbe.where { $0.name.eq("two") }.find(1).fetchOne(db) == nil)
+    }
+
+    @Test func aRowUpdateIsATemplateOfItsTable() throws {
+        try db.execute(sql: #"CREATE TABLE "rowUpdateProbes" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL)"#)
+        try RowUpdateProbe.insert { RowUpdateProbe(id: 1, name: "one"); RowUpdateProbe(id: 2, name: "two") }.execute(db)
+        try RowUpdateProbe.update(RowUpdateProbe(id: 1, name: "first")).execute(db)
+        try RowUpdateProbe.update(RowUpdateProbe(id: 2, name: "second")).execute(db)
+        #expect(try RowUpdateProbe.order(by: \.id).fetchAll(db).map(\.name) == ["first", "second"])
+        let update = SQLTemplate.Identity(RowUpdateProbe.self, .rowUpdate)
+        #expect(SQLRenderCache.shared.statistics(for: update) == SQLRenderCache.Statistics(renders: 1, hits: 1))
+        let rendered = try RowUpdateProbe.update(RowUpdateProbe(id: 7, name: "seven")).render()
+        #expect(rendered.sql == #"UPDATE "rowUpdateProbes" SET "name" = ? WHERE "rowUpdateProbes"."id" = ?"#)
+        #expect(rendered.arguments == [.text("seven"), .integer(7)])
+        // Anything added makes it a statement again.
+        let names = try RowUpdateProbe.update(RowUpdateProbe(id: 1, name: "one")).returning(\.name).fetchAll(db)
+        #expect(names == ["one"])
+        try RowUpdateProbe.update(RowUpdateProbe(id: 2, name: "two")).where { $0.name.eq("nobody") }.execute(db)
+        #expect(try RowUpdateProbe.find(2).fetchOne(db)?.name == "second")
+        try RowUpdateProbe.update(RowUpdateProbe(id: 2, name: "two")).execute(StatementRecorder(db))
+        #expect(try RowUpdateProbe.find(2).fetchOne(db)?.name == "two")
     }
 
     @Test func aConnectionWithoutTemplatesRunsTheLookupAsItsStatement() throws {

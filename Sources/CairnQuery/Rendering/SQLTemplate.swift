@@ -33,6 +33,9 @@ public struct SQLTemplate: Sendable {
     public enum Kind: Hashable, Sendable {
         /// Every column of the rows whose primary key equals the one value.
         case primaryKeyLookup
+        /// An `UPDATE` of every column but the key (the values in column order) of the row
+        /// whose key is the last value.
+        case rowUpdate
     }
 
     /// What the SQL text depends on.

@@ -34,6 +34,12 @@ extension PostgresConnection: QueryConnection {
         return try fetchOne(sql: rendered.sql, arguments: StatementArguments(rendered.arguments), transform)
     }
 
+    /// Renders `template` once per identity and runs it, discarding its rows.
+    public func execute(_ template: SQLTemplate) throws {
+        let rendered = try PostgresRendering.cache.rendering(of: template)
+        try execute(sql: rendered.sql, arguments: StatementArguments(rendered.arguments))
+    }
+
     /// Renders and runs `statement`, discarding its rows.
     public func execute(_ statement: SQLStatement) throws {
         let rendered = try PostgresRendering.cache.render(statement)

@@ -40,6 +40,10 @@ public protocol QueryConnection {
     /// Runs the statement `template` stands for and returns its first row transformed by
     /// `transform`, or `nil`, rendering it as the template `fetchAll` does.
     func fetchOne<Element>(_ template: SQLTemplate, _ transform: (Row) throws -> Element) throws -> Element?
+
+    /// Runs the statement `template` stands for, discarding any rows, rendering it as the
+    /// template `fetchAll` does.
+    func execute(_ template: SQLTemplate) throws
 }
 
 extension QueryConnection {
@@ -51,6 +55,11 @@ extension QueryConnection {
     /// Runs ``SQLTemplate/statement``.
     public func fetchOne<Element>(_ template: SQLTemplate, _ transform: (Row) throws -> Element) throws -> Element? {
         try fetchOne(template.statement, transform)
+    }
+
+    /// Runs ``SQLTemplate/statement``.
+    public func execute(_ template: SQLTemplate) throws {
+        try execute(template.statement)
     }
 }
 
@@ -82,6 +91,12 @@ extension Database: QueryConnection {
     public func fetchOne<Element>(_ template: SQLTemplate, _ transform: (Row) throws -> Element) throws -> Element? {
         let rendered = try SQLRenderCache.shared.rendering(of: template)
         return try cachedStatement(sql: rendered.sql).fetchOne(arguments: StatementArguments(rendered.arguments), transform)
+    }
+
+    /// Renders `template` once per identity and runs it.
+    public func execute(_ template: SQLTemplate) throws {
+        let rendered = try SQLRenderCache.shared.rendering(of: template)
+        try cachedStatement(sql: rendered.sql).execute(arguments: StatementArguments(rendered.arguments))
     }
 
     /// Renders `statement` once per shape and runs it.

@@ -40,7 +40,7 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     }
 
     /// Every row of `From`, the base of the static shortcuts and of ``Table/all``.
-    init(everyRowOf _: From.Type, appliesDefaultScope: Bool) where Columns == (), Joins == () {
+    @usableFromInline init(everyRowOf _: From.Type, appliesDefaultScope: Bool) where Columns == (), Joins == () {
         self.written = nil
         self.appliesDefaultScope = appliesDefaultScope
         self.isSelected = false
@@ -81,7 +81,7 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
         return DefaultScope.apply(scope, to: clauses)
     }
 
-    func with(_ change: (inout SQLSelect) -> Void) -> Self {
+    @usableFromInline func with(_ change: (inout SQLSelect) -> Void) -> Self {
         var copy = self
         change(&copy.clauses)
         return copy
@@ -158,7 +158,7 @@ extension Table {
     /// What the static shortcuts begin from: every row, with the default scope applied when
     /// the statement is run. Not `all` itself, which a table's own `all` written with a
     /// shortcut (`Self.where { … }`) would then read while it is being made.
-    @usableFromInline static var scoped: SelectOf<Self> {
+    @inlinable static var scoped: SelectOf<Self> {
         Select(everyRowOf: Self.self, appliesDefaultScope: true)
     }
 
@@ -402,6 +402,7 @@ extension Select where From: PrimaryKeyedTable {
     /// ```swift
     /// Reminder.find(42)  // … WHERE "reminders"."id" = ?
     /// ```
+    @inlinable
     public func find(_ key: From.TableColumns.PrimaryKey.QueryOutput) -> Self {
         let column = From.columns.primaryKey.sqlExpression
         let value = From.TableColumns.PrimaryKey(queryOutput: key).sqlExpression

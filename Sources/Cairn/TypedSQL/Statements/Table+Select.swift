@@ -104,6 +104,7 @@ extension Table {
 
 extension PrimaryKeyedTable {
     /// `Self.all.find(key)`
+    @inlinable
     public static func find(_ key: TableColumns.PrimaryKey.QueryOutput) -> SelectOf<Self> {
         scoped.find(key)
     }

@@ -5,10 +5,36 @@
 /// // UPDATE "reminders" SET "isCompleted" = ? WHERE "reminders"."remindersListID" = ?
 /// ```
 public struct Update<Base: Table, Returning>: WriteStatement {
-    var statement: SQLUpdate
+    /// The statement as IR (made from ``sqlTemplate`` when it is one).
+    var statement: SQLUpdate {
+        get {
+            if let sqlTemplate, case .update(let update) = sqlTemplate.statement { return update }
+            return written
+        }
+        set {
+            written = newValue
+            sqlTemplate = nil
+        }
+    }
+    private var written: SQLUpdate
     var bindingFailure: String?
     /// Decodes one `RETURNING` row; `nil` without `returning`.
     public let decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?
+    /// The update of a whole row (``PrimaryKeyedTable/update(_:)``) as a template of its
+    /// table, until anything is added to it.
+    public private(set) var sqlTemplate: SQLTemplate?
+
+    init(statement: SQLUpdate, bindingFailure: String?, decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?) {
+        self.written = statement
+        self.bindingFailure = bindingFailure
+        self.decodeReturning = decodeReturning
+    }
+
+    init(template: SQLTemplate) where Returning == () {
+        self.written = SQLUpdate(Base.tableName, set: [])
+        self.decodeReturning = nil
+        self.sqlTemplate = template
+    }
 
     /// The statement as IR; throws when a value could not be bound.
     public func sqlStatement() throws -> SQLStatement {
@@ -93,6 +119,11 @@ extension PrimaryKeyedTable where Self: InsertableRow, Self.Into == Self {
         let key = columns.primaryKey
         do {
             let values = try row.databaseValues()
+            // Without a default scope, the text depends only on the table: a template, whose
+            // values are the other columns' in order, then the key.
+            if defaultScopeCondition == nil, let template = rowUpdateTemplate(values, names: names, key: key) {
+                return Update(template: template)
+            }
             var assignments: [SQLAssignment] = []
             var keyValue = SQLExpression.null
             for (name, value) in zip(names, values) {
@@ -103,6 +134,29 @@ extension PrimaryKeyedTable where Self: InsertableRow, Self.Into == Self {
             return Update(statement: statement, bindingFailure: nil, decodeReturning: nil)
         } catch {
             return Update(statement: SQLUpdate(tableName, set: []), bindingFailure: "\(error)", decodeReturning: nil)
+        }
+    }
+}
+
+extension PrimaryKeyedTable where Self: InsertableRow, Self.Into == Self {
+    /// `UPDATE table SET every other column = ? WHERE primaryKey = ?` as a template of the
+    /// table, for a row's `values` in the order of `names`; `nil` for a table whose only
+    /// column is its key (an update that assigns nothing, which `sqlStatement()` reports).
+    private static func rowUpdateTemplate(
+        _ values: [DatabaseValue], names: [String], key: TableColumn<Self, TableColumns.PrimaryKey>
+    ) -> SQLTemplate? {
+        guard let keyIndex = names.firstIndex(of: key.name), names.count > 1, values.count == names.count else { return nil }
+        var ordered = values
+        ordered.append(ordered.remove(at: keyIndex))
+        let keyExpression = key.sqlExpression
+        return SQLTemplate(Self.self, .rowUpdate, values: ordered) { expressions in
+            var assignments: [SQLAssignment] = []
+            var next = 0
+            for (index, name) in names.enumerated() where index != keyIndex {
+                assignments.append(SQLAssignment(name, expressions[next]))
+                next += 1
+            }
+            return .update(SQLUpdate(tableName, set: assignments).where(keyExpression.equals(expressions[next])))
         }
     }
 }

@@ -10,6 +10,14 @@ public protocol WriteStatement<Returning>: Sendable {
     func sqlStatement() throws -> SQLStatement
     /// Decodes one `RETURNING` row; `nil` without `RETURNING`.
     var decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)? { get }
+    /// Cairn: the statement as a template whose SQL text depends only on its table
+    /// (``SQLTemplate``), when it is one; `nil` by default.
+    var sqlTemplate: SQLTemplate? { get }
+}
+
+extension WriteStatement {
+    /// `nil`: the statement runs as its IR.
+    public var sqlTemplate: SQLTemplate? { nil }
 }
 
 extension WriteStatement {
@@ -24,6 +32,7 @@ extension WriteStatement {
     /// // DELETE FROM "reminders" WHERE "reminders"."isCompleted"
     /// ```
     public func execute(_ db: some QueryConnection) throws {
+        if let sqlTemplate { return try db.execute(sqlTemplate) }
         try db.execute(sqlStatement())
     }
 
