@@ -113,6 +113,14 @@ public protocol TableColumnExpression: Sendable {
     var name: String { get }
     /// The qualified column as IR.
     var sqlExpression: SQLExpression { get }
+    /// The columns the expression stands for when it is a ``ColumnGroup`` (only the writable
+    /// ones when `writable`), `nil` for a single column.
+    func _groupedColumns(writable: Bool) -> [any TableColumnExpression]?
+}
+
+extension TableColumnExpression {
+    /// `nil`: a single column.
+    public func _groupedColumns(writable: Bool) -> [any TableColumnExpression]? { nil }
 }
 
 // MARK: - Optional tables (outer joins)

@@ -1,0 +1,213 @@
+import Cairn
+import Foundation
+import Testing
+
+/// Two columns many tables share, grouped in one type.
+@Selection
+private struct Timestamps: Equatable {
+    var createdAt: Date
+    var updatedAt: Date?
+}
+
+@Selection
+private struct Availability: Equatable {
+    var isOutOfStock = false
+    var isOnBackOrder = false
+}
+
+@Table("items")
+private struct Item: Equatable {
+    let id: Int
+    var title = ""
+    var status = Availability()
+    var timestamps: Timestamps
+}
+
+/// A group whose last column the database computes.
+@Selection
+private struct Stock: Equatable {
+    var quantity = 0
+    @Column(generated: .virtual) let isEmpty: Bool
+}
+
+@Table("shelves")
+private struct Shelf: Equatable {
+    let id: Int
+    var stock: Stock
+}
+
+@Selection private struct Inner: Equatable { var depth: Int }
+@Selection private struct Outer: Equatable { var inner: Inner; var label: String }
+@Table("nests") private struct Nest: Equatable {
+    let id: Int
+    var outer: Outer
+}
+
+/// A property whose type is a `@Selection` (or `@Table`) struct is a group of the table's own
+/// columns, named as the group's properties, read and written in place.
+@Suite("Typed SQL: column groups")
+struct ColumnGroupTests {
+    let db: Database
+    private let monday = Date(timeIntervalSinceReferenceDate: 86_400)
+    private let tuesday = Date(timeIntervalSinceReferenceDate: 2 * 86_400)
+
+    init() throws {
+        db = try Database.inMemory()
+        try db.execute(sql: """
+            CREATE TABLE "items" (
+              "id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL DEFAULT '',
+              "isOutOfStock" INTEGER NOT NULL DEFAULT 0, "isOnBackOrder" INTEGER NOT NULL DEFAULT 0,
+              "createdAt" REAL NOT NULL, "updatedAt" REAL
+            );
+            CREATE TABLE "shelves" (
+              "id" INTEGER PRIMARY KEY, "quantity" INTEGER NOT NULL,
+              "isEmpty" INTEGER GENERATED ALWAYS AS ("quantity" = 0) VIRTUAL
+            );
+            CREATE TABLE "nests" ("id" INTEGER PRIMARY KEY, "depth" INTEGER NOT NULL, "label" TEXT NOT NULL);
+            """)
+    }
+
+    private func seed() throws {
+        try Item.insert {
+            Item(id: 1, title: "Phone", status: Availability(isOutOfStock: true), timestamps: Timestamps(createdAt: monday))
+        }.execute(db)
+        try Item.insert { Item.Draft(title: "Case", timestamps: Timestamps(createdAt: tuesday, updatedAt: tuesday)) }.execute(db)
+    }
+
+    @Test func rowsAndDraftsInsertTheGroupsColumnsInPlace() throws {
+        let row = Item.insert {
+            Item(id: 1, title: "Phone", status: Availability(isOutOfStock: true), timestamps: Timestamps(createdAt: monday))
+        }
+        let draft = Item.insert { Item.Draft(title: "Case", timestamps: Timestamps(createdAt: tuesday, updatedAt: tuesday)) }
+        let columns = #"INSERT INTO "items" ("id", "title", "isOutOfStock", "isOnBackOrder", "createdAt", "updatedAt") "#
+        #expect(try row.render().arguments == [.integer(1), .text("Phone"), .integer(1), .integer(0), .real(86_400), .null])
+        try assertQuery(
+            draft, sql: columns + "VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [.null, .text("Case"), .integer(0), .integer(0), .real(2 * 86_400), .real(2 * 86_400)],
+            rows: { try row.execute(db); try draft.execute(db); return try Item.order(by: \.id).fetchAll(db) },
+            [Item(id: 1, title: "Phone", status: Availability(isOutOfStock: true), timestamps: Timestamps(createdAt: monday)),
+             Item(id: 2, title: "Case", timestamps: Timestamps(createdAt: tuesday, updatedAt: tuesday))])
+    }
+
+    @Test func theTableSelectsEveryColumnOfItsGroups() throws {
+        try seed()
+        try assertQuery(
+            Item.all,
+            sql: #"SELECT "items"."id", "items"."title", "items"."isOutOfStock", "items"."isOnBackOrder", "#
+                + #""items"."createdAt", "items"."updatedAt" FROM "items""#,
+            rows: { try Item.all.fetchAll(db).map(\.title) }, ["Phone", "Case"])
+    }
+
+    @Test func aGroupsColumnsFilterSortAndSelect() throws {
+        try seed()
+        let query = Item
+            .where { $0.timestamps.updatedAt.isNot(nil) || $0.status.isOutOfStock }
+            .order { $0.timestamps.createdAt.desc() }
+            .select { ($0.title, $0.timestamps.createdAt) }
+        try assertQuery(
+            query,
+            sql: #"SELECT "items"."title", "items"."createdAt" FROM "items" "#
+                + #"WHERE "items"."updatedAt" IS NOT ? OR "items"."isOutOfStock" ORDER BY "items"."createdAt" DESC"#,
+            rows: { try query.fetchAll(db).map { "\($0.0) \($0.1.timeIntervalSinceReferenceDate)" } },
+            ["Case 172800.0", "Phone 86400.0"])
+    }
+
+    @Test func aWholeGroupSelectsAsItsType() throws {
+        try seed()
+        let byKeyPath = Item.order(by: \.id).select(\.timestamps)
+        try assertQuery(
+            byKeyPath,
+            sql: #"SELECT "items"."createdAt", "items"."updatedAt" FROM "items" ORDER BY "items"."id" ASC"#,
+            rows: { try byKeyPath.fetchAll(db) },
+            [Timestamps(createdAt: monday), Timestamps(createdAt: tuesday, updatedAt: tuesday)])
+        let beside = try Item.order(by: \.id).select { ($0.title, $0.status) }.fetchAll(db)
+        #expect(beside.map(\.0) == ["Phone", "Case"])
+        #expect(beside.map(\.1) == [Availability(isOutOfStock: true), Availability()])
+    }
+
+    @Test func aGroupComparesWithAValueAsARowValue() throws {
+        try seed()
+        let inStock = Item.where { $0.status.eq(Availability()) }.select(\.title)
+        try assertQuery(
+            inStock,
+            sql: #"SELECT "items"."title" FROM "items" WHERE ("items"."isOutOfStock", "items"."isOnBackOrder") = (?, ?)"#,
+            arguments: [.integer(0), .integer(0)], rows: { try inStock.fetchAll(db) }, ["Case"])
+        let before = try Item.where { $0.timestamps.lt(Timestamps(createdAt: tuesday)) }.select(\.title).fetchAll(db)
+        #expect(before == ["Phone"])
+        let other = try Item.where { $0.timestamps.isNot(Timestamps(createdAt: monday)) }.select(\.title).fetchAll(db)
+        #expect(other == ["Case"])
+    }
+
+    @Test func updatesAssignAGroupsColumns() throws {
+        try seed()
+        let update = Item.find(2).update { $0.status.isOnBackOrder = true; $0.timestamps.updatedAt = Optional(tuesday) }
+        try assertQuery(
+            update,
+            sql: #"UPDATE "items" SET "isOnBackOrder" = ?, "updatedAt" = ? WHERE "items"."id" = ?"#,
+            rows: { try update.execute(db); return try Item.find(2).select(\.status).fetchAll(db) },
+            [Availability(isOnBackOrder: true)])
+
+        var phone = try #require(try Item.find(1).fetchOne(db))
+        phone.timestamps.updatedAt = tuesday
+        try Item.update(phone).execute(db)
+        #expect(try Item.find(1).fetchOne(db) == phone)
+    }
+
+    @Test func upsertsWriteAndReadTheExcludedGroup() throws {
+        try seed()
+        let upsert = Item.upsert { Item.Draft(id: 1, title: "Phone", timestamps: Timestamps(createdAt: tuesday)) }
+        try assertQuery(
+            upsert,
+            sql: #"INSERT INTO "items" ("id", "title", "isOutOfStock", "isOnBackOrder", "createdAt", "updatedAt") "#
+                + #"VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "title" = "excluded"."title", "#
+                + #""isOutOfStock" = "excluded"."isOutOfStock", "isOnBackOrder" = "excluded"."isOnBackOrder", "#
+                + #""createdAt" = "excluded"."createdAt", "updatedAt" = "excluded"."updatedAt""#,
+            rows: { try upsert.execute(db); return try Item.find(1).select(\.timestamps).fetchAll(db) },
+            [Timestamps(createdAt: tuesday)])
+
+        let touch = Item.insert {
+            Item(id: 2, title: "Case", timestamps: Timestamps(createdAt: monday, updatedAt: monday))
+        } onConflict: { $0.id } doUpdate: { $0.timestamps.updatedAt = $1.timestamps.updatedAt }
+        try assertQuery(
+            touch,
+            sql: #"INSERT INTO "items" ("id", "title", "isOutOfStock", "isOnBackOrder", "createdAt", "updatedAt") "#
+                + #"VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "updatedAt" = "excluded"."updatedAt""#,
+            rows: { try touch.execute(db); return try Item.find(2).select(\.timestamps).fetchAll(db) },
+            [Timestamps(createdAt: tuesday, updatedAt: monday)])
+    }
+
+    @Test func aTouchTriggerSetsAColumnOfAGroup() throws {
+        try seed()
+        let trigger = Item.createTemporaryTrigger("touch", after: .update(touch: \.timestamps.updatedAt))
+        #expect(try trigger.render().sql.contains(#"UPDATE "items" SET "updatedAt" = "#))
+        try trigger.execute(db)
+        try Item.find(1).update { $0.title = "Phone 2" }.execute(db)
+        let stamps = try #require(try Item.find(1).select(\.timestamps).fetchOne(db))
+        #expect(try #require(stamps.updatedAt) > Date(timeIntervalSinceNow: -60))
+    }
+
+    @Test func deletingARowFindsItsKeyPastTheGroups() throws {
+        try seed()
+        let phone = try #require(try Item.find(1).fetchOne(db))
+        try Item.delete(phone).execute(db)
+        #expect(try Item.select(\.id).fetchAll(db) == [2])
+    }
+
+    @Test func aGeneratedColumnInAGroupIsReadAndNeverWritten() throws {
+        let insert = Shelf.insert { Shelf.Draft(stock: Stock(quantity: 0, isEmpty: false)) }
+        try assertQuery(
+            insert, sql: #"INSERT INTO "shelves" ("id", "quantity") VALUES (?, ?)"#, arguments: [.null, .integer(0)],
+            rows: { try insert.execute(db); return try Shelf.where(\.stock.isEmpty).fetchAll(db) },
+            [Shelf(id: 1, stock: Stock(quantity: 0, isEmpty: true))])
+    }
+
+    @Test func groupsNest() throws {
+        try Nest.insert { Nest(id: 1, outer: Outer(inner: Inner(depth: 3), label: "deep")) }.execute(db)
+        let query = Nest.where { $0.outer.inner.depth.gt(2) }.select(\.outer)
+        try assertQuery(
+            query, sql: #"SELECT "nests"."depth", "nests"."label" FROM "nests" WHERE "nests"."depth" > ?"#,
+            rows: { try query.fetchAll(db) }, [Outer(inner: Inner(depth: 3), label: "deep")])
+        try Nest.find(1).update { $0.outer.inner.depth = 4 }.execute(db)
+        #expect(try Nest.find(1).select(\.outer.inner.depth).fetchAll(db) == [4])
+    }
+}
