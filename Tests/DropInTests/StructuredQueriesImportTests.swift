@@ -34,4 +34,14 @@ struct StructuredQueriesImportTests {
             == #"UPDATE "plants" SET "height" = ? WHERE "plants"."height" > ?"#)
         #expect(try tall.count().render().sql == #"SELECT COUNT(*) FROM "plants" WHERE "plants"."height" > ?"#)
     }
+
+    @Test func oneInsertTakesRowsAndDraftsTogether() throws {
+        let insert = Plant.insert {
+            Plant(id: 5, name: "Fern", height: 2)
+            Plant.Draft(name: "Moss")
+        }
+        let rendered = try insert.render()
+        #expect(rendered.sql == #"INSERT INTO "plants" ("id", "name", "height") VALUES (?, ?, ?), (?, ?, ?)"#)
+        #expect(rendered.arguments == [.integer(5), .text("Fern"), .integer(2), .null, .text("Moss"), .integer(0)])
+    }
 }

@@ -12,7 +12,11 @@ public protocol InsertableRow<Into>: BindableRow {
 /// try Reminder.insert { Reminder.Draft(title: "Milk", remindersListID: 1) }.execute(db)
 /// // INSERT INTO "reminders" ("id", "title", "remindersListID") VALUES (?, ?, ?)  -- NULL, 'Milk', 1
 /// ```
-public protocol TableDraft: InsertableRow {}
+public protocol TableDraft: InsertableRow {
+    /// A draft of a stored row, its key kept: to edit and upsert, or to insert beside drafts
+    /// (`Reminder.Draft(reminder)`).
+    init(_ row: Into)
+}
 
 /// A custom result row declared with `@Selection`: `Stats.Columns(allCount: …)` selects into it.
 public protocol SelectionRow: QueryRepresentable {
