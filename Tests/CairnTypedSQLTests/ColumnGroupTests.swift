@@ -30,6 +30,18 @@ private struct Stock: Equatable {
     @Column(generated: .virtual) let isEmpty: Bool
 }
 
+/// A group whose value may fail to bind (JSON cannot hold NaN).
+@Selection
+private struct Readings: Equatable {
+    @Column(as: [Double].JSONRepresentation.self) var values: [Double]
+}
+
+@Table("sensors")
+private struct Sensor: Equatable {
+    let id: Int
+    var readings: Readings
+}
+
 @Table("shelves")
 private struct Shelf: Equatable {
     let id: Int
@@ -151,6 +163,33 @@ struct ColumnGroupTests {
         phone.timestamps.updatedAt = tuesday
         try Item.update(phone).execute(db)
         #expect(try Item.find(1).fetchOne(db) == phone)
+    }
+
+    @Test func aWholeGroupIsAssignedFromAValue() throws {
+        try seed()
+        let update = Item.find(2).update { $0.status = Availability(isOutOfStock: true, isOnBackOrder: true) }
+        try assertQuery(
+            update,
+            sql: #"UPDATE "items" SET "isOutOfStock" = ?, "isOnBackOrder" = ? WHERE "items"."id" = ?"#,
+            arguments: [.integer(1), .integer(1), .integer(2)],
+            rows: { try update.execute(db); return try Item.find(2).select(\.status).fetchAll(db) },
+            [Availability(isOutOfStock: true, isOnBackOrder: true)])
+        // A generated column of the group is left to the database.
+        try Shelf.insert { Shelf.Draft(stock: Stock(quantity: 2, isEmpty: false)) }.execute(db)
+        let empty = Shelf.find(1).update { $0.stock = Stock(quantity: 0, isEmpty: false) }
+        #expect(try empty.render().sql == #"UPDATE "shelves" SET "quantity" = ? WHERE "shelves"."id" = ?"#)
+        try empty.execute(db)
+        #expect(try Shelf.find(1).select(\.stock.isEmpty).fetchOne(db) == true)
+    }
+
+    @Test func aGroupValueThatCannotBeBoundFailsTheStatement() throws {
+        try db.execute(sql: #"CREATE TABLE "sensors" ("id" INTEGER PRIMARY KEY, "values" TEXT NOT NULL)"#)
+        try Sensor.insert { Sensor(id: 1, readings: Readings(values: [1.5])) }.execute(db)
+        let update = Sensor.find(1).update { $0.readings = Readings(values: [.nan]) }
+        let error = #expect(throws: TypedSQLError.self) { try update.execute(db) }
+        #expect(error?.message.contains("cannot update sensors: readings") == true)
+        #expect(try Sensor.find(1).fetchOne(db)?.readings == Readings(values: [1.5]))
+        #expect(throws: TypedSQLError.self) { try Sensor.insert { Sensor(id: 2, readings: Readings(values: [.nan])) }.execute(db) }
     }
 
     @Test func upsertsWriteAndReadTheExcludedGroup() throws {

@@ -104,6 +104,7 @@ extension Insert {
         var assignments = Updates<Into>()
         updates(&assignments, Excluded())
         var insert = self
+        insert.bindingFailure = insert.bindingFailure ?? assignments.bindingFailure
         insert.statement = assignments.assignments.isEmpty
             ? statement.onConflictDoNothing(names)
             : statement.onConflict(names, doUpdate: assignments.assignments)

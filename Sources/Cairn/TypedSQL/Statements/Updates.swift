@@ -21,6 +21,9 @@
 @dynamicMemberLookup
 public struct Updates<Base: Table> {
     var assignments: [SQLAssignment] = []
+    /// Why a value assigned could not be bound (a group's value SQLite cannot hold), reported
+    /// when the statement runs.
+    var bindingFailure: String?
 
     init() {}
 
@@ -55,6 +58,34 @@ public struct Updates<Base: Table> {
     ) -> ColumnGroupUpdates<Base, Values> {
         get { ColumnGroupUpdates(updates: self, group: Base.columns[keyPath: keyPath]) }
         set { self = newValue.updates }
+    }
+
+    /// A whole group, assigned from a value: each of its written columns set to the value's.
+    ///
+    /// ```swift
+    /// Item.find(1).update { $0.status = Status(isOutOfStock: true) }
+    /// // UPDATE "items" SET "isOutOfStock" = ?, "isOnBackOrder" = ? WHERE …
+    /// ```
+    ///
+    /// Only assigned: reading a group in an update is a compile-time error (read its columns,
+    /// `$0.status.isOutOfStock`), so the getter can never run.
+    @_disfavoredOverload
+    public subscript<Values: BindableRow>(
+        dynamicMember keyPath: KeyPath<Base.TableColumns, ColumnGroup<Base, Values>>
+    ) -> Values {
+        @available(*, unavailable, message: "a column group is assigned whole, not read, in an update: read its columns")
+        get { fatalError("unavailable: a column group is never read in an update") }
+        set {
+            let group = Base.columns[keyPath: keyPath]
+            let columns = group._groupedColumns(writable: true) ?? []
+            do {
+                for (column, value) in zip(columns, try newValue.databaseValues()) {
+                    set(column.name, .value(value))
+                }
+            } catch {
+                bindingFailure = bindingFailure ?? "\(group.name): \(error)"
+            }
+        }
     }
 
     mutating func set(_ column: String, _ value: SQLExpression) {
