@@ -42,6 +42,13 @@ private struct Sensor: Equatable {
     var readings: Readings
 }
 
+/// A group that may be absent: all its columns NULL.
+@Table("stockings")
+private struct Stocking: Equatable {
+    var label = ""
+    var availability: Availability?
+}
+
 @Table("shelves")
 private struct Shelf: Equatable {
     let id: Int
@@ -238,6 +245,29 @@ struct ColumnGroupTests {
             insert, sql: #"INSERT INTO "shelves" ("id", "quantity") VALUES (?, ?)"#, arguments: [.null, .integer(0)],
             rows: { try insert.execute(db); return try Shelf.where(\.stock.isEmpty).fetchAll(db) },
             [Shelf(id: 1, stock: Stock(quantity: 0, isEmpty: true))])
+    }
+
+    @Test func anOptionalGroupIsNilWhenItsColumnsAreNull() throws {
+        try db.execute(sql: #"CREATE TABLE "stockings" ("label" TEXT NOT NULL, "isOutOfStock" INTEGER, "isOnBackOrder" INTEGER)"#)
+        let insert = Stocking.insert {
+            Stocking(label: "none", availability: nil)
+            Stocking(label: "some", availability: Availability(isOnBackOrder: true))
+        }
+        try assertQuery(
+            insert, sql: #"INSERT INTO "stockings" ("label", "isOutOfStock", "isOnBackOrder") VALUES (?, ?, ?), (?, ?, ?)"#,
+            arguments: [.text("none"), .null, .null, .text("some"), .integer(0), .integer(1)],
+            rows: { try insert.execute(db); return try Stocking.order(by: \.label).fetchAll(db) },
+            [Stocking(label: "none"), Stocking(label: "some", availability: Availability(isOnBackOrder: true))])
+        let backOrdered = Stocking.where { $0.availability.isOnBackOrder.is(true) }.select(\.label)
+        try assertQuery(
+            backOrdered, sql: #"SELECT "stockings"."label" FROM "stockings" WHERE "stockings"."isOnBackOrder" IS ?"#,
+            rows: { try backOrdered.fetchAll(db) }, ["some"])
+        try Stocking.where { $0.label.eq("some") }.update { $0.availability = nil }.execute(db)
+        try Stocking.where { $0.label.eq("none") }.update { $0.availability = Availability(isOutOfStock: true) }.execute(db)
+        #expect(try Stocking.order(by: \.label).select(\.availability).fetchAll(db) == [Availability(isOutOfStock: true), nil])
+        try Stocking.where { $0.label.eq("none") }.update { $0.availability.isOnBackOrder = Optional(true) }.execute(db)
+        #expect(try Stocking.where { $0.label.eq("none") }.select(\.availability).fetchOne(db)
+            == Availability(isOutOfStock: true, isOnBackOrder: true))
     }
 
     @Test func groupsNest() throws {

@@ -94,6 +94,17 @@ public protocol BindableRow {
     func databaseValues() throws -> [DatabaseValue]
 }
 
+/// An optional group binds NULL to each of its written columns when absent, as
+/// StructuredQueries writes `var item: Item?`; a row whose group columns are all NULL reads
+/// back as `nil`.
+extension Optional: BindableRow where Wrapped: Table & BindableRow {
+    /// The wrapped row's values, or a NULL per written column.
+    public func databaseValues() throws -> [DatabaseValue] {
+        guard let self else { return Array(repeating: .null, count: Wrapped.columns.writableColumns.count) }
+        return try self.databaseValues()
+    }
+}
+
 extension Array where Element == DatabaseValue {
     /// Appends the value of a property stored in one column, in its stored representation: what
     /// generated `databaseValues()` calls for each property.

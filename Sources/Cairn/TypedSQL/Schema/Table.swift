@@ -134,6 +134,8 @@ public struct OptionalTableColumns<Base: Table>: TableDefinition {
 
     /// Every column, in declaration order.
     public var allColumns: [any TableColumnExpression] { Base.columns.allColumns }
+    /// The columns written: the base table's.
+    public var writableColumns: [any TableColumnExpression] { Base.columns.writableColumns }
 
     /// A column of the joined table, made optional.
     public subscript<Value: QueryRepresentable>(
