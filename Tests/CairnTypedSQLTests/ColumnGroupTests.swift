@@ -239,6 +239,21 @@ struct ColumnGroupTests {
         #expect(try Item.select(\.id).fetchAll(db) == [2])
     }
 
+    @Test func aNamedGroupInsertsItsColumns() throws {
+        try db.execute(sql: #"CREATE TABLE "stockings" ("label" TEXT NOT NULL DEFAULT '', "isOutOfStock" INTEGER, "isOnBackOrder" INTEGER)"#)
+        let insert = Stocking.insert { $0.availability } values: {
+            Availability(isOutOfStock: true)
+            Optional<Availability>.none
+        }
+        try assertQuery(
+            insert, sql: #"INSERT INTO "stockings" ("isOutOfStock", "isOnBackOrder") VALUES (?, ?), (?, ?)"#,
+            arguments: [.integer(1), .integer(0), .null, .null],
+            rows: { try insert.execute(db); return try Stocking.select(\.availability).fetchAll(db) },
+            [Availability(isOutOfStock: true), nil])
+        let one = Item.insert { $0.status.isOutOfStock } values: { true }
+        #expect(try one.render().sql == #"INSERT INTO "items" ("isOutOfStock") VALUES (?)"#)
+    }
+
     @Test func aGeneratedColumnInAGroupIsReadAndNeverWritten() throws {
         let insert = Shelf.insert { Shelf.Draft(stock: Stock(quantity: 0, isEmpty: false)) }
         try assertQuery(
