@@ -18,6 +18,24 @@ struct Parcel: Identifiable {
     var timestamps: Timestamps
 }
 
+@Selection
+struct Dimensions: Equatable {
+    var width = 0
+    var height = 0
+}
+
+@Selection
+struct Lid: Equatable {
+    var isLocked = false
+}
+
+@Table
+struct Crate {
+    var label: String
+    var dimensions = Dimensions()
+    var lid: Lid?
+}
+
 @Suite("import SQLiteData: column groups")
 struct ColumnGroupImportTests {
     @Test func aGroupIsReadWrittenAndQueriedThroughItsColumns() throws {
@@ -43,5 +61,17 @@ struct ColumnGroupImportTests {
         #expect(parcels.map(\.timestamps) == [
             Timestamps(createdAt: created), Timestamps(createdAt: created, updatedAt: created),
         ])
+    }
+
+    @Test func groupsAreComparedAssignedNamedAndOptional() throws {
+        #expect(try Crate.where { $0.dimensions.eq(Dimensions()) }.select(\.label).render().sql
+            == #"SELECT "crates"."label" FROM "crates" WHERE ("crates"."width", "crates"."height") = (?, ?)"#)
+        #expect(try Crate.update { $0.dimensions = Dimensions(width: 2, height: 3) }.render().sql
+            == #"UPDATE "crates" SET "width" = ?, "height" = ?"#)
+        #expect(try Crate.insert { $0.dimensions } values: { Dimensions(width: 1, height: 1) }.render().sql
+            == #"INSERT INTO "crates" ("width", "height") VALUES (?, ?)"#)
+        let open = try Crate.insert { Crate(label: "open", lid: nil) }.render()
+        #expect(open.sql == #"INSERT INTO "crates" ("label", "width", "height", "isLocked") VALUES (?, ?, ?, ?)"#)
+        #expect(open.arguments == [.text("open"), .integer(0), .integer(0), .null])
     }
 }
