@@ -285,6 +285,20 @@ struct ColumnGroupTests {
             == Availability(isOutOfStock: true, isOnBackOrder: true))
     }
 
+    @Test func aLeftJoinedGroupIsOptional() throws {
+        try seed()
+        try Shelf.insert { Shelf(id: 2, stock: Stock(quantity: 1, isEmpty: false)); Shelf(id: 3, stock: Stock(quantity: 1, isEmpty: false)) }.execute(db)
+        let query = Shelf.leftJoin(Item.all) { $0.id.eq($1.id) }
+            .where { $1.timestamps.updatedAt.isNot(nil) || $1.id.is(nil) }
+            .select { ($0.id, $1.timestamps) }
+        try assertQuery(
+            query,
+            sql: #"SELECT "shelves"."id", "items"."createdAt", "items"."updatedAt" FROM "shelves" "#
+                + #"LEFT JOIN "items" ON "shelves"."id" = "items"."id" WHERE "items"."updatedAt" IS NOT ? OR "items"."id" IS ?"#,
+            rows: { try query.fetchAll(db).map { "\($0.0) \($0.1?.createdAt.timeIntervalSinceReferenceDate ?? -1)" } },
+            ["2 172800.0", "3 -1.0"])
+    }
+
     @Test func groupsNest() throws {
         try Nest.insert { Nest(id: 1, outer: Outer(inner: Inner(depth: 3), label: "deep")) }.execute(db)
         let query = Nest.where { $0.outer.inner.depth.gt(2) }.select(\.outer)

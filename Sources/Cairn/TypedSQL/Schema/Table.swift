@@ -145,6 +145,15 @@ public struct OptionalTableColumns<Base: Table>: TableDefinition {
         return TableColumn(column.name, table: column.tableName)
     }
 
+    /// A column group of the joined table, made optional: its columns read as optionals, and
+    /// selected whole it is `nil` where the join found no row.
+    public subscript<Values: Table>(
+        dynamicMember keyPath: KeyPath<Base.TableColumns, ColumnGroup<Base, Values>>
+    ) -> ColumnGroup<Base?, Values?> {
+        let group = Base.columns[keyPath: keyPath]
+        return ColumnGroup(group.name, table: group.tableName)
+    }
+
     /// Any other expression defined on the joined table's columns, made optional.
     public subscript<Expression: QueryExpression>(
         dynamicMember keyPath: KeyPath<Base.TableColumns, Expression>
