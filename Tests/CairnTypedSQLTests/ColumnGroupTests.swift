@@ -15,6 +15,13 @@ private struct Availability: Equatable {
     var isOnBackOrder = false
 }
 
+/// A result row holding a group.
+@Selection
+private struct Stamped: Equatable {
+    var title: String
+    var timestamps: Timestamps
+}
+
 @Table("items")
 private struct Item: Equatable {
     let id: Int
@@ -297,6 +304,28 @@ struct ColumnGroupTests {
                 + #"LEFT JOIN "items" ON "shelves"."id" = "items"."id" WHERE "items"."updatedAt" IS NOT ? OR "items"."id" IS ?"#,
             rows: { try query.fetchAll(db).map { "\($0.0) \($0.1?.createdAt.timeIntervalSinceReferenceDate ?? -1)" } },
             ["2 172800.0", "3 -1.0"])
+    }
+
+    @Test func anAliasedTableReachesItsGroups() throws {
+        try seed()
+        let later = Item.join(Item.as(Sibling.self).all) { $0.timestamps.createdAt.lt($1.timestamps.createdAt) }
+            .select { ($0.title, $1.title, $1.timestamps) }
+        try assertQuery(
+            later,
+            sql: #"SELECT "items"."title", "siblings"."title", "siblings"."createdAt", "siblings"."updatedAt" FROM "items" "#
+                + #"JOIN "items" AS "siblings" ON "items"."createdAt" < "siblings"."createdAt""#,
+            rows: { try later.fetchAll(db).map { "\($0.0) \($0.1) \($0.2 == Timestamps(createdAt: tuesday, updatedAt: tuesday))" } },
+            ["Phone Case true"])
+    }
+
+    @Test func aSelectionRowTakesAGroupWhole() throws {
+        try seed()
+        let query = Item.order(by: \.id).select { Stamped.Columns(title: $0.title, timestamps: $0.timestamps) }
+        try assertQuery(
+            query, sql: #"SELECT "items"."title", "items"."createdAt", "items"."updatedAt" FROM "items" ORDER BY "items"."id" ASC"#,
+            rows: { try query.fetchAll(db) },
+            [Stamped(title: "Phone", timestamps: Timestamps(createdAt: monday)),
+             Stamped(title: "Case", timestamps: Timestamps(createdAt: tuesday, updatedAt: tuesday))])
     }
 
     @Test func groupsNest() throws {
