@@ -148,8 +148,8 @@ struct TableMacroTests {
                 func databaseValues() throws -> [Cairn.DatabaseValue] {
                     var values: [Cairn.DatabaseValue] = []
                     values.reserveCapacity(2)
-                    try values._append(self.list, as: RemindersList.self)
-                    try values._append(self.count, as: Int.self)
+                    try values._appendSelected(self.list, as: RemindersList.self, property: "list")
+                    try values._appendSelected(self.count, as: Int.self, property: "count")
                     return values
                 }
             }
@@ -310,7 +310,7 @@ struct TableMacroTests {
                 "extension Stock: Cairn.SelectionRow, Cairn.Table, Cairn.BindableRow {",
                 "var writableColumns: [any Cairn.TableColumnExpression] { Self._flattened([quantity], writable: true) }",
                 "func databaseValues() throws -> [Cairn.DatabaseValue] { var values: [Cairn.DatabaseValue] = [] "
-                    + "values.reserveCapacity(1) try values._append(self.quantity, as: Int.self) return values }",
+                    + #"values.reserveCapacity(1) try values._appendSelected(self.quantity, as: Int.self, property: "quantity") return values }"#,
             ])
     }
 

@@ -22,6 +22,24 @@ private struct Stamped: Equatable {
     var timestamps: Timestamps
 }
 
+/// A value read from one column that has no way to be bound back.
+private struct Opaque: QueryRepresentable, Equatable {
+    var text: String
+    static func decode(from decoder: inout QueryDecoder) throws -> Opaque { Opaque(text: try decoder.decode(String.self)) }
+}
+
+/// A result row holding it: selectable, never writable.
+@Selection
+private struct Labelled: Equatable {
+    var label: Opaque
+}
+
+@Table("labels")
+private struct Label: Equatable {
+    let id: Int
+    var labelled: Labelled
+}
+
 @Table("items")
 private struct Item: Equatable {
     let id: Int
@@ -326,6 +344,17 @@ struct ColumnGroupTests {
             rows: { try query.fetchAll(db) },
             [Stamped(title: "Phone", timestamps: Timestamps(createdAt: monday)),
              Stamped(title: "Case", timestamps: Timestamps(createdAt: tuesday, updatedAt: tuesday))])
+    }
+
+    @Test func aSelectionHoldingAnUnbindableValueIsReadButNotWritten() throws {
+        try db.execute(sql: #"CREATE TABLE "labels" ("id" INTEGER PRIMARY KEY, "label" TEXT NOT NULL)"#)
+        try db.execute(sql: #"INSERT INTO "labels" VALUES (1, 'fragile')"#)
+        #expect(try Label.fetchAll(db) == [Label(id: 1, labelled: Labelled(label: Opaque(text: "fragile")))])
+        let error = #expect(throws: TypedSQLError.self) {
+            try Label.insert { Label(id: 2, labelled: Labelled(label: Opaque(text: "x"))) }.execute(db)
+        }
+        #expect(error?.message.contains("'label' holds a value of type Opaque, which cannot be written as columns") == true)
+        #expect(try Label.fetchCount(db) == 1)
     }
 
     @Test func groupsNest() throws {

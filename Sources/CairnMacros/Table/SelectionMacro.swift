@@ -83,7 +83,8 @@ public struct SelectionMacro: ExtensionMacro {
         lines.append(contentsOf: TableMacro.decoding(
             access: access, type: type, columns: properties, memberwise: shape.usesMemberwiseInitializer))
         // Bindable, so the row can be a column group of a table (`var timestamps: Timestamps`).
-        lines.append(contentsOf: TableMacro.valuesFunction(access: access, columns: properties, indent: "    ", optionalKey: nil))
+        lines.append(contentsOf: TableMacro.valuesFunction(
+            access: access, columns: properties, indent: "    ", optionalKey: nil, selection: true))
         lines.append("}")
         return [try ExtensionDeclSyntax(SyntaxNodeString(stringLiteral: lines.joined(separator: "\n")))]
     }

@@ -176,8 +176,12 @@ public struct TableMacro: ExtensionMacro {
     }
 
     /// `databaseValues()`: each written (not generated) property in its stored type, bound; a
-    /// column group's properties in its place.
-    static func valuesFunction(access: String, columns: [TableProperty], indent: String, optionalKey: String?) -> [String] {
+    /// column group's properties in its place. A `@Selection` row's (`selection`) goes through
+    /// `_appendSelected`, which lets a property of a type that cannot be bound compile and
+    /// throw, since the row may only ever be selected into.
+    static func valuesFunction(
+        access: String, columns: [TableProperty], indent: String, optionalKey: String?, selection: Bool = false
+    ) -> [String] {
         let written = columns.filter { !$0.isGenerated }
         var lines = [
             "\(indent)\(access)func databaseValues() throws -> [Cairn.DatabaseValue] {",
@@ -186,7 +190,9 @@ public struct TableMacro: ExtensionMacro {
         ]
         for column in written {
             let stored = column.name == optionalKey ? "Optional<\(column.storedType)>" : typeExpression(column.storedType)
-            lines.append("\(indent)    try values._append(self.\(column.name), as: \(stored).self)")
+            lines.append(selection
+                ? "\(indent)    try values._appendSelected(self.\(column.name), as: \(stored).self, property: \(stringLiteral(column.name)))"
+                : "\(indent)    try values._append(self.\(column.name), as: \(stored).self)")
         }
         lines.append("\(indent)    return values")
         lines.append("\(indent)}")

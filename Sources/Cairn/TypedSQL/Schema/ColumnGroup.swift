@@ -120,6 +120,39 @@ extension Array where Element == DatabaseValue {
     }
 }
 
+// A `@Selection` row is written only when it is a column group of a table, yet it may hold a
+// value of any `QueryRepresentable` type (a SwiftData model, a hand-written conformance), which
+// has no values to bind: its `databaseValues()` goes through these overloads, whose last one
+// makes such a row selectable but not writable, where `@Table`'s `_append` fails to compile.
+extension Array where Element == DatabaseValue {
+    /// A `@Selection` row's property stored in one column.
+    @inlinable @inline(__always)
+    public mutating func _appendSelected<Stored: QueryBindable>(
+        _ value: Stored.QueryOutput, as type: Stored.Type, property: String
+    ) throws {
+        try _append(value, as: type)
+    }
+
+    /// A `@Selection` row's property that is itself a group.
+    @inlinable
+    public mutating func _appendSelected<Group: Table & BindableRow>(
+        _ value: Group, as type: Group.Type, property: String
+    ) throws {
+        try _append(value, as: type)
+    }
+
+    /// A `@Selection` row's property of a type that cannot be bound: writing the row fails.
+    @_disfavoredOverload
+    public mutating func _appendSelected<Value: QueryRepresentable>(
+        _ value: Value.QueryOutput, as type: Value.Type, property: String
+    ) throws {
+        throw TypedSQLError(
+            message: "'\(property)' holds a value of type \(Value.self), which cannot be written as columns: a column group "
+                + "may hold only values stored in one column and @Table or @Selection rows",
+            sql: "")
+    }
+}
+
 // MARK: - Comparing a whole group
 
 extension ColumnGroup where Values: BindableRow {
