@@ -73,14 +73,21 @@ struct TemporaryViewTests {
         #expect(throws: DatabaseError.self) { try ReminderWithList.all.fetchAll(db) }
     }
 
-    @Test func aRowWithAWholeTableRowInItCannotBeAView() throws {
+    /// The whole row is a column group: the view has one column per column of the row's table.
+    @Test func aRowWithAWholeTableRowInItIsAViewOfItsColumns() throws {
+        let counted = RemindersList.group(by: \.id)
+            .leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) }
         let view = ListWithCount.createTemporaryView(
-            as: RemindersList.group(by: \.id)
-                .leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) }
-                .select { ListWithCount.Columns(remindersList: $0, count: $1.id.count()) })
-        let error = #expect(throws: TypedSQLError.self) { try view.execute(db) }
-        #expect(error?.message.contains("needs one column per property of ListWithCount") == true)
-        #expect(throws: DatabaseError.self) { try db.execute(sql: #"SELECT * FROM "listWithCounts""#) }
+            as: counted.select { ListWithCount.Columns(remindersList: $0, count: $1.id.count()) })
+        #expect(try view.render().sql.hasPrefix(
+            #"CREATE TEMPORARY VIEW "listWithCounts" ("id", "color", "position", "title", "count") AS SELECT"#))
+        try view.execute(db)
+        let viewed = try ListWithCount.order(by: \.remindersList.id).fetchAll(db)
+            .map { "\($0.remindersList.title) \($0.count)" }
+        let direct = try counted.order { list, _ in list.id }.select { ($0.title, $1.id.count()) }.fetchAll(db)
+            .map { "\($0.0) \($0.1)" }
+        #expect(!viewed.isEmpty)
+        #expect(viewed == direct)
     }
 
     @Test func dropRemovesTheView() throws {

@@ -334,7 +334,7 @@ extension ModelMacro: ExtensionMacro {
             let column = TableProperty(
                 name: property.name, columnName: property.name, type: written, storedType: written,
                 initializer: nil, isPrimaryKeyAttribute: false, isLet: false)
-            columnLines += TableMacro.columnDeclarations(access: isPublic ? access : "", type: type, columns: [column])
+            columnLines += TableMacro.columnDeclarations(access: isPublic ? access : "", type: type, columns: [column], groups: false)
         }
         var lines = ["extension \(type): nonisolated Cairn.Table {"]
         lines.append("    \(access)struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {")

@@ -34,7 +34,9 @@ public struct SelectionMacro: ExtensionMacro {
         if alsoTable, let name = TableMacro.explicitName(node) {
             context.diagnose(Diagnostic(node: node, message: TableDiagnostic.selectionNameBesideTable(TableMacro.stringLiteral(name))))
         }
-        var lines = ["extension \(type): " + (alsoTable ? "Cairn.SelectionRow {" : "Cairn.SelectionRow, Cairn.Table {")]
+        var lines = [
+            "extension \(type): " + (alsoTable ? "Cairn.SelectionRow {" : "Cairn.SelectionRow, Cairn.Table, Cairn.BindableRow {")
+        ]
         lines.append("    \(access)struct Columns: Cairn.QueryExpression {")
         lines.append("        \(access)typealias QueryValue = \(type)")
         lines.append("        \(access)let selectedExpressions: [Cairn.SQLExpression]")
@@ -68,10 +70,8 @@ public struct SelectionMacro: ExtensionMacro {
         // The row as a table: what a common table expression selecting into it reads from.
         lines.append("    \(access)struct TableColumns: Cairn.TableDefinition, Sendable {")
         lines.append("        \(access)typealias QueryValue = \(type)")
-        lines.append(contentsOf: TableMacro.columnDeclarations(access: access, type: type, columns: properties))
-        lines.append("        \(access)var allColumns: [any Cairn.TableColumnExpression] {")
-        lines.append("            [" + properties.map(\.name).joined(separator: ", ") + "]")
-        lines.append("        }")
+        lines.append(contentsOf: TableMacro.columnDeclarations(access: access, type: type, columns: properties, groups: true))
+        lines.append(contentsOf: TableMacro.columnLists(access: access, columns: properties))
         lines.append("    }")
         lines.append("    \(access)static let columns = TableColumns()")
         lines.append("    \(access)static let tableName = \(TableMacro.stringLiteral(tableName))")
@@ -82,6 +82,9 @@ public struct SelectionMacro: ExtensionMacro {
         lines.append("    }")
         lines.append(contentsOf: TableMacro.decoding(
             access: access, type: type, columns: properties, memberwise: shape.usesMemberwiseInitializer))
+        // Bindable, so the row can be a column group of a table (`var timestamps: Timestamps`).
+        lines.append(contentsOf: TableMacro.valuesFunction(
+            access: access, columns: properties, indent: "    ", optionalKey: nil, selection: true))
         lines.append("}")
         return [try ExtensionDeclSyntax(SyntaxNodeString(stringLiteral: lines.joined(separator: "\n")))]
     }

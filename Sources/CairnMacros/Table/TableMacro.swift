@@ -8,7 +8,9 @@ import SwiftSyntaxMacros
 /// It writes one extension, the documented manual conformance to `Cairn.Table` (plus
 /// `Cairn.PrimaryKeyedTable` when the struct has an `id` property or a
 /// `@Column(primaryKey: true)` one):
-/// - `TableColumns`, one `Cairn.TableColumn` per stored property (`@Ephemeral` ones excepted);
+/// - `TableColumns`, one `Cairn.TableColumn` per stored property (`@Ephemeral` ones excepted),
+///   or a `Cairn.ColumnGroup` where the property's type is a `@Selection` or `@Table` struct,
+///   whose columns `allColumns` lists in its place;
 /// - `columns`, `tableName` (given, or the type name with a lowercase first letter, pluralized:
 ///   `RemindersList` → `remindersLists`, `Category` → `categories`), `columnWidth`;
 /// - `init(decoder:)` and `decode(from:)`, reading the columns in declaration order;
@@ -85,28 +87,21 @@ public struct TableMacro: ExtensionMacro {
         let access = shape.access
         let columns = shape.properties
         let conformances = primaryKey == nil
-            ? "Cairn.Table, Cairn.InsertableRow" : "Cairn.Table, Cairn.PrimaryKeyedTable, Cairn.InsertableRow"
+            ? "Cairn.Table, Cairn.BindableRow, Cairn.InsertableRow"
+            : "Cairn.Table, Cairn.PrimaryKeyedTable, Cairn.BindableRow, Cairn.InsertableRow"
         var lines: [String] = []
         lines.append("extension \(type): \(conformances) {")
         // Columns.
         let definition = primaryKey == nil ? "Cairn.TableDefinition" : "Cairn.PrimaryKeyedTableDefinition"
         lines.append("    \(access)struct TableColumns: \(definition), Sendable {")
         lines.append("        \(access)typealias QueryValue = \(type)")
-        lines.append(contentsOf: columnDeclarations(access: access, type: type, columns: columns))
+        lines.append(contentsOf: columnDeclarations(access: access, type: type, columns: columns, groups: true))
         if let primaryKey {
             lines.append("        \(access)var primaryKey: Cairn.TableColumn<\(type), \(primaryKey.storedType)> {")
             lines.append("            \(primaryKey.name)")
             lines.append("        }")
         }
-        lines.append("        \(access)var allColumns: [any Cairn.TableColumnExpression] {")
-        lines.append("            [" + columns.map(\.name).joined(separator: ", ") + "]")
-        lines.append("        }")
-        let written = columns.filter { !$0.isGenerated }
-        if written.count < columns.count {
-            lines.append("        \(access)var writableColumns: [any Cairn.TableColumnExpression] {")
-            lines.append("            [" + written.map(\.name).joined(separator: ", ") + "]")
-            lines.append("        }")
-        }
+        lines.append(contentsOf: columnLists(access: access, columns: columns))
         lines.append("    }")
         lines.append("    \(access)static let columns = TableColumns()")
         lines.append("    \(access)static let tableName = \(stringLiteral(tableName))")
@@ -131,12 +126,29 @@ public struct TableMacro: ExtensionMacro {
     }
 
     /// One typed column per property, as members of a `TableColumns` struct: shared by
-    /// `@Table` and `@Model` (whose models are tables too).
-    static func columnDeclarations(access: String, type: String, columns: [TableProperty]) -> [String] {
+    /// `@Table` and `@Model` (whose models are tables too). With `groups`, a property whose type
+    /// is a table or a `@Selection` row becomes a `Cairn.ColumnGroup`: `_column` is overloaded
+    /// on the type, which the macro cannot see.
+    static func columnDeclarations(access: String, type: String, columns: [TableProperty], groups: Bool) -> [String] {
         columns.map { column in
-            "        \(access)let \(column.name) = Cairn.TableColumn<\(type), \(column.storedType)>("
-                + "\(stringLiteral(column.columnName)), table: \(type).tableName)"
+            "        \(access)let \(column.name) = Cairn.TableColumn<\(type), \(column.storedType)>"
+                + (groups ? "._column(" : "(") + "\(stringLiteral(column.columnName)), table: \(type).tableName)"
         }
+    }
+
+    /// `allColumns` and `writableColumns` (generated columns left out), each group replaced by
+    /// its columns.
+    static func columnLists(access: String, columns: [TableProperty]) -> [String] {
+        let all = columns.map(\.name).joined(separator: ", ")
+        let written = columns.filter { !$0.isGenerated }.map(\.name).joined(separator: ", ")
+        return [
+            "        \(access)var allColumns: [any Cairn.TableColumnExpression] {",
+            "            Self._flattened([\(all)])",
+            "        }",
+            "        \(access)var writableColumns: [any Cairn.TableColumnExpression] {",
+            "            Self._flattened([\(written)], writable: true)",
+            "        }",
+        ]
     }
 
     /// `init(decoder:)`, and `decode(from:)`, which the fetch methods call for every row. When
@@ -163,15 +175,26 @@ public struct TableMacro: ExtensionMacro {
         return lines
     }
 
-    /// `databaseValues()`: each written (not generated) property wrapped in its stored type
-    /// and bound.
-    static func valuesFunction(access: String, columns: [TableProperty], indent: String, optionalKey: String?) -> [String] {
-        var lines = ["\(indent)\(access)func databaseValues() throws -> [Cairn.DatabaseValue] {", "\(indent)    ["]
-        for column in columns where !column.isGenerated {
+    /// `databaseValues()`: each written (not generated) property in its stored type, bound; a
+    /// column group's properties in its place. A `@Selection` row's (`selection`) goes through
+    /// `_appendSelected`, which lets a property of a type that cannot be bound compile and
+    /// throw, since the row may only ever be selected into.
+    static func valuesFunction(
+        access: String, columns: [TableProperty], indent: String, optionalKey: String?, selection: Bool = false
+    ) -> [String] {
+        let written = columns.filter { !$0.isGenerated }
+        var lines = [
+            "\(indent)\(access)func databaseValues() throws -> [Cairn.DatabaseValue] {",
+            "\(indent)    var values: [Cairn.DatabaseValue] = []",
+            "\(indent)    values.reserveCapacity(\(written.count))",
+        ]
+        for column in written {
             let stored = column.name == optionalKey ? "Optional<\(column.storedType)>" : typeExpression(column.storedType)
-            lines.append("\(indent)        try \(stored)(queryOutput: \(column.name)).databaseValueForBinding(),")
+            lines.append(selection
+                ? "\(indent)    try values._appendSelected(self.\(column.name), as: \(stored).self, property: \(stringLiteral(column.name)))"
+                : "\(indent)    try values._append(self.\(column.name), as: \(stored).self)")
         }
-        lines.append("\(indent)    ]")
+        lines.append("\(indent)    return values")
         lines.append("\(indent)}")
         return lines
     }

@@ -107,6 +107,23 @@ enum TableMember {
         if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
             return literalType(prefix.expression)
         }
+        // `Status()`, `Timestamps(createdAt: …)`: an initializer call names its type.
+        if let call = expression.as(FunctionCallExprSyntax.self), let name = typeName(call.calledExpression) {
+            return name
+        }
+        return nil
+    }
+
+    /// `Status` or `Item.Status` when every component is capitalized, as type names are.
+    static func typeName(_ expression: ExprSyntax) -> String? {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            let text = reference.baseName.text
+            return text.first?.isUppercase == true ? text : nil
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base, let prefix = typeName(base) {
+            let text = member.declName.baseName.text
+            return text.first?.isUppercase == true ? prefix + "." + text : nil
+        }
         return nil
     }
 

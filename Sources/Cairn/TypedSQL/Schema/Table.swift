@@ -113,6 +113,14 @@ public protocol TableColumnExpression: Sendable {
     var name: String { get }
     /// The qualified column as IR.
     var sqlExpression: SQLExpression { get }
+    /// The columns the expression stands for when it is a ``ColumnGroup`` (only the writable
+    /// ones when `writable`), `nil` for a single column.
+    func _groupedColumns(writable: Bool) -> [any TableColumnExpression]?
+}
+
+extension TableColumnExpression {
+    /// `nil`: a single column.
+    public func _groupedColumns(writable: Bool) -> [any TableColumnExpression]? { nil }
 }
 
 // MARK: - Optional tables (outer joins)
@@ -126,6 +134,8 @@ public struct OptionalTableColumns<Base: Table>: TableDefinition {
 
     /// Every column, in declaration order.
     public var allColumns: [any TableColumnExpression] { Base.columns.allColumns }
+    /// The columns written: the base table's.
+    public var writableColumns: [any TableColumnExpression] { Base.columns.writableColumns }
 
     /// A column of the joined table, made optional.
     public subscript<Value: QueryRepresentable>(
@@ -133,6 +143,15 @@ public struct OptionalTableColumns<Base: Table>: TableDefinition {
     ) -> TableColumn<Base?, Value._Optionalized> {
         let column = Base.columns[keyPath: keyPath]
         return TableColumn(column.name, table: column.tableName)
+    }
+
+    /// A column group of the joined table, made optional: its columns read as optionals, and
+    /// selected whole it is `nil` where the join found no row.
+    public subscript<Values: Table>(
+        dynamicMember keyPath: KeyPath<Base.TableColumns, ColumnGroup<Base, Values>>
+    ) -> ColumnGroup<Base?, Values?> {
+        let group = Base.columns[keyPath: keyPath]
+        return ColumnGroup(group.name, table: group.tableName)
     }
 
     /// Any other expression defined on the joined table's columns, made optional.

@@ -92,6 +92,13 @@ public enum TableAlias<Base: Table, Name: AliasName>: Table {
         ) -> TableColumn<TableAlias, Value> {
             TableColumn(Base.columns[keyPath: keyPath].name, table: Name.aliasName)
         }
+
+        /// A column group of the base table, its columns qualified by the alias.
+        public subscript<Values>(
+            dynamicMember keyPath: KeyPath<Base.TableColumns, ColumnGroup<Base, Values>>
+        ) -> ColumnGroup<TableAlias, Values> {
+            ColumnGroup(Base.columns[keyPath: keyPath].name, table: Name.aliasName)
+        }
     }
 }
 

@@ -1,10 +1,9 @@
 /// A value that can be inserted as one row of table `Into`: a `@Table` row itself, or its
 /// generated `Draft` (whose primary key is optional, so the database assigns it).
-public protocol InsertableRow<Into> {
+/// Its ``BindableRow/databaseValues()`` are bound in the order of `Into.columns.writableColumns`.
+public protocol InsertableRow<Into>: BindableRow {
     /// The table the row goes into.
     associatedtype Into
-    /// The row's values, bound in the order of `Into.columns.writableColumns`.
-    func databaseValues() throws -> [DatabaseValue]
 }
 
 /// The generated `Draft` of a `@Table` with a primary key: every column, the key optional.
@@ -13,7 +12,11 @@ public protocol InsertableRow<Into> {
 /// try Reminder.insert { Reminder.Draft(title: "Milk", remindersListID: 1) }.execute(db)
 /// // INSERT INTO "reminders" ("id", "title", "remindersListID") VALUES (?, ?, ?)  -- NULL, 'Milk', 1
 /// ```
-public protocol TableDraft: InsertableRow {}
+public protocol TableDraft: InsertableRow {
+    /// A draft of a stored row, its key kept: to edit and upsert, or to insert beside drafts
+    /// (`Reminder.Draft(reminder)`).
+    init(_ row: Into)
+}
 
 /// A custom result row declared with `@Selection`: `Stats.Columns(allCount: …)` selects into it.
 public protocol SelectionRow: QueryRepresentable {

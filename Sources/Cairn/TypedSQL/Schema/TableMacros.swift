@@ -17,7 +17,7 @@
 /// // WHERE NOT "reminders"."isCompleted"
 /// ```
 @attached(
-    extension, conformances: Table, PrimaryKeyedTable, InsertableRow,
+    extension, conformances: Table, PrimaryKeyedTable, BindableRow, InsertableRow,
     names: named(TableColumns), named(columns), named(tableName), named(columnWidth), named(init(decoder:)),
     named(decode(from:)), named(Into), named(databaseValues), named(Draft), named(primaryKey))
 public macro Table(_ name: String = "") = #externalMacro(module: "CairnMacros", type: "TableMacro")
@@ -82,9 +82,9 @@ public macro Ephemeral() = #externalMacro(module: "CairnMacros", type: "Ephemera
 /// `Columns`, and the row is a table as `@Table` makes one, inserts included: the row of a
 /// temporary view (``Table/createTemporaryView(ifNotExists:as:)``).
 @attached(
-    extension, conformances: SelectionRow, Table,
+    extension, conformances: SelectionRow, Table, BindableRow,
     names: named(Columns), named(TableColumns), named(columns), named(tableName), named(columnWidth),
-    named(init(decoder:)), named(decode(from:)))
+    named(init(decoder:)), named(decode(from:)), named(databaseValues))
 public macro Selection(_ name: String = "") = #externalMacro(module: "CairnMacros", type: "SelectionMacro")
 
 /// Makes a Swift function callable from typed SQL: generates `$name`, a

@@ -42,6 +42,30 @@ extension Table {
             bindingFailure: values.isEmpty ? "no rows to insert" : failure, decodeReturning: nil)
     }
 
+    /// `INSERT INTO table (group's columns…) VALUES (…), …`: a column group named, one value of
+    /// its type per row.
+    ///
+    /// ```swift
+    /// Item.insert { $0.status } values: { Status(isOutOfStock: true, isOnBackOrder: true) }
+    /// // INSERT INTO "items" ("isOutOfStock", "isOnBackOrder") VALUES (?, ?)
+    /// ```
+    public static func insert<Values: Table & BindableRow>(
+        _ group: (TableColumns) -> ColumnGroup<Self, Values>,
+        @InsertValuesBuilder<Values> values rows: () -> [Values]
+    ) -> Insert<Self, ()> {
+        let names = (group(Self.columns)._groupedColumns(writable: true) ?? []).map(\.name)
+        var failure: String?
+        let values = rows().map { row in
+            do { return try row.databaseValues().map(SQLExpression.value) } catch {
+                failure = failure ?? "\(error)"
+                return Array(repeating: SQLExpression.null, count: names.count)
+            }
+        }
+        return Insert(
+            statement: SQLInsert(into: tableName, as: tableAlias, columns: names, values: values),
+            bindingFailure: values.isEmpty ? "no rows to insert" : failure, decodeReturning: nil)
+    }
+
     /// An upsert of named columns: `INSERT … VALUES … ON CONFLICT (target) DO UPDATE SET …`.
     ///
     /// ```swift
@@ -104,6 +128,7 @@ extension Insert {
         var assignments = Updates<Into>()
         updates(&assignments, Excluded())
         var insert = self
+        insert.bindingFailure = insert.bindingFailure ?? assignments.bindingFailure
         insert.statement = assignments.assignments.isEmpty
             ? statement.onConflictDoNothing(names)
             : statement.onConflict(names, doUpdate: assignments.assignments)

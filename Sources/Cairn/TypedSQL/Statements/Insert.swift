@@ -127,6 +127,28 @@ extension Table {
 }
 
 extension PrimaryKeyedTable {
+    /// `INSERT INTO table (…) VALUES (…), …` of whole rows and drafts together: a row keeps its
+    /// key, a draft without one lets the database assign it. Chosen only when the block mixes
+    /// the two (the builder reads each row as the draft made from it).
+    ///
+    /// ```swift
+    /// Reminder.insert {
+    ///     Reminder(id: 12, remindersListID: 1, title: "Check voicemail")
+    ///     Reminder.Draft(remindersListID: 1, title: "Check pager")
+    /// }
+    /// // INSERT INTO "reminders" ("id", …, "title") VALUES (?, …, ?), (?, …, ?)  -- 12, …, NULL, …
+    /// ```
+    @_disfavoredOverload
+    public static func insert(@InsertValuesBuilder<Draft> _ rows: () -> [Draft]) -> Insert<Self, ()> {
+        insertStatement(rows())
+    }
+
+    /// ``upsert(_:)`` of whole rows and drafts together (see ``insert(_:)-(()->[Draft])``).
+    @_disfavoredOverload
+    public static func upsert(@InsertValuesBuilder<Draft> _ rows: () -> [Draft]) -> Insert<Self, ()> {
+        upsertStatement(rows())
+    }
+
     /// Inserts the rows, or updates every other column of a row whose primary key exists.
     ///
     /// ```swift
@@ -137,10 +159,14 @@ extension PrimaryKeyedTable {
     public static func upsert<Row: InsertableRow>(
         @InsertValuesBuilder<Row> _ rows: () -> [Row]
     ) -> Insert<Self, ()> where Row.Into == Self {
+        upsertStatement(rows())
+    }
+
+    static func upsertStatement<Row: InsertableRow>(_ rows: [Row]) -> Insert<Self, ()> {
         let key = columns.primaryKey.name
         let assignments = columns.writableColumns.map(\.name).filter { $0 != key }
             .map { SQLAssignment($0, .excluded($0)) }
-        var insert = insertStatement(rows())
+        var insert = insertStatement(rows)
         insert.statement = assignments.isEmpty
             ? insert.statement.onConflictDoNothing([key])
             : insert.statement.onConflict([key], doUpdate: assignments)

@@ -108,7 +108,7 @@ extension TemporaryTrigger.Operation {
         let sameRow = SQLExpression.column("rowid", table: On.tableName)
             .equals(.column("rowid", table: _New.aliasName))
         let update = Update<On, ()>(
-            statement: SQLUpdate(On.tableName, set: assignments.assignments).where(sameRow), bindingFailure: nil,
+            statement: SQLUpdate(On.tableName, set: assignments.assignments).where(sameRow), bindingFailure: assignments.bindingFailure,
             decodeReturning: nil)
         return TriggerStatementsBuilder.buildExpression(update)
     }

@@ -53,9 +53,10 @@ public struct TemporaryView<View: Table>: WriteStatement {
     public func sqlStatement() throws -> SQLStatement {
         guard View.columnWidth == View.columns.allColumns.count else {
             throw TypedSQLError(
-                message: "the view \(View.tableName) needs one column per property of \(View.self), but its rows are "
-                    + "\(View.columnWidth) columns wide for \(View.columns.allColumns.count) properties "
-                    + "(a property holding a whole table row cannot be a view column)", sql: "")
+                message: "the view \(View.tableName) needs one named column per column \(View.self) reads, but its rows "
+                    + "are \(View.columnWidth) columns wide for \(View.columns.allColumns.count) columns listed by "
+                    + "\(View.self).TableColumns.allColumns (a hand-written conformance must list each column once)",
+                sql: "")
         }
         let columns = View.columns.allColumns.map { quoted($0.name) }.joined(separator: ", ")
         let body = try SQLStatement.select(select).renderInliningValues().sql

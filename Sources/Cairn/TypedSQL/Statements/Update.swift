@@ -103,7 +103,7 @@ extension Table {
         updates(&assignments)
         var statement = SQLUpdate(tableName, as: tableAlias, set: assignments.assignments)
         if let condition { statement = statement.where(condition) }
-        return Update(statement: statement, bindingFailure: nil, decodeReturning: nil)
+        return Update(statement: statement, bindingFailure: assignments.bindingFailure, decodeReturning: nil)
     }
 }
 

@@ -21,6 +21,9 @@
 @dynamicMemberLookup
 public struct Updates<Base: Table> {
     var assignments: [SQLAssignment] = []
+    /// Why a value assigned could not be bound (a group's value SQLite cannot hold), reported
+    /// when the statement runs.
+    var bindingFailure: String?
 
     init() {}
 
@@ -49,9 +52,74 @@ public struct Updates<Base: Table> {
         set { set(Base.columns[keyPath: keyPath].name, newValue.sqlExpression) }
     }
 
-    private mutating func set(_ column: String, _ value: SQLExpression) {
+    /// The columns of a group, to assign one by one: `$0.timestamps.updatedAt = now`.
+    public subscript<Values>(
+        dynamicMember keyPath: KeyPath<Base.TableColumns, ColumnGroup<Base, Values>>
+    ) -> ColumnGroupUpdates<Base, Values> {
+        get { ColumnGroupUpdates(updates: self, group: Base.columns[keyPath: keyPath]) }
+        set { self = newValue.updates }
+    }
+
+    /// A whole group, assigned from a value: each of its written columns set to the value's.
+    ///
+    /// ```swift
+    /// Item.find(1).update { $0.status = Status(isOutOfStock: true) }
+    /// // UPDATE "items" SET "isOutOfStock" = ?, "isOnBackOrder" = ? WHERE …
+    /// ```
+    ///
+    /// Only assigned: reading a group in an update is a compile-time error (read its columns,
+    /// `$0.status.isOutOfStock`), so the getter can never run.
+    @_disfavoredOverload
+    public subscript<Values: BindableRow>(
+        dynamicMember keyPath: KeyPath<Base.TableColumns, ColumnGroup<Base, Values>>
+    ) -> Values {
+        @available(*, unavailable, message: "a column group is assigned whole, not read, in an update: read its columns")
+        get { fatalError("unavailable: a column group is never read in an update") }
+        set {
+            let group = Base.columns[keyPath: keyPath]
+            let columns = group._groupedColumns(writable: true) ?? []
+            do {
+                for (column, value) in zip(columns, try newValue.databaseValues()) {
+                    set(column.name, .value(value))
+                }
+            } catch {
+                bindingFailure = bindingFailure ?? "\(group.name): \(error)"
+            }
+        }
+    }
+
+    mutating func set(_ column: String, _ value: SQLExpression) {
         assignments.removeAll { $0.column == column }
         assignments.append(SQLAssignment(column, value))
+    }
+}
+
+/// The `SET` assignments to the columns of a ``ColumnGroup``: what `$0.timestamps` is in an
+/// update.
+///
+/// ```swift
+/// Item.find(1).update { $0.timestamps.updatedAt = Date() }
+/// // UPDATE "items" SET "updatedAt" = ? WHERE …
+/// ```
+@dynamicMemberLookup
+public struct ColumnGroupUpdates<Base: Table, Values: Table> {
+    var updates: Updates<Base>
+    let group: ColumnGroup<Base, Values>
+
+    /// A column of the group, to read in other assignments; assigning sets it.
+    public subscript<Value>(
+        dynamicMember keyPath: KeyPath<Values.TableColumns, TableColumn<Values, Value>>
+    ) -> any QueryExpression<Value> {
+        get { group[dynamicMember: keyPath] }
+        set { updates.set(group[dynamicMember: keyPath].name, newValue.sqlExpression) }
+    }
+
+    /// A group nested in the group.
+    public subscript<Member>(
+        dynamicMember keyPath: KeyPath<Values.TableColumns, ColumnGroup<Values, Member>>
+    ) -> ColumnGroupUpdates<Base, Member> {
+        get { ColumnGroupUpdates<Base, Member>(updates: updates, group: group[dynamicMember: keyPath]) }
+        set { updates = newValue.updates }
     }
 }
 
@@ -105,5 +173,12 @@ public struct Excluded<Base: Table>: Sendable {
         dynamicMember keyPath: KeyPath<Base.TableColumns, TableColumn<Base, Value>>
     ) -> TableColumn<Base, Value> {
         TableColumn(Base.columns[keyPath: keyPath].name, table: "excluded")
+    }
+
+    /// A column group of the excluded row: `$1.timestamps.updatedAt`.
+    public subscript<Values>(
+        dynamicMember keyPath: KeyPath<Base.TableColumns, ColumnGroup<Base, Values>>
+    ) -> ColumnGroup<Base, Values> {
+        ColumnGroup(Base.columns[keyPath: keyPath].name, table: "excluded")
     }
 }

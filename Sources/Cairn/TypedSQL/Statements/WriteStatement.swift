@@ -76,13 +76,19 @@ enum CairnReturning {
 }
 
 /// The rows of an `INSERT`, written with a result builder: one row per line, arrays, `if`
-/// and `for`.
+/// and `for`. Whole rows and drafts may be mixed: each row then goes in with its own key, each
+/// draft without one lets the database assign it.
 ///
 /// ```swift
 /// Tag.insert {
 ///     Tag.Draft(title: "home")
 ///     Tag.Draft(title: "work")
 /// }
+/// Tag.insert {
+///     Tag(id: 12, title: "car")
+///     Tag.Draft(title: "kids")
+/// }
+/// // INSERT INTO "tags" ("id", "title") VALUES (?, ?), (?, ?)   -- 12, 'car', NULL, 'kids'
 /// ```
 @resultBuilder
 public enum InsertValuesBuilder<Row> {
@@ -101,4 +107,12 @@ public enum InsertValuesBuilder<Row> {
     public static func buildEither(first: [Row]) -> [Row] { first }
     /// Result builder: the second branch of an `if`/`else` or `switch`.
     public static func buildEither(second: [Row]) -> [Row] { second }
+}
+
+extension InsertValuesBuilder where Row: TableDraft {
+    /// Result builder: a whole row among drafts, inserted as the draft made from it (its key
+    /// kept).
+    public static func buildExpression(_ row: Row.Into) -> [Row] { [Row(row)] }
+    /// Result builder: whole rows among drafts.
+    public static func buildExpression(_ rows: [Row.Into]) -> [Row] { rows.map(Row.init) }
 }
