@@ -119,9 +119,9 @@ public final class PostgresDatabase: @unchecked Sendable {
         try withConnection { db in try block(db) }
     }
 
-    /// `read(_:)` off the cooperative thread pool. Cancelling the task cancels the
-    /// running statement, which throws a ``PostgresError`` with SQLSTATE `57014`; a statement
-    /// the block starts afterwards throws `CancellationError`.
+    /// `read(_:)` off the cooperative thread pool. Cancelling the task cancels the running
+    /// statement on the server (`PQcancel`) and throws `CancellationError`, as does a
+    /// statement the block starts afterwards.
     public func read<T: Sendable>(_ block: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await offCooperativePool { cancellation in
             try self.withConnection(cancellation: cancellation) { db in
