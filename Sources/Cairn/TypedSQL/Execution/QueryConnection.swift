@@ -30,6 +30,10 @@ public protocol QueryConnection {
     /// A cursor over the rows of `statement`, read one at a time (on SQLite, stepped; on a
     /// server, fetched in batches from a server-side cursor).
     func fetchCursor(_ statement: SQLStatement) throws -> RowCursor
+
+    /// Runs `body` so that cancelling the current task stops its running statement (SQLite
+    /// interrupts it, a server cancels it) and throws `CancellationError`.
+    func withTaskCancellation<T>(_ body: () throws -> T) throws -> T
 }
 
 extension Database: QueryConnection {
