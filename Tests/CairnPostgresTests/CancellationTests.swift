@@ -97,7 +97,7 @@ struct PostgresCancellationTests {
     }
 
     /// Starts the task `start` makes on a pool of one connection, cancels it once the server
-    /// runs its `pg_sleep` (a busy machine may start it late), and expects `CancellationError`
+    /// runs its `pg_sleep` (however late a busy machine starts it), and expects `CancellationError`
     /// and the connection back in the pool out of its transaction (kept, not dropped), serving
     /// the next statement. Returns the pool for more (its connections close with it).
     @discardableResult
@@ -107,11 +107,10 @@ struct PostgresCancellationTests {
         let pool = try PostgresDatabase(url: try #require(TestServer.url), maximumConnectionCount: 1)
         let processID = Locked<Int32>(0)
         let task = start(pool, processID)
-        try await pollUntil { processID.withLock { $0 } != 0 }
-        let running = processID.withLock { $0 }
-        try await PostgresActivity.waitUntilRunning(processID: running, statementContaining: "pg_sleep")
-        task.cancel()
+        PostgresActivity.cancel(
+            task, whenRunning: { processID.withLock { $0 == 0 ? nil : $0 } }, statementContaining: "pg_sleep")
         await #expect(throws: CancellationError.self) { try await task.value }
+        let running = processID.withLock { $0 }
         let (reused, one) = try await pool.read { db in (db.serverProcessID, integer(try db.fetchAll(sql: "SELECT 1"))) }
         #expect(reused == running)
         #expect(one == 1)

@@ -26,11 +26,9 @@ struct PostgresTypedCancellationTests {
         defer { database.close() }
         let processID = Collected<Int32>()
         let task = Task(executorPreference: BlockingTaskExecutor()) { try Self.slowRead(database, processID: processID) }
-        try await pollUntil { !processID.values.isEmpty }
-        let running = try #require(processID.values.first)
-        try await PostgresActivity.waitUntilRunning(processID: running, statementContaining: "pg_sleep")
-        task.cancel()
+        PostgresActivity.cancel(task, whenRunning: { processID.values.first }, statementContaining: "pg_sleep")
         await #expect(throws: CancellationError.self) { try await task.value }
+        let running = try #require(processID.values.first)
         let (reused, values) = try Self.read(database) { db in
             (db.serverProcessID, try #sql("SELECT 2", as: Int.self).fetchAll(db))
         }

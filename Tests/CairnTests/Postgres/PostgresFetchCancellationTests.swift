@@ -17,18 +17,19 @@ struct PostgresFetchCancellationTests {
             for workout in PostgresStoreTests.workouts() { context.insert(workout) }
             try context.save()
             // Another client holds the table, so the fetch's statement waits on the server
-            // until it is cancelled; the server ends the holder's session after 30 s, which
-            // would let an uncancelled fetch finish.
+            // until it is cancelled. The server ends the holder's session after 5 minutes, which
+            // would let an uncancelled fetch finish (and fail the test) instead of hanging; the
+            // margin is wide because under a full parallel test run this code may wait a minute
+            // for a thread before it releases the lock.
             let holder = try PostgresConnection(url: url)
-            try holder.execute(sql: "SET idle_in_transaction_session_timeout = 30000")
+            try holder.execute(sql: "SET idle_in_transaction_session_timeout = 300000")
             try holder.execute(sql: "BEGIN")
             try holder.execute(sql: #"LOCK TABLE "Workout" IN ACCESS EXCLUSIVE MODE"#)
 
             let fetching = Task(executorPreference: BlockingTaskExecutor()) {
                 try ModelContext(container).fetch(FetchDescriptor<Workout>()).map(\.title)
             }
-            try await PostgresActivity.waitUntilBlocked(by: holder.serverProcessID)
-            fetching.cancel()
+            PostgresActivity.cancel(fetching, whenBlockedBy: holder.serverProcessID)
             await #expect(throws: CancellationError.self) { try await fetching.value }
 
             try holder.execute(sql: "ROLLBACK")
