@@ -75,6 +75,8 @@ public final class PostgresDatabase: @unchecked Sendable {
 
     /// Runs `block` in a read-only `REPEATABLE READ` transaction, so that all its statements
     /// see one snapshot, concurrently with other reads and writes, blocking the calling thread.
+    /// Cancelling the calling task stops the statements `block` runs inside
+    /// ``PostgresConnection/withTaskCancellation(_:)``, as on SQLite; others run to their end.
     ///
     /// - Throws: the error of `block`, or a ``PostgresError``.
     public func read<T>(_ block: (PostgresConnection) throws -> T) throws -> T {

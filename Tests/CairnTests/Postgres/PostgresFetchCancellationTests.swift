@@ -32,6 +32,7 @@ struct PostgresFetchCancellationTests {
             PostgresActivity.cancel(fetching, whenBlockedBy: holder.serverProcessID)
             await #expect(throws: CancellationError.self) { try await fetching.value }
 
+            // The holder's session is still there: the fetch ended while its statement waited.
             try holder.execute(sql: "ROLLBACK")
             #expect(try ModelContext(container).fetchCount(FetchDescriptor<Workout>()) == 5)
         }
