@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "CairnSQLiteTests", dependencies: ["CairnSQLite", "CairnFaultyVFS", "CairnTestSupport"], swiftSettings: strict),
         // Run against a server with Scripts/with-postgres.sh; skipped without CAIRN_TEST_POSTGRES_URL.
-        .testTarget(name: "CairnPostgresTests", dependencies: ["CairnPostgres"], swiftSettings: strict),
+        .testTarget(name: "CairnPostgresTests", dependencies: ["CairnPostgres", "CairnTestSupport"], swiftSettings: strict),
         .testTarget(name: "CairnQueryTests", dependencies: ["CairnQuery", "CairnTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CairnMacrosTests",

@@ -28,7 +28,8 @@ final class PostgresCancelHandle: @unchecked Sendable {
 }
 
 /// The cancellation of one task's use of a connection: the task's cancellation handler marks
-/// it and cancels the statement running then; the connection checks it before each statement.
+/// it and cancels the statement running then; the connection checks it before each statement
+/// and while it waits for one (`PostgresConnection.nextResult(cancelSent:)`).
 ///
 /// `@unchecked Sendable`: its state is read and written only under `lock`.
 final class PostgresTaskCancellation: @unchecked Sendable {

@@ -90,14 +90,15 @@ extension PostgresConnection {
             }
         }
         let synced = PQpipelineSync(handle) == 1
-        // Every result is read, even after an error, so the connection leaves pipeline mode clean.
+        // Every result is read, even after an error or a cancellation, so the connection leaves
+        // pipeline mode clean.
+        var cancelSent = false
         for arguments in rows.prefix(sent) {
             var first: [DatabaseValue] = []
-            while let result = PQgetResult(handle) {
+            while let result = nextResult(cancelSent: &cancelSent) {
                 let status = PQresultStatus(result)
                 if status == PGRES_FATAL_ERROR, firstError == nil {
-                    firstError = PostgresError(result: result, connection: handle, sql: statement.sql,
-                                               arguments: arguments)
+                    firstError = failure(result, sql: statement.sql, arguments: arguments)
                 } else if firstRow != nil, status == PGRES_TUPLES_OK, PQntuples(result) > 0 {
                     first = (0..<statement.columnTypes.count).map { statement.value(result, row: 0, column: $0) }
                 }
@@ -106,7 +107,7 @@ extension PostgresConnection {
             firstRow?(first)
         }
         if synced {
-            while let result = PQgetResult(handle) {
+            while let result = nextResult(cancelSent: &cancelSent) {
                 let isSync = PQresultStatus(result) == PGRES_PIPELINE_SYNC
                 PQclear(result)
                 if isSync { break }

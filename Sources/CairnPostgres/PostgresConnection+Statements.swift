@@ -36,14 +36,13 @@ extension PostgresConnection {
     /// `arguments` are only for the error, should the SQL not prepare.
     func prepare(_ sql: String, arguments: StatementArguments? = nil) throws -> PreparedStatement {
         if let statement = statements[sql] { return statement }
-        try checkCancellation()
         if statements.count >= Self.statementCacheLimit { try deallocateAll() }
         preparedCount += 1
         let name = "cairn_\(preparedCount)"
-        PQclear(try check(PQprepare(handle, name, sql, 0, nil), sql: sql, arguments: arguments))
+        PQclear(try exchange(sql: sql, arguments: arguments) { PQsendPrepare(handle, name, sql, 0, nil) })
         let description: OpaquePointer
         do {
-            description = try check(PQdescribePrepared(handle, name), sql: sql, arguments: arguments)
+            description = try exchange(sql: sql, arguments: arguments) { PQsendDescribePrepared(handle, name) }
         } catch {
             runIgnoringFailure("DEALLOCATE \(name)")
             throw error
@@ -95,11 +94,11 @@ extension PostgresConnection {
 
     /// Runs a prepared statement with `arguments` and returns its successful result.
     func run(_ statement: PreparedStatement, arguments: StatementArguments) throws -> OpaquePointer {
-        try checkCancellation()
-        let result = try withParameters(statement, arguments) { count, values, lengths, formats in
-            PQexecPrepared(handle, statement.name, count, values, lengths, formats, statement.binaryResults ? 1 : 0)
+        try exchange(sql: statement.sql, arguments: arguments) {
+            try withParameters(statement, arguments) { count, values, lengths, formats in
+                PQsendQueryPrepared(handle, statement.name, count, values, lengths, formats, statement.binaryResults ? 1 : 0)
+            }
         }
-        return try check(result, sql: statement.sql, arguments: arguments)
     }
 
     /// Encodes `arguments` for `statement` and calls `body` with libpq's parameter arrays

@@ -27,6 +27,9 @@ public final class PostgresConnection {
     /// The cancellation of the task this connection currently works for, checked before each
     /// statement (`PostgresDatabase`'s async `read` and `write` set it).
     var taskCancellation: PostgresTaskCancellation?
+    /// Whether the current task's cancellation stops statements
+    /// (``withTaskCancellation(_:)``).
+    var watchesCurrentTask = false
     /// The numbers of the cursors open in the current transaction (`cairn_cursor_<n>`).
     var openCursors: Set<Int> = []
 
@@ -120,37 +123,16 @@ public final class PostgresConnection {
         _ = try fetchAll(sql: "SELECT pg_notify($1, $2)", arguments: [channel, payload])
     }
 
-    /// Throws `CancellationError` when the task this connection works for was cancelled, so
-    /// that a cancelled block stops at its next statement.
-    func checkCancellation() throws {
-        if taskCancellation?.isCancelled == true { throw CancellationError() }
-    }
-
     /// Runs SQL text without parameters through the simple-query protocol (several statements
     /// allowed); returns the last statement's result.
     func runScript(_ sql: String) throws -> OpaquePointer {
-        try checkCancellation()
-        return try check(PQexec(handle, sql), sql: sql, arguments: nil)
+        try exchange(sql: sql, arguments: nil) { PQsendQuery(handle, sql) }
     }
 
-    /// Runs cleanup SQL (`ROLLBACK`) whose failure would hide the error being reported.
+    /// Runs cleanup SQL (`ROLLBACK`) whose failure would hide the error being reported. It
+    /// is not cancelled with the work it cleans up after.
     func runIgnoringFailure(_ sql: String) {
         if let result = PQexec(handle, sql) { PQclear(result) }
-    }
-
-    /// The result when it reports success; otherwise frees it and throws its error.
-    func check(_ result: OpaquePointer?, sql: String?, arguments: StatementArguments?) throws -> OpaquePointer {
-        guard let result else {
-            throw PostgresError(result: nil, connection: handle, sql: sql, arguments: arguments)
-        }
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE, PGRES_EMPTY_QUERY:
-            return result
-        default:
-            let error = PostgresError(result: result, connection: handle, sql: sql, arguments: arguments)
-            PQclear(result)
-            throw error
-        }
     }
 }
 

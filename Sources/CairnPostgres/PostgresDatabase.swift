@@ -75,6 +75,8 @@ public final class PostgresDatabase: @unchecked Sendable {
 
     /// Runs `block` in a read-only `REPEATABLE READ` transaction, so that all its statements
     /// see one snapshot, concurrently with other reads and writes, blocking the calling thread.
+    /// Cancelling the calling task stops the statements `block` runs inside
+    /// ``PostgresConnection/withTaskCancellation(_:)``, as on SQLite; others run to their end.
     ///
     /// - Throws: the error of `block`, or a ``PostgresError``.
     public func read<T>(_ block: (PostgresConnection) throws -> T) throws -> T {
@@ -119,9 +121,9 @@ public final class PostgresDatabase: @unchecked Sendable {
         try withConnection { db in try block(db) }
     }
 
-    /// `read(_:)` off the cooperative thread pool. Cancelling the task cancels the
-    /// running statement, which throws a ``PostgresError`` with SQLSTATE `57014`; a statement
-    /// the block starts afterwards throws `CancellationError`.
+    /// `read(_:)` off the cooperative thread pool. Cancelling the task cancels the running
+    /// statement on the server (`PQcancel`) and throws `CancellationError`, as does a
+    /// statement the block starts afterwards.
     public func read<T: Sendable>(_ block: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await offCooperativePool { cancellation in
             try self.withConnection(cancellation: cancellation) { db in

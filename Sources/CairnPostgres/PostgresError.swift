@@ -84,16 +84,19 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     var isTransient: Bool { sqlState == "40001" || sqlState == "40P01" || isStalePlan }
 
     /// `PostgreSQL error 42601: syntax error at or near "SELEC"`, then the detail, the hint and
-    /// the SQL with a caret under the position the server named.
+    /// the SQL with a caret under the position the server named. A statement over 500
+    /// characters shows 500 of them (around the position, if any) and its length; ``sql``
+    /// has it whole.
     public var description: String {
         var text = sqlState.map { "PostgreSQL error \($0): \(message)" } ?? "PostgreSQL client error: \(message)"
         if let detail { text += "\n  detail: \(detail)" }
         if let hint { text += "\n  hint: \(hint)" }
         if let sql {
-            text += "\n  in: \(sql)"
+            let excerpt = StatementExcerpt(sql, position: position)
+            text += "\n  in: \(excerpt.text)"
             if let arguments, !arguments.isEmpty { text += "  -- arguments redacted (\(arguments.count))" }
-            if let position, position >= 1, !sql.contains("\n") {
-                text += "\n      " + String(repeating: " ", count: position - 1) + "^"
+            if let column = excerpt.caretColumn {
+                text += "\n      " + String(repeating: " ", count: column) + "^"
             }
         }
         return text

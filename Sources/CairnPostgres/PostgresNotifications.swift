@@ -1,12 +1,6 @@
 import CLibPQ
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One notification received by ``PostgresNotifications``.
 public struct PostgresNotification: Sendable, Hashable {
     /// The channel it was sent on.
@@ -121,12 +115,7 @@ private final class NotificationListener: @unchecked Sendable {
                 PQfreemem(notice)
                 handler(notification)
             }
-            let socket = PQsocket(handle)
-            guard socket >= 0 else { return }
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, 100)
-            if ready < 0 && errno != EINTR { return }
-            if ready > 0, PQconsumeInput(handle) != 1 { return }
+            guard connection.awaitInput(milliseconds: 100) else { return }
         }
     }
 }

@@ -85,3 +85,25 @@ struct PostgresErrorTests {
         #expect(database.message.contains("\"no_such_database_cairn\" does not exist"))
     }
 }
+
+@Suite("PostgreSQL errors of long statements", .enabled(if: TestServer.isAvailable, TestServer.skipMessage))
+struct PostgresLongStatementErrorTests {
+    @Test("A syntax error deep in a long statement shows the stretch around it with the caret on it")
+    func caretInALongStatement() throws {
+        let db = try TestServer.connect()
+        let sql = "SELECT 1 WHERE 1 IN (" + String(repeating: "1, ", count: 400) + ") ORDER BY "
+            + String(repeating: "1, ", count: 300) + "1"
+        let error = try #require(throws: PostgresError.self) { try db.execute(sql: sql) }
+        #expect(error.sqlState == "42601")
+        #expect(error.sql == sql)
+        let lines = error.description.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        let statement = Array(try #require(lines.dropFirst().first))
+        let caret = try #require(lines.last?.firstIndex(of: "^")).utf16Offset(in: try #require(lines.last))
+        // Both lines are indented so that the statement and the caret line up.
+        #expect(String(statement.prefix(6)) == "  in: ")
+        #expect(statement[caret] == ")")
+        #expect(String(statement).hasSuffix("… (\(sql.count) characters)"))
+        #expect(statement.count < 600)
+    }
+}

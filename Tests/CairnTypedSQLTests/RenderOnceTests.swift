@@ -140,4 +140,6 @@ private final class StatementRecorder: QueryConnection {
         statements.append(statement)
         return try db.fetchCursor(statement)
     }
+
+    func withTaskCancellation<T>(_ body: () throws -> T) throws -> T { try db.withTaskCancellation(body) }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Fetches stop when their task is cancelled: a fetch in a cancelled task throws
 /// `CancellationError` before reading anything, and a statement running when the task is
-/// cancelled is interrupted (see `Database.withTaskCancellation`). Only fetches: faulting a
+/// cancelled is interrupted (see `Database.withTaskCancellation`, and
+/// `PostgresConnection.withTaskCancellation` on a server). Only fetches: faulting a
 /// property in or saving is not interrupted, so a model never reads as empty because its task
 /// was cancelled.
 ///

@@ -55,13 +55,20 @@ final class PostgresStoreBackend: StoreBackend {
     }
 
     func read<T>(_ body: (StoreConnection) throws -> T) throws -> T {
-        try database.read { connection in try body(StoreConnection(postgres: connection, log: log)) }
+        try database.read { connection in try run(body, on: connection) }
     }
 
     /// One statement outside a transaction is its own snapshot on the server: `BEGIN` and
     /// `COMMIT` around it would add two round trips to a one-row fetch.
     func readStatement<T>(_ body: (StoreConnection) throws -> T) throws -> T {
-        try database.readWithoutTransaction { connection in try body(StoreConnection(postgres: connection, log: log)) }
+        try database.readWithoutTransaction { connection in try run(body, on: connection) }
+    }
+
+    private func run<T>(_ body: (StoreConnection) throws -> T, on connection: PostgresConnection) throws -> T {
+        let store = StoreConnection(postgres: connection, log: log)
+        // Inside a fetch, cancelling the task cancels the statement (Concurrency/FetchCancellation.swift).
+        if FetchCancellation.isActive { return try connection.withTaskCancellation { try body(store) } }
+        return try body(store)
     }
 
     func write<T>(_ body: (StoreConnection) throws -> T) throws -> T {

@@ -75,13 +75,14 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `SQLite error 19 (constraint failed), extended 2067: UNIQUE constraint failed: t.id
-    /// in: <sql> -- arguments: [...]` with arguments redacted unless public.
+    /// in: <sql> -- arguments: [...]` with arguments redacted unless public. A statement over
+    /// 500 characters shows its first 500 and its length (``sql`` has it whole).
     public var description: String {
         var text = "SQLite error \(resultCode.description)"
         if !extendedResultCode.isPrimary { text += ", extended \(extendedResultCode.rawValue)" }
         text += ": \(message)"
         if let sql {
-            text += "\n  in: \(sql)"
+            text += "\n  in: \(StatementExcerpt(sql).text)"
             if let arguments, !arguments.isEmpty {
                 text += publicStatementArguments
                     ? "  -- arguments: \(arguments)" : "  -- arguments redacted (\(arguments.count))"

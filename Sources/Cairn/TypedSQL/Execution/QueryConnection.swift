@@ -44,6 +44,10 @@ public protocol QueryConnection {
     /// Runs the statement `template` stands for, discarding any rows, rendering it as the
     /// template `fetchAll` does.
     func execute(_ template: SQLTemplate) throws
+
+    /// Runs `body` so that cancelling the current task stops its running statement (SQLite
+    /// interrupts it, a server cancels it) and throws `CancellationError`.
+    func withTaskCancellation<T>(_ body: () throws -> T) throws -> T
 }
 
 extension QueryConnection {

@@ -104,4 +104,8 @@ private final class RecordingConnection: QueryConnection {
         statements.append(statement)
         return try connection.fetchCursor(statement)
     }
+
+    func withTaskCancellation<T>(_ body: () throws -> T) throws -> T {
+        try connection.withTaskCancellation(body)
+    }
 }
