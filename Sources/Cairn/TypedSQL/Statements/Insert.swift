@@ -143,7 +143,7 @@ extension PrimaryKeyedTable {
         insertStatement(rows())
     }
 
-    /// ``upsert(_:)`` of whole rows and drafts together (see ``insert(_:)-(()->[Draft])``).
+    /// ``upsert(_:)`` of whole rows and drafts together (see the `insert` of rows and drafts above).
     @_disfavoredOverload
     public static func upsert(@InsertValuesBuilder<Draft> _ rows: () -> [Draft]) -> Insert<Self, ()> {
         upsertStatement(rows())
