@@ -17,6 +17,13 @@ private struct RowUpdateProbe: Hashable, Sendable {
     var name = ""
 }
 
+/// The table of the insert test, apart from the others for the same reason.
+@Table
+private struct RowInsertProbe: Hashable, Sendable {
+    let id: Int
+    var name = ""
+}
+
 @Suite("Typed SQL: rendered once per query shape")
 struct RenderOnceTests {
     let db: Database
@@ -79,6 +86,30 @@ struct RenderOnceTests {
         #expect(try RowUpdateProbe.find(2).fetchOne(db)?.name == "second")
         try RowUpdateProbe.update(RowUpdateProbe(id: 2, name: "two")).execute(StatementRecorder(db))
         #expect(try RowUpdateProbe.find(2).fetchOne(db)?.name == "two")
+    }
+
+    @Test func anInsertOfWholeRowsIsATemplateOfItsTableAndRowCount() throws {
+        try db.execute(sql: #"CREATE TABLE "rowInsertProbes" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL)"#)
+        try RowInsertProbe.insert { RowInsertProbe(id: 1, name: "one"); RowInsertProbe(id: 2, name: "two") }.execute(db)
+        try RowInsertProbe.insert { RowInsertProbe(id: 3, name: "three"); RowInsertProbe(id: 4, name: "four") }.execute(db)
+        try RowInsertProbe.insert { RowInsertProbe(id: 5, name: "five") }.execute(db)
+        #expect(try RowInsertProbe.order(by: \.id).fetchAll(db).map(\.name) == ["one", "two", "three", "four", "five"])
+        #expect(SQLRenderCache.shared.statistics(for: SQLTemplate.Identity(RowInsertProbe.self, .rowsInsert(count: 2)))
+                == SQLRenderCache.Statistics(renders: 1, hits: 1))
+        #expect(SQLRenderCache.shared.statistics(for: SQLTemplate.Identity(RowInsertProbe.self, .rowsInsert(count: 1)))?.renders == 1)
+        let rendered = try RowInsertProbe.insert { RowInsertProbe(id: 6, name: "six"); RowInsertProbe(id: 7, name: "seven") }.render()
+        #expect(rendered.sql == #"INSERT INTO "rowInsertProbes" ("id", "name") VALUES (?, ?), (?, ?)"#)
+        #expect(rendered.arguments == [.integer(6), .text("six"), .integer(7), .text("seven")])
+        // An upsert or `returning` makes it a statement again.
+        let ids = try RowInsertProbe.insert { RowInsertProbe(id: 8, name: "eight") }.returning(\.id).fetchAll(db)
+        #expect(ids == [8])
+        try RowInsertProbe.upsert { RowInsertProbe(id: 1, name: "uno") }.execute(db)
+        #expect(try RowInsertProbe.where { $0.id.eq(1) }.select(\.name).fetchOne(db) == "uno")
+        // Drafts are statements: a missing key is the database's to assign.
+        try RowInsertProbe.insert { RowInsertProbe.Draft(name: "nine") }.execute(db)
+        #expect(try RowInsertProbe.where { $0.name.eq("nine") }.select(\.id).fetchOne(db) == 9)
+        try RowInsertProbe.insert { RowInsertProbe(id: 10, name: "ten") }.execute(StatementRecorder(db))
+        #expect(try RowInsertProbe.fetchCount(db) == 8)
     }
 
     @Test func aConnectionWithoutTemplatesRunsTheLookupAsItsStatement() throws {

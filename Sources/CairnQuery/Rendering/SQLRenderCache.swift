@@ -197,6 +197,12 @@ private final class LockedShapes: @unchecked Sendable {
             entry.statistics.renders += 1
             return
         }
+        // One template per table and statement, and per row count of inserts: bounded as
+        // the shapes are, emptied when full.
+        if templates.count >= 512 {
+            templates.removeAll(keepingCapacity: true)
+            recentTemplate = nil
+        }
         templates[identity] = TemplateEntry(identity, rendered)
     }
 

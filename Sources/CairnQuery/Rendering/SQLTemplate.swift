@@ -36,6 +36,12 @@ public struct SQLTemplate: Sendable {
         /// An `UPDATE` of every column but the key (the values in column order) of the row
         /// whose key is the last value.
         case rowUpdate
+        /// An `INSERT` of `count` whole rows, their values row after row.
+        case rowsInsert(count: Int)
+
+        /// The most rows an insert template holds: a larger insert is rendered each time, so
+        /// that a cache of one text per row count stays small.
+        public static let mostInsertedRows = 1_000
     }
 
     /// What the SQL text depends on.

@@ -7,10 +7,36 @@
 /// // INSERT INTO "reminders" ("id", "title", …) VALUES (?, ?, …)   -- NULL, 'Milk', …
 /// ```
 public struct Insert<Into: Table, Returning>: WriteStatement {
-    var statement: SQLInsert
+    /// The statement as IR (made from ``sqlTemplate`` when it is one).
+    var statement: SQLInsert {
+        get {
+            if let sqlTemplate, case .insert(let insert) = sqlTemplate.statement { return insert }
+            return written
+        }
+        set {
+            written = newValue
+            sqlTemplate = nil
+        }
+    }
+    private var written: SQLInsert
     var bindingFailure: String?
     /// Decodes one `RETURNING` row; `nil` without `returning`.
     public let decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?
+    /// An insert of whole rows as a template of its table and number of rows, until anything
+    /// is added to it (an upsert's conflict clause, `returning`).
+    public private(set) var sqlTemplate: SQLTemplate?
+
+    init(statement: SQLInsert, bindingFailure: String?, decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?) {
+        self.written = statement
+        self.bindingFailure = bindingFailure
+        self.decodeReturning = decodeReturning
+    }
+
+    init(template: SQLTemplate) where Returning == () {
+        self.written = SQLInsert(into: Into.tableName, as: Into.tableAlias, source: .defaultValues)
+        self.decodeReturning = nil
+        self.sqlTemplate = template
+    }
 
     /// The statement as IR; throws when a value could not be bound.
     public func sqlStatement() throws -> SQLStatement {
@@ -47,6 +73,7 @@ extension Table {
     /// The rows bound in the order of `columns.writableColumns`: rows of this table, or of the
     /// base table of an alias (whose writable columns are the base table's, in its order).
     static func insertStatement<Row: InsertableRow>(_ rows: [Row]) -> Insert<Self, ()> {
+        if !(Row.self is any TableDraft.Type), let template = rowsInsertTemplate(rows) { return Insert(template: template) }
         var values: [[SQLExpression]] = []
         var failure: String?
         // A draft without its key asks the database for one: a NULL rowid in SQLite, the
@@ -68,6 +95,31 @@ extension Table {
             }
         }
         return insertStatement(values: values, failure: failure)
+    }
+
+    /// `INSERT INTO table (writable columns…) VALUES (?, …), …` of whole rows as a template
+    /// of the table and the number of rows, their values row after row; `nil` when a row
+    /// cannot be bound (the statement then reports it) or there is none. Drafts are not
+    /// templates: a missing key is written `DEFAULT` on a server, which changes the text.
+    private static func rowsInsertTemplate<Row: InsertableRow>(_ rows: [Row]) -> SQLTemplate? {
+        guard !rows.isEmpty, rows.count <= SQLTemplate.Kind.mostInsertedRows else { return nil }
+        var values: [DatabaseValue] = []
+        var width = 0
+        for (index, row) in rows.enumerated() {
+            guard let rowValues = try? row.databaseValues(), !rowValues.isEmpty else { return nil }
+            if index == 0 {
+                width = rowValues.count
+                values.reserveCapacity(width * rows.count)
+            }
+            guard rowValues.count == width else { return nil }
+            values.append(contentsOf: rowValues)
+        }
+        let count = rows.count
+        return SQLTemplate(Self.self, .rowsInsert(count: count), values: values) { [width] expressions in
+            let rowsOfExpressions = (0..<count).map { Array(expressions[($0 * width)..<(($0 + 1) * width)]) }
+            return .insert(SQLInsert(
+                into: tableName, as: tableAlias, columns: columns.writableColumns.map(\.name), values: rowsOfExpressions))
+        }
     }
 
     /// `INSERT INTO table (writable columns…) VALUES …` of rows already bound.
