@@ -9,12 +9,19 @@ import CairnSQLite
 /// the cached one.
 ///
 /// ```swift
-/// let lookup = SQLTemplate(Reminder.self, .primaryKeyLookup, values: [.integer(42)]) { values in
-///     .select(SQLSelect(from: "reminders").where(.column("id").equals(values[0])))
+/// enum ReminderLookup: SQLTemplateStatement {
+///     static func statement(for kind: SQLTemplate.Kind, _ values: [SQLExpression]) -> SQLStatement {
+///         .select(SQLSelect(from: "reminders").where(.column("id").equals(values[0])))
+///     }
 /// }
+/// let lookup = SQLTemplate(Reminder.self, .primaryKeyLookup, values: [.integer(42)], statement: ReminderLookup.self)
 /// try SQLRenderCache.shared.rendering(of: lookup)
 /// // SELECT * FROM "reminders" WHERE "id" = ?   -- [42]; rendered once for every key
 /// ```
+///
+/// A run served from the cache never writes the statement, so what writes it is a type, not
+/// a value: a template holds no closure or captured state to allocate, copy and release on
+/// every run, only its values.
 public struct SQLTemplate: Sendable {
     /// What a template's SQL text depends on: every template of one identity must make the
     /// same statement from the same values.
@@ -48,26 +55,32 @@ public struct SQLTemplate: Sendable {
     public let identity: Identity
     /// The values, in the order the statement takes them.
     public let values: [DatabaseValue]
-    /// The statement, with `expressions[i]` standing for `values[i]`.
-    private let make: @Sendable (_ expressions: [SQLExpression]) -> SQLStatement
+    /// Writes the statement, with `expressions[i]` standing for `values[i]`.
+    private let writer: any SQLTemplateStatement.Type
 
-    /// A template of identity `(type, kind)` for `values`; `make` writes its statement with
-    /// the expressions it is given in place of the values, and must write the same statement
-    /// for every template of that identity.
-    public init(
-        _ type: Any.Type, _ kind: Kind, values: [DatabaseValue],
-        make: @escaping @Sendable (_ expressions: [SQLExpression]) -> SQLStatement
-    ) {
+    /// A template of identity `(type, kind)` for `values`; `statement` writes its statement
+    /// with the expressions it is given in place of the values, and must write the same
+    /// statement for every template of that identity.
+    public init(_ type: Any.Type, _ kind: Kind, values: [DatabaseValue], statement: any SQLTemplateStatement.Type) {
         self.identity = Identity(type, kind)
         self.values = values
-        self.make = make
+        self.writer = statement
     }
 
     /// The statement with a ``SQLExpression/parameter(_:)`` for each value: what a cache renders.
-    public var shape: SQLStatement { make(values.indices.map { .parameter($0) }) }
+    public var shape: SQLStatement { writer.statement(for: identity.kind, values.indices.map { .parameter($0) }) }
 
     /// The statement with its values bound: what a connection that keeps no templates runs.
-    public var statement: SQLStatement { make(values.map { .value($0) }) }
+    public var statement: SQLStatement { writer.statement(for: identity.kind, values.map { .value($0) }) }
+}
+
+/// What writes the statement of an ``SQLTemplate`` from the expressions that stand for its
+/// values: parameters when a cache renders its shape, bound values when it runs uncached.
+/// Everything else the statement depends on is the conforming type's (a table's name and
+/// columns), which is what lets a template's identity stand for its SQL text.
+public protocol SQLTemplateStatement: SendableMetatype {
+    /// The statement of a `kind` template, with `expressions[i]` standing for its `values[i]`.
+    static func statement(for kind: SQLTemplate.Kind, _ expressions: [SQLExpression]) -> SQLStatement
 }
 
 extension SQLExpression {

@@ -114,12 +114,9 @@ extension Table {
             guard rowValues.count == width else { return nil }
             values.append(contentsOf: rowValues)
         }
-        let count = rows.count
-        return SQLTemplate(Self.self, .rowsInsert(count: count), values: values) { [width] expressions in
-            let rowsOfExpressions = (0..<count).map { Array(expressions[($0 * width)..<(($0 + 1) * width)]) }
-            return .insert(SQLInsert(
-                into: tableName, as: tableAlias, columns: columns.writableColumns.map(\.name), values: rowsOfExpressions))
-        }
+        return SQLTemplate(
+            Self.self, .rowsInsert(count: rows.count), values: values,
+            statement: RowsInsertStatement<Self>.self)
     }
 
     /// `INSERT INTO table (writable columns…) VALUES …` of rows already bound.
@@ -252,5 +249,17 @@ extension TableAlias {
         doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void
     ) -> Insert<Self, ()> where Row.Into == Base {
         insertStatement(rows()).onConflict(target, doUpdate: updates)
+    }
+}
+
+/// `INSERT INTO table (writable columns…) VALUES (…), …` of as many rows as the template's
+/// kind says, the values row after row: the statement of an insert template.
+private enum RowsInsertStatement<T: Table>: SQLTemplateStatement {
+    static func statement(for kind: SQLTemplate.Kind, _ expressions: [SQLExpression]) -> SQLStatement {
+        let rows = if case .rowsInsert(let count) = kind, count > 0 { count } else { 1 }
+        let width = expressions.count / rows
+        let rowsOfExpressions = (0..<rows).map { Array(expressions[($0 * width)..<(($0 + 1) * width)]) }
+        return .insert(SQLInsert(
+            into: T.tableName, as: T.tableAlias, columns: T.columns.writableColumns.map(\.name), values: rowsOfExpressions))
     }
 }

@@ -17,8 +17,8 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     /// read or changed (``Table/all`` of a table without a scope of its own is read on
     /// every run of a statement begun from the table).
     @usableFromInline var written: SQLSelect?
-    /// A primary-key lookup of every row of `From` (`Reminder.find(42)`), kept as its column
-    /// and key until the statement is read as IR (``clauses``): run as it is, it is a
+    /// A primary-key lookup of every row of `From` (`Reminder.find(42)`), kept as its
+    /// key until the statement is read as IR (``clauses``): run as it is, it is a
     /// template (``lookupTemplate``) whose SQL text depends only on the table.
     @usableFromInline var keyLookup: KeyLookup?
     /// Whether the table's default scope (the `WHERE` of its own ``Table/all``) applies: true
@@ -68,10 +68,7 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     /// may bind values of its own, which a template of the table could not know).
     @inlinable var lookupTemplate: SQLTemplate? {
         guard let keyLookup, !appliesDefaultScope || From.all.writtenCondition == nil else { return nil }
-        let column = keyLookup.column
-        return SQLTemplate(From.self, .primaryKeyLookup, values: [keyLookup.key]) { values in
-            .select(AllRowsQueries.query(for: From.self).where(column.equals(values[0])))
-        }
+        return SQLTemplate(From.self, .primaryKeyLookup, values: [keyLookup.key], statement: keyLookup.statement)
     }
 
     /// The statement's clauses, with the table's default scope's `WHERE` first when it
@@ -88,18 +85,35 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     }
 }
 
-/// A lookup of one row by its primary key: the key column and the bound key.
+/// A lookup of one row by its primary key: the bound key, and the table's lookup statement,
+/// which knows the key column. No expression is built until the lookup is read as IR.
 @usableFromInline struct KeyLookup: Sendable {
-    @usableFromInline let column: SQLExpression
     @usableFromInline let key: DatabaseValue
+    @usableFromInline let statement: any PrimaryKeyLookupStatement.Type
 
-    @usableFromInline init(column: SQLExpression, key: DatabaseValue) {
-        self.column = column
+    @usableFromInline init(key: DatabaseValue, statement: any PrimaryKeyLookupStatement.Type) {
         self.key = key
+        self.statement = statement
     }
 
     /// `column = key`.
-    @usableFromInline var condition: SQLExpression { column.equals(.value(key)) }
+    @usableFromInline var condition: SQLExpression { statement.keyColumn.equals(.value(key)) }
+}
+
+/// The statement of a lookup template: every column of the rows whose primary key equals
+/// the one value.
+@usableFromInline protocol PrimaryKeyLookupStatement: SQLTemplateStatement {
+    /// The primary-key column, qualified by its table.
+    static var keyColumn: SQLExpression { get }
+}
+
+/// ``PrimaryKeyLookupStatement`` of `From`.
+@usableFromInline enum PrimaryKeyLookupOf<From: PrimaryKeyedTable>: PrimaryKeyLookupStatement {
+    @usableFromInline static var keyColumn: SQLExpression { From.columns.primaryKey.sqlExpression }
+
+    @usableFromInline static func statement(for _: SQLTemplate.Kind, _ expressions: [SQLExpression]) -> SQLStatement {
+        .select(AllRowsQueries.query(for: From.self).where(keyColumn.equals(expressions[0])))
+    }
 }
 
 /// A table's default scope joined to a statement's own conditions.
@@ -404,15 +418,14 @@ extension Select where From: PrimaryKeyedTable {
     /// ```
     @inlinable
     public func find(_ key: From.TableColumns.PrimaryKey.QueryOutput) -> Self {
-        let column = From.columns.primaryKey.sqlExpression
         let value = From.TableColumns.PrimaryKey(queryOutput: key).sqlExpression
         // On every row of the table, the lookup waits as its key (see `keyLookup`).
         if written == nil, keyLookup == nil, let bound = value.boundValue {
             var lookup = self
-            lookup.keyLookup = KeyLookup(column: column, key: bound)
+            lookup.keyLookup = KeyLookup(key: bound, statement: PrimaryKeyLookupOf<From>.self)
             return lookup
         }
-        return with { $0 = $0.where(column.equals(value)) }
+        return with { $0 = $0.where(From.columns.primaryKey.sqlExpression.equals(value)) }
     }
 
     /// Filters to the rows with any of the given primary keys (`pk IN (…)`).

@@ -148,16 +148,18 @@ extension PrimaryKeyedTable where Self: InsertableRow, Self.Into == Self {
         guard let keyIndex = names.firstIndex(of: key.name), names.count > 1, values.count == names.count else { return nil }
         var ordered = values
         ordered.append(ordered.remove(at: keyIndex))
-        let keyExpression = key.sqlExpression
-        return SQLTemplate(Self.self, .rowUpdate, values: ordered) { expressions in
-            var assignments: [SQLAssignment] = []
-            var next = 0
-            for (index, name) in names.enumerated() where index != keyIndex {
-                assignments.append(SQLAssignment(name, expressions[next]))
-                next += 1
-            }
-            return .update(SQLUpdate(tableName, set: assignments).where(keyExpression.equals(expressions[next])))
-        }
+        return SQLTemplate(Self.self, .rowUpdate, values: ordered, statement: RowUpdateStatement<Self>.self)
+    }
+}
+
+/// `UPDATE table SET every writable column but the key = ? WHERE key = ?`, the values in
+/// column order and the key's last: the statement of a row-update template.
+private enum RowUpdateStatement<T: PrimaryKeyedTable>: SQLTemplateStatement {
+    static func statement(for _: SQLTemplate.Kind, _ expressions: [SQLExpression]) -> SQLStatement {
+        let key = T.columns.primaryKey
+        let assigned = WritableColumnNames.names(of: T.self).filter { $0 != key.name }
+        let assignments = zip(assigned, expressions.dropLast()).map { SQLAssignment($0, $1) }
+        return .update(SQLUpdate(T.tableName, set: assignments).where(key.sqlExpression.equals(expressions.last ?? .null)))
     }
 }
 
