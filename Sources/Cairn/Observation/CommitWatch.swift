@@ -66,15 +66,24 @@ package final class CommitWatch<Source: CommitSource>: Sendable {
     /// known yet because it never loaded). Observes the source on the first call, and again
     /// when the tables change (a server source reports only the tables asked for).
     package func watch(_ tables: Set<String>?) throws(Source.Failure) {
-        let unchanged = state.withLock { state -> Bool in
+        let (unchanged, previous) = state.withLock { state -> (Bool, Set<String>?) in
             defer { state.tables = tables }
-            return state.cancelled || (state.observation != nil && state.tables == tables)
+            return (state.cancelled || (state.observation != nil && state.tables == tables), state.tables)
         }
         guard !unchanged else { return }
         // The new observation starts before the old one ends, so no commit falls between them;
         // one heard by both is coalesced.
-        let observation = try source.observeCommits(to: tables) { [weak self] changed in
-            self?.commitArrived(changed)
+        let observation: CommitObservation
+        do {
+            observation = try source.observeCommits(to: tables) { [weak self] changed in
+                self?.commitArrived(changed)
+            }
+        } catch {
+            // The old observation goes on, with the tables it was asked for.
+            state.withLock { state in
+                if state.tables == tables { state.tables = previous }
+            }
+            throw error
         }
         let replaced = state.withLock { state -> CommitObservation? in
             guard !state.cancelled else { return observation }

@@ -34,6 +34,17 @@ final class HandCommits: CommitSource {
     var requests: [Set<String>?] { state.withLock { $0.requests } }
 }
 
+/// A source that cannot report some tables (as a server whose role may not create triggers).
+struct RefusingCommits: CommitSource {
+    struct Refusal: Error {}
+    let commits = HandCommits()
+
+    func observeCommits(to tables: Set<String>?, _ observer: @escaping @Sendable (Set<String>) -> Void) throws(Refusal) -> CommitObservation {
+        if tables?.contains("Refused") ?? false { throw Refusal() }
+        return commits.observeCommits(to: tables, observer)
+    }
+}
+
 @MainActor
 final class DeliveryCount {
     var value = 0
@@ -191,6 +202,19 @@ struct CommitWatchTests {
         watch.watch(["Workout", "Tag"])
         #expect(source.requests == [["Workout"], ["Workout", "Tag"]])
         #expect(source.observerCount == 1)
+    }
+
+    @Test("tables the source refuses to report: the error is thrown and the old tables stay watched")
+    func refusedTables() async throws {
+        let source = RefusingCommits(), count = DeliveryCount()
+        let watch = CommitWatch(source: source, delivery: .mainActor { count.value += 1 })
+        try watch.watch(["Workout"])
+        #expect(throws: RefusingCommits.Refusal.self) { try watch.watch(["Workout", "Refused"]) }
+        #expect(watch.tables == ["Workout"])
+        #expect(source.commits.observerCount == 1)
+        source.commits.commit(["Workout"])
+        await drainMainActor()
+        #expect(count.value == 1)
     }
 
     @Test("a container's saves from another context reach the watch; a save of another table does not")

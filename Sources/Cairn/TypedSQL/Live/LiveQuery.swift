@@ -93,11 +93,13 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
 
     /// Runs the query now, on the calling thread, and starts watching the tables it read.
     func reload() {
-        let (database, fetch, generation) = locked {
-            () -> ((any LiveQueryDatabase)?, @Sendable (any QueryConnection) throws -> Value, Int) in
+        let (database, fetch, generation, replaced) = locked {
+            () -> ((any LiveQueryDatabase)?, @Sendable (any QueryConnection) throws -> Value, Int, CommitWatch<LiveQuerySource>?) in
             self.generation += 1
-            return (self.database, self.fetch, self.generation)
+            defer { self.watch = nil }
+            return (self.database, self.fetch, self.generation, self.watch)
         }
+        replaced?.cancel()
         let source: LiveQuerySource
         do {
             guard let database else { throw LiveQueryError.noDatabase }
