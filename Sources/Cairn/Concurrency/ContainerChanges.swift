@@ -8,9 +8,12 @@ import Synchronization
 /// Two kinds of listeners:
 /// - each context has an inbox of tables changed by *others*; the context merges it (refreshes
 ///   or unregisters the models it holds) at the start of its next fetch;
-/// - live queries (``Query``, ``ResultsObserver``) observe every commit, their own context's
-///   saves included, and refetch when it wrote a table they read.
-final class ContainerChanges: @unchecked Sendable {
+/// - live results (``Query``, ``ResultsObserver``, fetched-results controllers) observe every
+///   commit, their own context's saves included, through a ``CommitWatch`` (this is its
+///   ``CommitSource``), and refetch when it wrote a table they read.
+package final class ContainerChanges: CommitSource, @unchecked Sendable {
+    package typealias Failure = Never
+
     // @unchecked Sendable: `inboxes`, `observers` and `nextObserverID` are only touched under
     // `lock`; listeners are called outside it.
 
@@ -53,17 +56,20 @@ final class ContainerChanges: @unchecked Sendable {
         for listener in listeners { listener(tables) }
     }
 
-    /// Calls `listener` with the tables of every commit to the container's stores, on the
-    /// committing thread (it must not read the store synchronously: hop to an actor).
-    func observe(_ listener: @escaping @Sendable (Set<String>) -> Void) -> ChangeObservation {
+    /// Calls `observer` with the tables of every commit to the container's stores, on the
+    /// committing thread (it must not read the store synchronously: hop to an actor). Every
+    /// table is reported, so `tables` narrows nothing.
+    package func observeCommits(
+        to tables: Set<String>?, _ observer: @escaping @Sendable (Set<String>) -> Void
+    ) -> CommitObservation {
         let id = lock.withLock {
             nextObserverID += 1
-            observers[nextObserverID] = listener
+            observers[nextObserverID] = observer
             return nextObserverID
         }
         // A live result hears other connections' commits between fetches too.
         for store in stores { store.checkOthersCommitsPeriodically() }
-        return ChangeObservation { [weak self] in
+        return CommitObservation { [weak self] in
             guard let self else { return }
             _ = self.lock.withLock { self.observers.removeValue(forKey: id) }
         }
@@ -143,15 +149,6 @@ final class ContextInbox: @unchecked Sendable {
             return tables
         }
     }
-}
-
-/// The token of ``ContainerChanges/observe(_:)``: the observation lasts until ``cancel()`` or
-/// until the token is released.
-final class ChangeObservation: Sendable {
-    private let cancellation: @Sendable () -> Void
-    init(_ cancellation: @escaping @Sendable () -> Void) { self.cancellation = cancellation }
-    func cancel() { cancellation() }
-    deinit { cancellation() }
 }
 
 /// The context whose save runs on the current thread, while its transactions run: commits

@@ -37,7 +37,7 @@ public final class ModelContainer: Sendable {
 
     var stores: [ModelStore] { state.stores }
     /// What every commit changed, for contexts and live queries (Concurrency/ContainerChanges.swift).
-    var changes: ContainerChanges { state.changes }
+    package var changes: ContainerChanges { state.changes }
 
     /// Opens (creating or migrating) the stores of a schema.
     ///

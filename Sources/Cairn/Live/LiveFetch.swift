@@ -4,8 +4,9 @@ import Observation
 /// The engine of ``Query`` and ``ResultsObserver``: one descriptor fetched on one context,
 /// fetched again when a commit writes a table the fetch reads, published through Observation.
 ///
-/// Commits arrive on the committing thread (any actor's save, a raw write); the refetch runs
-/// on the main actor, at most one queued at a time however many commits arrive meanwhile.
+/// Commits arrive through a ``CommitWatch`` on the container's changes (any actor's save, a
+/// raw write, another process's commit); the refetch runs on the main actor, at most one
+/// queued at a time however many commits arrive meanwhile.
 @MainActor
 final class LiveFetch<Element: PersistentModel>: Observable {
     private let registrar = ObservationRegistrar()
@@ -20,8 +21,8 @@ final class LiveFetch<Element: PersistentModel>: Observable {
 
     private var storedResults: [Element] = []
     private var storedError: (any Error)?
-    /// The commit listener; it watches the tables the last successful fetch read.
-    private var trigger: CommitTrigger?
+    /// The commit watch; it watches the tables the last successful fetch read.
+    private var watch: CommitWatch<ContainerChanges>?
     /// How many fetches ran (tests check that unrelated commits cause none).
     private(set) var fetchCount = 0
     /// Bumped each time new results are published (what is derived from them, such as
@@ -56,7 +57,7 @@ final class LiveFetch<Element: PersistentModel>: Observable {
     }
 
     /// The tables the fetch reads, as last fetched.
-    var readTables: Set<String> { trigger?.tables ?? [Schema.entityName(for: Element.self)] }
+    var readTables: Set<String> { watch?.tables ?? [Schema.entityName(for: Element.self)] }
 
     // MARK: - Fetching
 
@@ -73,16 +74,16 @@ final class LiveFetch<Element: PersistentModel>: Observable {
     /// Fetches now and publishes the results; a failure keeps the last good results and sets
     /// `fetchError`.
     func refetch() {
-        trigger?.clear()
+        watch?.clear()
         fetchCount += 1
         guard let context = resolvedContext() else {
             publish(error: QueryContextError(elementType: "\(Element.self)"))
             return
         }
-        let trigger = self.trigger ?? startObserving(context)
+        let watch = self.watch ?? startObserving(context)
         do {
             let results = try context.fetch(descriptor)
-            trigger.watch(context.tablesRead(by: descriptor))
+            watch.watch(context.tablesRead(by: descriptor))
             registrar.withMutation(of: self, keyPath: \.results) {
                 storedResults = results
                 generation += 1
@@ -97,49 +98,20 @@ final class LiveFetch<Element: PersistentModel>: Observable {
         registrar.withMutation(of: self, keyPath: \.fetchError) { storedError = error }
     }
 
-    private func startObserving(_ context: ModelContext) -> CommitTrigger {
-        let trigger = CommitTrigger(container: context.container) { [weak self] in self?.refetch() }
-        trigger.watch([Schema.entityName(for: Element.self)])
-        self.trigger = trigger
-        return trigger
+    /// Starts watching the container's commits before the first fetch, so that one made
+    /// while it runs is not missed; until a fetch says which tables it read, the entity's.
+    private func startObserving(_ context: ModelContext) -> CommitWatch<ContainerChanges> {
+        let watch = CommitWatch(source: context.container.changes, delivery: .mainActor { [weak self] in self?.refetch() })
+        watch.watch([Schema.entityName(for: Element.self)])
+        self.watch = watch
+        return watch
     }
 
     /// Stops following commits; the results stay as they are.
     func stop() {
-        trigger?.cancel()
-        trigger = nil
+        watch?.cancel()
+        watch = nil
     }
-}
-
-/// A weak reference to a main-actor object, carried by the commit listener (which runs on
-/// any thread) into a main-actor task.
-struct WeakReference<Object: AnyObject>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only read inside `@MainActor` tasks, and the objects it
-    // refers to are main-actor isolated; off the main actor it is only carried, never read.
-    weak var value: Object?
-    init(_ value: Object) { self.value = value }
-}
-
-/// The set of tables a live fetch watches, read by the commit listener on any thread.
-final class TableSet: @unchecked Sendable {
-    // @unchecked Sendable: `storage` is only touched under `lock`.
-    private let lock = NSLock()
-    private var storage: Set<String>
-    init(_ tables: Set<String>) { storage = tables }
-    var tables: Set<String> { lock.withLock { storage } }
-    func replace(with tables: Set<String>) { lock.withLock { storage = tables } }
-    func intersects(_ other: Set<String>) -> Bool { lock.withLock { !storage.isDisjoint(with: other) } }
-}
-
-/// Whether a refetch is queued: commits arriving while one is queued do not queue another.
-final class RefetchFlag: @unchecked Sendable {
-    // @unchecked Sendable: `flag` is only touched under `lock`.
-    private let lock = NSLock()
-    private var flag = false
-    /// Sets the flag; true when it was not set (the caller queues the refetch).
-    func set() -> Bool { lock.withLock { defer { flag = true }; return !flag } }
-    func clear() { lock.withLock { flag = false } }
-    var isSet: Bool { lock.withLock { flag } }
 }
 
 extension ModelContext {

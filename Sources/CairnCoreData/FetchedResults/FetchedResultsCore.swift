@@ -33,7 +33,8 @@ final class FetchedResultsCore {
     private var identifiers: [PersistentIdentifier] = []
     /// Bumped whenever ``objects`` changes, so that typed copies know when to cast again.
     private(set) var generation = 0
-    private var trigger: CommitTrigger?
+    /// The watch on the container's commits; it watches the tables the request reads.
+    private var watch: CommitWatch<ContainerChanges>?
     private var observers: [any NSObjectProtocol] = []
     /// How many fetches ran after commits or processed pending changes (tests check that
     /// unrelated commits cause none).
@@ -61,7 +62,7 @@ final class FetchedResultsCore {
 
     isolated deinit {
         for observer in observers { NotificationCenter.default.removeObserver(observer) }
-        trigger?.cancel()
+        watch?.cancel()
     }
 
     /// Fetches, and starts following the commits that write the tables the request reads and
@@ -71,9 +72,9 @@ final class FetchedResultsCore {
         let sections = try sections(of: objects)
         setResults(objects, sections)
         if let context = context.modelContext {
-            let trigger = self.trigger ?? startObserving(context)
-            trigger.watch(tablesRead(context))
-            trigger.clear()
+            let watch = self.watch ?? startObserving(context)
+            watch.watch(tablesRead(context))
+            watch.clear()
         }
     }
 
@@ -87,33 +88,32 @@ final class FetchedResultsCore {
 
     // MARK: - Following commits and pending changes
 
-    private func startObserving(_ context: ModelContext) -> CommitTrigger {
-        let target = WeakCore(self)
-        let trigger = CommitTrigger(container: context.container) { target.value?.refresh() }
-        self.trigger = trigger
+    private func startObserving(_ context: ModelContext) -> CommitWatch<ContainerChanges> {
+        let watch = CommitWatch(source: context.container.changes, delivery: .mainActor { [weak self] in self?.refresh() })
+        self.watch = watch
         // The controller's own context runs on the main actor: the context is not Sendable and
         // this main-actor controller holds it, so strict concurrency keeps it there. Its saves
         // are reported before `save()` returns, as Core Data does, instead of in the task the
         // commit queued (which then finds nothing pending); its processed pending changes are
         // reported as they are processed.
         observers.append(NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) {
-            _ in
-            MainActor.assumeIsolated { target.value?.trigger?.fireIfPending() }
+            [weak self] _ in
+            MainActor.assumeIsolated { self?.watch?.deliverIfPending() }
         })
-        context.observeProcessedChanges(owner: self) { changed in
+        context.observeProcessedChanges(owner: self) { [weak self] changed in
             MainActor.assumeIsolated {
-                guard let core = target.value, core.reads(changedEntities: changed) else { return }
-                core.refresh()
+                guard let self, self.reads(changedEntities: changed) else { return }
+                self.refresh()
             }
         }
-        return trigger
+        return watch
     }
 
     /// Whether unsaved changes to models of `changedEntities` (`nil`: of any entity) can change
     /// the results: the request reads one of their tables, or a table that is not an entity's
     /// (a many-to-many join table, which a change on either side writes).
     private func reads(changedEntities: Set<String>?) -> Bool {
-        guard let changedEntities, let watched = trigger?.tables, let context = context.modelContext else { return true }
+        guard let changedEntities, let watched = watch?.tables, let context = context.modelContext else { return true }
         let entities = context.container.schema.entitiesByName
         return watched.contains { changedEntities.contains($0) || entities[$0] == nil }
     }
@@ -207,13 +207,4 @@ final class FetchedResultsCore {
         }
         return result
     }
-}
-
-/// A weak reference to a controller's core, carried by notification and commit callbacks into
-/// the main actor.
-private struct WeakCore: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only read on the main actor (inside `MainActor`
-    // closures and `assumeIsolated`); elsewhere it is only carried.
-    weak var value: FetchedResultsCore?
-    init(_ value: FetchedResultsCore) { self.value = value }
 }

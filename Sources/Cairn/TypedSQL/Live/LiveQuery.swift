@@ -8,10 +8,12 @@ import Observation
 /// client of the server) that touched a table the last fetch read, and publishes each change
 /// through Observation. A query that failed
 /// before any table was known (a table not created yet, a transient error) retries after every
-/// commit until it loads, and then watches its tables: it never stops listening.
+/// commit until it loads, and then watches its tables: it never stops listening. Each load
+/// makes a ``CommitWatch`` on the database, which coalesces commits into one refetch at a
+/// time, off the main actor.
 ///
 /// `@unchecked Sendable`: `value`, `loadError`, `isLoading`, `generation`, `fetch`,
-/// `database` and `observation` are only read and written under `lock`; the registrar is
+/// `database` and `watch` are only read and written under `lock`; the registrar is
 /// Sendable.
 final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
     private let lock = NSLock()
@@ -22,7 +24,7 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
     private var generation = 0
     private var fetch: @Sendable (any QueryConnection) throws -> Value
     private var database: (any LiveQueryDatabase)?
-    private var observation: CommitObservation?
+    private var watch: CommitWatch<LiveQuerySource>?
 
     init(
         initial: Value, database: (any LiveQueryDatabase)?,
@@ -68,10 +70,12 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
 
     /// Stops refetching: the value stays as it is until the next load (``FetchSubscription``).
     func stopObserving() {
-        locked {
+        let watch = locked { () -> CommitWatch<LiveQuerySource>? in
             generation += 1
-            observation = nil
+            defer { self.watch = nil }
+            return self.watch
         }
+        watch?.cancel()
         setLoading(false)
     }
 
@@ -89,11 +93,13 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
 
     /// Runs the query now, on the calling thread, and starts watching the tables it read.
     func reload() {
-        let (database, fetch, generation) = locked {
-            () -> ((any LiveQueryDatabase)?, @Sendable (any QueryConnection) throws -> Value, Int) in
+        let (database, fetch, generation, replaced) = locked {
+            () -> ((any LiveQueryDatabase)?, @Sendable (any QueryConnection) throws -> Value, Int, CommitWatch<LiveQuerySource>?) in
             self.generation += 1
-            return (self.database, self.fetch, self.generation)
+            defer { self.watch = nil }
+            return (self.database, self.fetch, self.generation, self.watch)
         }
+        replaced?.cancel()
         let source: LiveQuerySource
         do {
             guard let database else { throw LiveQueryError.noDatabase }
@@ -105,59 +111,41 @@ final class LiveQuery<Value: Sendable>: Observable, @unchecked Sendable {
         setLoading(true)
         let result = Result { try source.load(fetch) }
         publish(generation: generation, result: result.map(\.result))
-        switch result {
-        case .success(let (_, tables)): watch(tables, source: source, generation: generation)
-        case .failure: watch(nil, source: source, generation: generation)
+        let watch = CommitWatch(source: source, delivery: .task { [weak self] in await self?.commitArrived(generation: generation) })
+        guard startWatching(try? result.get().tables, with: watch, generation: generation) else { return }
+        locked {
+            if self.generation == generation { self.watch = watch }
         }
     }
 
-    /// Refetches after each commit that writes one of `tables`; with `nil` (the query never
-    /// loaded, so what it reads is unknown), after every commit, until a load succeeds.
-    private func watch(_ tables: Set<String>?, source: LiveQuerySource, generation: Int) {
-        let observation: CommitObservation
+    /// Watches `tables`; with `nil` (the query never loaded, so what it reads is unknown),
+    /// every commit, until a load succeeds. False (and the error published) when the database
+    /// cannot report them.
+    private func startWatching(_ tables: Set<String>?, with watch: CommitWatch<LiveQuerySource>, generation: Int) -> Bool {
         do {
-            observation = try source.observeCommits(to: tables) { [weak self] changed in
-                guard let self else { return }
-                // The observer runs on the writer's queue (or the listener's thread), which
-                // must not read synchronously.
-                if let tables {
-                    guard !changed.isDisjoint(with: tables) else { return }
-                    Task.detached { await self.refetch(generation: generation) }
-                } else {
-                    Task.detached { await self.retry(generation: generation) }
-                }
-            }
+            try watch.watch(tables)
+            return true
         } catch {
             let reason = LiveQueryError(description: "the query loaded, but its tables cannot be watched for changes: \(error)")
             publish(generation: generation, result: .failure(reason))
-            return
-        }
-        locked {
-            if self.generation == generation { self.observation = observation }
+            return false
         }
     }
 
-    /// The source and query of the current generation, or nil once a newer load replaced it.
-    private func current(_ generation: Int) -> (LiveQuerySource, @Sendable (any QueryConnection) throws -> Value)? {
-        let (database, fetch, current) = locked { (self.database, self.fetch, self.generation) }
-        guard current == generation, let database, let source = try? LiveQuerySource(database) else { return nil }
-        return (source, fetch)
-    }
-
-    /// A load after a failed first one: on success the query watches the tables it read.
-    private func retry(generation: Int) async {
-        guard let (source, fetch) = current(generation) else { return }
+    /// What a watched commit does: refetch; or, for a query that never loaded, load again
+    /// and, on success, watch the tables it read.
+    private func commitArrived(generation: Int) async {
+        let (fetch, watch) = locked { (self.fetch, self.generation == generation ? self.watch : nil) }
+        guard let watch else { return }
         setLoading(true)
-        let result = await Result { try await source.load(fetch) }
-        publish(generation: generation, result: result.map(\.result))
-        if case .success(let (_, tables)) = result { watch(tables, source: source, generation: generation) }
-    }
-
-    private func refetch(generation: Int) async {
-        guard let (source, fetch) = current(generation) else { return }
-        setLoading(true)
-        let result = await Result { try await source.fetch(fetch) }
-        publish(generation: generation, result: result)
+        if watch.tables == nil {
+            let result = await Result { try await watch.source.load(fetch) }
+            publish(generation: generation, result: result.map(\.result))
+            if case .success(let (_, tables)) = result { _ = startWatching(tables, with: watch, generation: generation) }
+        } else {
+            let result = await Result { try await watch.source.fetch(fetch) }
+            publish(generation: generation, result: result)
+        }
     }
 
     private func publish(generation: Int, result: Result<Value, any Error>) {

@@ -9,7 +9,11 @@ import Foundation
 /// - PostgreSQL: the query runs in a snapshot, then the server plans each statement it ran
 ///   (``PostgresConnection/readTables(sql:arguments:)``); those tables get change triggers
 ///   and commits arrive through `LISTEN` (``PostgresDatabase/observeCommits(to:_:)``).
-enum LiveQuerySource: Sendable {
+///
+/// It is the ``CommitSource`` of a live query's ``CommitWatch``.
+enum LiveQuerySource: CommitSource {
+    typealias Failure = any Error
+
     case sqlite(any DatabaseReader)
     case postgres(PostgresDatabase)
 
