@@ -64,23 +64,52 @@ extension PostgresConnection {
         }
         var kept: OpaquePointer?
         var keptFailure = false
+        var copyRefused = false
         var cancelSent = false
-        results: while let result = nextResult(cancelSent: &cancelSent) {
-            if keptFailure {
+        while let result = nextResult(cancelSent: &cancelSent) {
+            // A COPY answers PQgetResult with itself until the copy ends: end it, so that the
+            // connection is ready for the next statement, and report the COPY as refused.
+            let status = PQresultStatus(result)
+            if status == PGRES_COPY_IN || status == PGRES_COPY_OUT || status == PGRES_COPY_BOTH {
+                PQclear(result)
+                endCopy(status)
+                copyRefused = true
+                continue
+            }
+            if keptFailure || copyRefused {
                 PQclear(result)
                 continue
             }
             if let kept { PQclear(kept) }
             kept = result
             keptFailure = !Self.succeeded(result)
-            // A COPY answers PQgetResult with itself until the copy ends, which this client
-            // never does: the result is reported as the failure it is here, as PQexec does.
-            switch PQresultStatus(result) {
-            case PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_COPY_BOTH: break results
-            default: continue
-            }
+        }
+        if copyRefused {
+            if let kept { PQclear(kept) }
+            throw PostgresError(
+                sqlState: "0A000",
+                message: "COPY FROM STDIN and COPY TO STDOUT are not supported: statements exchange rows and "
+                    + "values, not COPY data; insert many rows with one INSERT (or many in one transaction), "
+                    + "read them with SELECT, or COPY to and from a file on the server",
+                sql: sql, arguments: arguments)
         }
         return try check(kept, sql: sql, arguments: arguments)
+    }
+
+    /// Ends a COPY the server started: a `COPY FROM STDIN` is failed with a message (the server
+    /// rolls it back), a `COPY TO STDOUT`'s data is read and dropped. The results that follow
+    /// (the COPY's error or status) are then read as any statement's.
+    private func endCopy(_ status: ExecStatusType) {
+        if status == PGRES_COPY_OUT {
+            var buffer: UnsafeMutablePointer<CChar>?
+            while PQgetCopyData(handle, &buffer, 0) > 0 {
+                PQfreemem(buffer)
+                buffer = nil
+            }
+        } else {
+            _ = PQputCopyEnd(handle, "Cairn does not send COPY data")
+            _ = PQflush(handle)
+        }
     }
 
     /// The next result of the statements sent, or nil when the current one has no more,

@@ -27,6 +27,29 @@ struct PostgresErrorTests {
         }
     }
 
+    @Test("COPY FROM STDIN and COPY TO STDOUT are refused with an error that says so, and leave the connection ready")
+    func copyIsRefused() throws {
+        try TestServer.withSchema { db, schema in
+            try db.execute(sql: "CREATE TABLE \(schema).item (id integer)")
+            for (copy, prepared) in [
+                ("COPY \(schema).item FROM STDIN", false), ("COPY \(schema).item TO STDOUT", false),
+                ("COPY (SELECT 1) TO STDOUT", true),
+            ] {
+                let error = try #require(throws: PostgresError.self) {
+                    if prepared { _ = try db.fetchAll(sql: copy, arguments: []) } else { try db.execute(sql: copy) }
+                }
+                #expect(error.sqlState == "0A000", "\(copy)")
+                #expect(error.message.hasPrefix("COPY FROM STDIN and COPY TO STDOUT are not supported"), "\(copy)")
+                #expect(error.sql == copy)
+                // The COPY ended: the next statement runs on the same connection.
+                try db.execute(sql: "INSERT INTO \(schema).item (id) VALUES (1)")
+                #expect(integer(try db.fetchAll(sql: "SELECT count(*) FROM \(schema).item")) != nil)
+            }
+            // Nothing was copied in: only the three rows inserted after each refused COPY.
+            #expect(integer(try db.fetchAll(sql: "SELECT count(*) FROM \(schema).item")) == 3)
+        }
+    }
+
     @Test("A syntax error carries SQLSTATE 42601 and points at the position in the SQL")
     func syntaxError() throws {
         let db = try TestServer.connect()
