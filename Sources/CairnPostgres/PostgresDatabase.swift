@@ -162,13 +162,18 @@ public final class PostgresDatabase: @unchecked Sendable {
 
     /// Runs `work` on a dispatch thread (libpq blocks), with the task's cancellation reaching
     /// the connection's statements.
+    ///
+    /// On a serial queue of its own, not a global queue: `work` blocks its thread for a free
+    /// connection and for the server, and a global queue runs about one thread a core, adding
+    /// more only when it notices its threads blocked, which under load can take seconds. A serial
+    /// queue is served by a thread of its own when every other is busy.
     private func offCooperativePool<T: Sendable>(
         _ work: @escaping @Sendable (PostgresTaskCancellation) throws -> T
     ) async throws -> T {
         let cancellation = PostgresTaskCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
+                DispatchQueue(label: "Cairn.PostgresDatabase.call").async {
                     continuation.resume(with: Result { try work(cancellation) })
                 }
             }
