@@ -9,33 +9,26 @@
 public struct Insert<Into: Table, Returning>: WriteStatement {
     /// The statement as IR (made from ``sqlTemplate`` when it is one).
     var statement: SQLInsert {
-        get {
-            if let sqlTemplate, case .insert(let insert) = sqlTemplate.statement { return insert }
-            return written
-        }
-        set {
-            written = newValue
-            sqlTemplate = nil
-        }
+        get { stored.ir }
+        set { stored.ir = newValue }
     }
-    private var written: SQLInsert
+    private var stored: TemplatedStatement<SQLInsert>
     var bindingFailure: String?
     /// Decodes one `RETURNING` row; `nil` without `returning`.
     public let decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?
     /// An insert of whole rows as a template of its table and number of rows, until anything
     /// is added to it (an upsert's conflict clause, `returning`).
-    public private(set) var sqlTemplate: SQLTemplate?
+    public var sqlTemplate: SQLTemplate? { stored.template }
 
     init(statement: SQLInsert, bindingFailure: String?, decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?) {
-        self.written = statement
+        self.stored = TemplatedStatement(statement)
         self.bindingFailure = bindingFailure
         self.decodeReturning = decodeReturning
     }
 
     init(template: SQLTemplate) where Returning == () {
-        self.written = SQLInsert(into: Into.tableName, as: Into.tableAlias, source: .defaultValues)
+        self.stored = TemplatedStatement(template, placeholder: SQLInsert(into: Into.tableName, as: Into.tableAlias, source: .defaultValues))
         self.decodeReturning = nil
-        self.sqlTemplate = template
     }
 
     /// The statement as IR; throws when a value could not be bound.

@@ -7,33 +7,26 @@
 public struct Update<Base: Table, Returning>: WriteStatement {
     /// The statement as IR (made from ``sqlTemplate`` when it is one).
     var statement: SQLUpdate {
-        get {
-            if let sqlTemplate, case .update(let update) = sqlTemplate.statement { return update }
-            return written
-        }
-        set {
-            written = newValue
-            sqlTemplate = nil
-        }
+        get { stored.ir }
+        set { stored.ir = newValue }
     }
-    private var written: SQLUpdate
+    private var stored: TemplatedStatement<SQLUpdate>
     var bindingFailure: String?
     /// Decodes one `RETURNING` row; `nil` without `returning`.
     public let decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?
     /// The update of a whole row (``PrimaryKeyedTable/update(_:)``) as a template of its
     /// table, until anything is added to it.
-    public private(set) var sqlTemplate: SQLTemplate?
+    public var sqlTemplate: SQLTemplate? { stored.template }
 
     init(statement: SQLUpdate, bindingFailure: String?, decodeReturning: (@Sendable (inout QueryDecoder) throws -> Returning)?) {
-        self.written = statement
+        self.stored = TemplatedStatement(statement)
         self.bindingFailure = bindingFailure
         self.decodeReturning = decodeReturning
     }
 
     init(template: SQLTemplate) where Returning == () {
-        self.written = SQLUpdate(Base.tableName, set: [])
+        self.stored = TemplatedStatement(template, placeholder: SQLUpdate(Base.tableName, set: []))
         self.decodeReturning = nil
-        self.sqlTemplate = template
     }
 
     /// The statement as IR; throws when a value could not be bound.

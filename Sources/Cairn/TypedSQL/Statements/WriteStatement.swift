@@ -20,6 +20,56 @@ extension WriteStatement {
     public var sqlTemplate: SQLTemplate? { nil }
 }
 
+/// A write statement's IR as written, or the template it runs as (an `INSERT` of whole rows,
+/// an `UPDATE` of a whole row) until anything is added to it: changing the IR drops the
+/// template, and reading it writes the template's statement.
+struct TemplatedStatement<IR: TemplatedStatementIR>: Sendable {
+    private var written: IR
+    /// The template, while the statement is nothing more.
+    private(set) var template: SQLTemplate?
+
+    /// A statement of `written`, with no template.
+    init(_ written: IR) { self.written = written }
+
+    /// The statement `template`; `placeholder` is never read while the template stands.
+    init(_ template: SQLTemplate, placeholder: IR) {
+        self.written = placeholder
+        self.template = template
+    }
+
+    /// The statement as IR.
+    var ir: IR {
+        get {
+            if let template, let ir = IR(template.statement) { return ir }
+            return written
+        }
+        set {
+            written = newValue
+            template = nil
+        }
+    }
+}
+
+/// The IR of a statement kind that a ``TemplatedStatement`` can hold.
+protocol TemplatedStatementIR: Sendable {
+    /// The IR of `statement` when it is of this kind.
+    init?(_ statement: SQLStatement)
+}
+
+extension SQLInsert: TemplatedStatementIR {
+    init?(_ statement: SQLStatement) {
+        guard case .insert(let insert) = statement else { return nil }
+        self = insert
+    }
+}
+
+extension SQLUpdate: TemplatedStatementIR {
+    init?(_ statement: SQLStatement) {
+        guard case .update(let update) = statement else { return nil }
+        self = update
+    }
+}
+
 extension WriteStatement {
     /// The statement as SQL text and bound arguments, rendered once per statement shape
     /// (``SQLRenderCache``; multi-row inserts with many values are rendered directly).
