@@ -3,7 +3,8 @@ import Foundation
 /// One part of a predicate's shape that its static type does not carry.
 enum ShapeToken: Hashable, @unchecked Sendable {
     // @unchecked Sendable: `AnyKeyPath` is an immutable class (Swift key paths are values
-    // in all but name); the token is only hashed and compared.
+    // in all but name); `.surface` wraps only `Sendable` values (see `surface(_:)`); the token
+    // is only hashed and compared.
 
     /// The static type of the whole expression tree (it fixes every node's kind and types).
     case type(ObjectIdentifier)
@@ -15,12 +16,15 @@ enum ShapeToken: Hashable, @unchecked Sendable {
     case variable(Int)
     /// A variable's declaration (a closure's element).
     case declare(Int)
-    /// A Core Data fetch request's predicate with its bound values taken out
-    /// (``FormatPredicate/fetchShape()``), or `nil` for none. A request's key always holds this
-    /// token, so no request shares a `FetchDescriptor`'s SQL.
-    case formatPredicate(FormatPredicate?)
-    /// A Core Data fetch request's sort descriptor.
-    case formatSort(FormatSortDescriptor)
+    /// The shape of a query another surface compiles (a Core Data fetch request's predicate
+    /// and sort descriptors, in CairnCoreData), made with ``surface(_:)``. A key that holds
+    /// one never equals a `FetchDescriptor`'s, whose tokens are all of the kinds above.
+    case surface(AnyHashable)
+
+    /// A surface's own shape value: `Sendable`, so the token stays safe to share.
+    static func surface(_ shape: some Hashable & Sendable) -> ShapeToken {
+        .surface(AnyHashable(shape))
+    }
 
     /// A key path by its type (`KeyPath<Workout, Int>`) alone: hashing the key path itself
     /// walks its components, about 1,200 instructions a fetch (callgrind, W5), and every fetch
@@ -32,8 +36,7 @@ enum ShapeToken: Hashable, @unchecked Sendable {
         case .type(let identifier): hasher.combine(identifier)
         case .keyPath(let keyPath): hasher.combine(ObjectIdentifier(Swift.type(of: keyPath)))
         case .op(let number), .variable(let number), .declare(let number): hasher.combine(number)
-        case .formatPredicate(let predicate): hasher.combine(predicate)
-        case .formatSort(let sort): hasher.combine(sort)
+        case .surface(let shape): hasher.combine(shape)
         }
     }
 }
@@ -201,8 +204,7 @@ enum PredicateValues {
 
 extension ArgumentSource {
     /// The value to bind for this source when the constants are bound values already (a Core
-    /// Data fetch request's, ``FormatPredicate/fetchShape()``): no array of `Any` to make and
-    /// cast back.
+    /// Data fetch request's): no array of `Any` to make and cast back.
     func value(boundValues: [DatabaseValue], limit: Int?, offset: Int?) throws -> DatabaseValue {
         if case .constant(let index) = self, boundValues.indices.contains(index) { return boundValues[index] }
         return try value(constants: [], limit: limit, offset: offset)

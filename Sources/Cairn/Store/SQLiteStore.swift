@@ -11,8 +11,8 @@ enum SQLiteStore {
         engineConfiguration.foreignKeysEnabled = false
         // Format predicates and sort descriptors (NSPredicate, NSSortDescriptor) compile to
         // these functions and collations.
-        engineConfiguration.functions += FormatSQLFunctions.functions
-        engineConfiguration.collations += FormatSQLFunctions.collations
+        engineConfiguration.functions += PredicateFunctions.coreDataFunctions
+        engineConfiguration.collations += PredicateFunctions.coreDataCollations
         engineConfiguration.readonly = !configuration.allowsSave && !configuration.isStoredInMemoryOnly
         engineConfiguration.vfsName = configuration.vfsName
         engineConfiguration.busyTimeout = configuration.busyTimeout
