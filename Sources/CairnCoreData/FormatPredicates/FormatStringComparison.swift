@@ -46,10 +46,10 @@ public enum FormatStringComparison: String, Sendable, Hashable, CaseIterable {
     var collationName: String? {
         switch self {
         case .compare: nil
-        case .caseInsensitiveCompare: "cairn_case_insensitive"
-        case .localizedCompare: "cairn_localized"
-        case .localizedCaseInsensitiveCompare: "cairn_localized_case_insensitive"
-        case .localizedStandardCompare: "cairn_localized_standard"
+        case .caseInsensitiveCompare: PredicateFunctions.caseInsensitiveCollationName
+        case .localizedCompare: PredicateFunctions.localizedCollationName
+        case .localizedCaseInsensitiveCompare: PredicateFunctions.localizedCaseInsensitiveCollationName
+        case .localizedStandardCompare: PredicateFunctions.localizedStandardCollationName
         }
     }
 }

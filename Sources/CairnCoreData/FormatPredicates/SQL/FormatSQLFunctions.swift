@@ -1,11 +1,11 @@
 import Cairn
 import Foundation
 
-/// The SQL functions and collations compiled format predicates and sort descriptors call.
-/// Every store connection has them; register them on a ``Database`` you open yourself
-/// (`configuration.functions += FormatSQLFunctions.functions`,
-/// `configuration.collations += FormatSQLFunctions.collations`). Each runs the same Swift code
-/// as the in-memory evaluator, so both give the same answers.
+/// The SQL functions and collations compiled format predicates and sort descriptors call:
+/// those of Cairn's one registry, ``PredicateFunctions``, which every store's connections
+/// have and ``Configuration/addCairnPredicateSupport()`` adds to a ``Database`` you open
+/// yourself. Each runs the same Swift code as the in-memory evaluator, so both give the same
+/// answers.
 ///
 /// | SQL | meaning |
 /// |---|---|
@@ -30,11 +30,12 @@ public enum FormatSQLFunctions {
     /// `cairn_upper(text)`.
     public static var upper: DatabaseFunction { PredicateFunctions.upperFunction }
 
-    /// Every function above.
-    public static var functions: [DatabaseFunction] { PredicateFunctions.coreDataFunctions }
+    /// Every function of Cairn's registry (``PredicateFunctions/functions``), these included.
+    public static var functions: [DatabaseFunction] { PredicateFunctions.functions }
 
-    /// The four collations of the localized and case-insensitive sort selectors.
-    public static var collations: [DatabaseCollation] { PredicateFunctions.coreDataCollations }
+    /// Every collation of Cairn's registry (``PredicateFunctions/collations``), the four of
+    /// the localized and case-insensitive sort selectors included.
+    public static var collations: [DatabaseCollation] { PredicateFunctions.collations }
 
     /// The collation for a sort comparison, or nil for `compare:` (SQLite's `BINARY`).
     public static func collationName(for comparison: FormatStringComparison) -> String? {
