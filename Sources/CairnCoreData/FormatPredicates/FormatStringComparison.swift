@@ -2,7 +2,7 @@ import Cairn
 import Foundation
 
 /// The string comparisons Core Data sort descriptors name by selector, as total orders Cairn
-/// implements identically in memory and as SQLite collations (``collationName``).
+/// implements identically in memory and as SQLite collations (Cairn's `PredicateFunctions`).
 ///
 /// ```swift
 /// FormatStringComparison.localizedStandardCompare.compare("File10", "file9")  // .orderedDescending

@@ -2,8 +2,8 @@ import Cairn
 import Foundation
 
 /// The SQL functions and collations compiled format predicates and sort descriptors call:
-/// those of Cairn's one registry, ``PredicateFunctions``, which every store's connections
-/// have and ``Configuration/addCairnPredicateSupport()`` adds to a ``Database`` you open
+/// those of Cairn's one registry, `PredicateFunctions`, which every store's connections
+/// have and `Configuration.addCairnPredicateSupport()` adds to a `Database` you open
 /// yourself. Each runs the same Swift code as the in-memory evaluator, so both give the same
 /// answers.
 ///
@@ -30,10 +30,10 @@ public enum FormatSQLFunctions {
     /// `cairn_upper(text)`.
     public static var upper: DatabaseFunction { PredicateFunctions.upperFunction }
 
-    /// Every function of Cairn's registry (``PredicateFunctions/functions``), these included.
+    /// Every function of Cairn's registry (`PredicateFunctions.functions`), these included.
     public static var functions: [DatabaseFunction] { PredicateFunctions.functions }
 
-    /// Every collation of Cairn's registry (``PredicateFunctions/collations``), the four of
+    /// Every collation of Cairn's registry (`PredicateFunctions.collations`), the four of
     /// the localized and case-insensitive sort selectors included.
     public static var collations: [DatabaseCollation] { PredicateFunctions.collations }
 
