@@ -11,8 +11,8 @@ extension ModelContext {
     /// `values` as parameters `0..<values.count`. `nil` runs `compile` uncached.
     /// `compileShape` compiles the shape with parameters in place of the values; one that
     /// fails runs `compile` (the query with its values), whose error is thrown.
-    package func fetchStoredModels<T: PersistentModel, Shape: Hashable & Sendable>(
-        _ type: T.Type, shape: Shape?, boundValues values: [DatabaseValue], limit: Int?, offset: Int,
+    package func fetchStoredModels<T: PersistentModel>(
+        _ type: T.Type, shape: (any SurfaceQueryShape)?, boundValues values: [DatabaseValue], limit: Int?, offset: Int,
         compileShape: () throws -> (condition: SQLExpression?, ordering: [SQLOrderingTerm]),
         compile: () throws -> (condition: SQLExpression?, ordering: [SQLOrderingTerm])
     ) throws -> [T] {
@@ -25,7 +25,7 @@ extension ModelContext {
         guard let shape else { return try uncached() }
 
         let key = QueryShapeKey(
-            entity: ObjectIdentifier(T.self), predicate: [.surface(shape)], sort: [],
+            entity: ObjectIdentifier(T.self), predicate: [.surface(SurfaceShape(shape: shape))], sort: [],
             selection: .columns(layout.columnNames), hasLimit: limit != nil, hasOffset: offset > 0, tieBreak: .ascending,
             dialect: store.dialect)
         let compiled: CompiledQuery

@@ -3,8 +3,7 @@ import Foundation
 /// One part of a predicate's shape that its static type does not carry.
 enum ShapeToken: Hashable, @unchecked Sendable {
     // @unchecked Sendable: `AnyKeyPath` is an immutable class (Swift key paths are values
-    // in all but name); `.surface` wraps only `Sendable` values (see `surface(_:)`); the token
-    // is only hashed and compared.
+    // in all but name); the token is only hashed and compared.
 
     /// The static type of the whole expression tree (it fixes every node's kind and types).
     case type(ObjectIdentifier)
@@ -17,14 +16,9 @@ enum ShapeToken: Hashable, @unchecked Sendable {
     /// A variable's declaration (a closure's element).
     case declare(Int)
     /// The shape of a query another surface compiles (a Core Data fetch request's predicate
-    /// and sort descriptors, in CairnCoreData), made with ``surface(_:)``. A key that holds
-    /// one never equals a `FetchDescriptor`'s, whose tokens are all of the kinds above.
-    case surface(AnyHashable)
-
-    /// A surface's own shape value: `Sendable`, so the token stays safe to share.
-    static func surface(_ shape: some Hashable & Sendable) -> ShapeToken {
-        .surface(AnyHashable(shape))
-    }
+    /// and sort descriptors, in CairnCoreData). A key that holds one never equals a
+    /// `FetchDescriptor`'s, whose tokens are all of the kinds above.
+    case surface(SurfaceShape)
 
     /// A key path by its type (`KeyPath<Workout, Int>`) alone: hashing the key path itself
     /// walks its components, about 1,200 instructions a fetch (callgrind, W5), and every fetch
@@ -36,9 +30,29 @@ enum ShapeToken: Hashable, @unchecked Sendable {
         case .type(let identifier): hasher.combine(identifier)
         case .keyPath(let keyPath): hasher.combine(ObjectIdentifier(Swift.type(of: keyPath)))
         case .op(let number), .variable(let number), .declare(let number): hasher.combine(number)
-        case .surface(let shape): hasher.combine(shape)
+        case .surface(let shape): shape.shape.hash(into: &hasher)
         }
     }
+}
+
+/// What fixes the SQL of a query another surface compiles (CairnCoreData's fetch requests),
+/// as that surface's own value, which Cairn keys its compiled SQL with. A class, compared
+/// through ``isEqual(to:)``: a class existential is one reference that copies with a retain
+/// and casts back without a copy, where `AnyHashable`'s generic box cost about 5,000
+/// instructions a lookup (callgrind, Core Data W5).
+package protocol SurfaceQueryShape: AnyObject, Sendable {
+    /// Hashes what ``isEqual(to:)`` compares.
+    func hash(into hasher: inout Hasher)
+    /// Whether `other` is a shape of the same type that compiles to the same SQL.
+    func isEqual(to other: any SurfaceQueryShape) -> Bool
+}
+
+/// A surface's shape in a ``ShapeToken``.
+struct SurfaceShape: Hashable, Sendable {
+    let shape: any SurfaceQueryShape
+
+    static func == (lhs: SurfaceShape, rhs: SurfaceShape) -> Bool { lhs.shape.isEqual(to: rhs.shape) }
+    func hash(into hasher: inout Hasher) { shape.hash(into: &hasher) }
 }
 
 /// The result of the shape walk: what identifies the compiled SQL, and the constant values to

@@ -116,10 +116,26 @@ extension FormatPredicate {
 
 /// What fixes the SQL of a Core Data fetch request: its predicate without the values that are
 /// only bound (``FormatPredicate/fetchShape()``), or `nil` for none, and its sort descriptors.
-/// The key of the request's compiled `SELECT` in Cairn's query cache.
-struct FormatFetchRequestShape: Hashable, Sendable {
+/// The key of the request's compiled `SELECT` in Cairn's query cache (a class, as
+/// `SurfaceQueryShape` says why).
+final class FormatFetchRequestShape: SurfaceQueryShape {
     let predicate: FormatPredicate?
     let sorts: [FormatSortDescriptor]
+
+    init(predicate: FormatPredicate?, sorts: [FormatSortDescriptor]) {
+        self.predicate = predicate
+        self.sorts = sorts
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(predicate)
+        hasher.combine(sorts)
+    }
+
+    func isEqual(to other: any SurfaceQueryShape) -> Bool {
+        guard let other = other as? FormatFetchRequestShape else { return false }
+        return sorts == other.sorts && predicate == other.predicate
+    }
 }
 
 extension ModelContext {
