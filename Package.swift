@@ -139,7 +139,7 @@ let package = Package(
         // libFuzzer target for the format-predicate parser (see its source for the command).
         .executableTarget(name: "cairn-fuzz-format", dependencies: ["CairnFormatCheck"], swiftSettings: strict),
         // The check that target makes on each input, which the corpus tests replay.
-        .target(name: "CairnFormatCheck", dependencies: ["Cairn"], swiftSettings: strict),
+        .target(name: "CairnFormatCheck", dependencies: ["CairnCoreData"], swiftSettings: strict),
 
         // The demo: `swift run workouts`.
         .executableTarget(name: "workouts", dependencies: ["Cairn", "CoreData"], swiftSettings: strict),
@@ -147,7 +147,7 @@ let package = Package(
         // The command-line tool: its logic in a library the tests call, and a thin executable
         // (the product `cairn`; its module is not named `cairn`, which would differ from `Cairn`
         // only in case).
-        .target(name: "CairnTool", dependencies: ["Cairn"], swiftSettings: strict),
+        .target(name: "CairnTool", dependencies: ["Cairn", "CairnCoreData"], swiftSettings: strict),
         .executableTarget(name: "CairnCommand", dependencies: ["CairnTool"], swiftSettings: strict),
 
         // Test support: an SQLite VFS that fails the Nth write, for the I/O-error tests.

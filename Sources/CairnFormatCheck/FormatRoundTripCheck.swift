@@ -1,4 +1,5 @@
 import Cairn
+import CairnCoreData
 import Foundation
 
 /// The check the format fuzz target runs on every input and the corpus tests replay: a

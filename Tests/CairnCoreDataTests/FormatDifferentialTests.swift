@@ -111,7 +111,7 @@ struct FormatDifferentialTests {
     /// whether `evaluate(with:)` matches the row, and whether the compiled SQL returns it.
     func answers(_ format: String, _ argument: String, on text: String) throws -> (memory: Bool, sql: Bool) {
         var configuration = Configuration()
-        configuration.functions = FormatSQLFunctions.functions
+        configuration.addCairnPredicateSupport()
         let db = try Database.inMemory(configuration: configuration)
         try db.execute(sql: "CREATE TABLE T (name TEXT)")
         try db.execute(sql: "INSERT INTO T VALUES (?)", arguments: [text])

@@ -1,4 +1,4 @@
-@testable import Cairn
+@testable import CairnCoreData
 import CairnTestSupport
 import Testing
 

@@ -21,8 +21,7 @@ let expenseEntity = FormatSQLEntity(
 /// An in-memory database with Cairn's functions and collations, holding `expenses()`.
 func expenseDatabase() throws -> Database {
     var configuration = Configuration()
-    configuration.functions = FormatSQLFunctions.functions
-    configuration.collations = FormatSQLFunctions.collations
+    configuration.addCairnPredicateSupport()
     let db = try Database.inMemory(configuration: configuration)
     try db.execute(sql: """
         CREATE TABLE Address (id INTEGER PRIMARY KEY, city TEXT);

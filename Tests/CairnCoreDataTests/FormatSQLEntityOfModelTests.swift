@@ -1,4 +1,3 @@
-@testable import Cairn
 import CairnCoreData
 import Foundation
 import Testing
@@ -45,6 +44,6 @@ struct FormatSQLEntityOfModelTests {
         let first = FormatSQLEntity(entity), second = FormatSQLEntity(entity)
         #expect(first.attributes == second.attributes && first.attributes == ["title": "title"])
         #expect(Set(first.relationships.keys) == Set(second.relationships.keys))
-        #expect(entity.formatSQLEntity.primaryKey == entity.primaryKeyColumn)
+        #expect(first.primaryKey == entity.primaryKeyColumn)
     }
 }

@@ -20,7 +20,7 @@ let layoutNote: FormatSQLEntity = {
 
 func layoutDatabase() throws -> Database {
     var configuration = Configuration()
-    configuration.functions = FormatSQLFunctions.functions
+    configuration.addCairnPredicateSupport()
     let db = try Database.inMemory(configuration: configuration)
     try db.execute(sql: """
         CREATE TABLE ZPOST (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, ZTITLE TEXT);

@@ -1,5 +1,5 @@
 @testable import Cairn
-import CairnCoreData
+@testable import CairnCoreData
 import Foundation
 import Testing
 

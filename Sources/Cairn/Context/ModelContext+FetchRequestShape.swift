@@ -1,38 +1,31 @@
 import Foundation
 
 extension ModelContext {
-    /// ``fetchStoredModels(_:where:orderBy:limit:offset:)`` for a Core Data fetch request given
-    /// as its predicate's and sort descriptors' trees: the `SELECT` is compiled once per shape
-    /// (``FormatPredicate/fetchShape()``: the tree without the values that are only bound) and
-    /// kept in the cache that keeps each `FetchDescriptor` shape's SQL (`QueryCache`), so a
-    /// lookup by key in a loop compiles and renders its SQL once.
+    /// ``fetchStoredModels(_:where:orderBy:limit:offset:)`` for a query another surface
+    /// compiles (a Core Data fetch request, in CairnCoreData), whose `SELECT` is compiled once
+    /// per `shape` and kept in the cache that keeps each `FetchDescriptor` shape's SQL
+    /// (`QueryCache`), so a lookup by key in a loop compiles and renders its SQL once.
     ///
-    /// `compile` turns a predicate (the shape's, or the request's own) into the condition and
-    /// the ordering of the `SELECT`, with the request's sort descriptors. A shape whose compile
-    /// fails is compiled again from the request's predicate, whose error (with its values) is
-    /// thrown. Not cached: a predicate that calls `now()`, and a page whose last sort key is
-    /// descending, which is read in index order (`storedModelsInIndexOrder`).
-    @_spi(CairnCoreData)
-    public func fetchStoredModels<T: PersistentModel>(
-        _ type: T.Type, matching predicate: FormatPredicate?, sortedBy sorts: [FormatSortDescriptor], limit: Int?,
-        offset: Int, compile: (FormatPredicate?) throws -> (condition: SQLExpression?, ordering: [SQLOrderingTerm])
+    /// `shape` is the surface's own value for what fixes the SQL (its predicate without the
+    /// values that are only bound, its sort): equal shapes must compile to the same SQL with
+    /// `values` as parameters `0..<values.count`. `nil` runs `compile` uncached.
+    /// `compileShape` compiles the shape with parameters in place of the values; one that
+    /// fails runs `compile` (the query with its values), whose error is thrown.
+    package func fetchStoredModels<T: PersistentModel>(
+        _ type: T.Type, shape: (any SurfaceQueryShape)?, boundValues values: [DatabaseValue], limit: Int?, offset: Int,
+        compileShape: () throws -> (condition: SQLExpression?, ordering: [SQLOrderingTerm]),
+        compile: () throws -> (condition: SQLExpression?, ordering: [SQLOrderingTerm])
     ) throws -> [T] {
         mergeExternalChanges()
         let (store, layout) = try table(of: type)
         func uncached() throws -> [T] {
-            let (condition, ordering) = try compile(predicate)
+            let (condition, ordering) = try compile()
             return try storedModels(type, where: condition, orderBy: ordering, limit: limit, offset: offset, layout: layout, store: store)
         }
-        var shape: FormatPredicate?
-        var values: [DatabaseValue] = []
-        if let predicate {
-            guard let (tree, taken) = predicate.fetchShape() else { return try uncached() }
-            (shape, values) = (tree, taken)
-        }
-        if limit != nil, sorts.last?.ascending == false { return try uncached() }
+        guard let shape else { return try uncached() }
 
         let key = QueryShapeKey(
-            entity: ObjectIdentifier(T.self), predicate: [.formatPredicate(shape)], sort: sorts.map { .formatSort($0) },
+            entity: ObjectIdentifier(T.self), predicate: [.surface(SurfaceShape(shape: shape))], sort: [],
             selection: .columns(layout.columnNames), hasLimit: limit != nil, hasOffset: offset > 0, tieBreak: .ascending,
             dialect: store.dialect)
         let compiled: CompiledQuery
@@ -40,7 +33,7 @@ extension ModelContext {
             compiled = cached
         } else {
             QueryCache.current.noteCompile()
-            guard let (condition, ordering) = try? compile(shape) else { return try uncached() }
+            guard let (condition, ordering) = try? compileShape() else { return try uncached() }
             var select = selectAll(layout)
             select.condition = condition
             select.ordering = store.dialect == .postgres ? layout.markingNeverNullKeys(ordering) : ordering

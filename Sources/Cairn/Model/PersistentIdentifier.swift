@@ -158,7 +158,7 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, Comparable {
     }
 
     /// The permanent identifier of row `primaryKey` of `entityName` in a store.
-    static func permanent(entityName: String, storeIdentifier: String?, primaryKey: Int64) -> PersistentIdentifier {
+    package static func permanent(entityName: String, storeIdentifier: String?, primaryKey: Int64) -> PersistentIdentifier {
         permanent(scope: IdentifierScope(entityName: entityName, storeIdentifier: storeIdentifier), primaryKey: primaryKey)
     }
 

@@ -60,8 +60,6 @@ extension Schema {
         let relationshipSlots: [Int]
         /// The scope of the temporary identifiers of this entity's new models.
         let unsavedScope: IdentifierScope
-        /// What the format-predicate compiler knows of this entity (``FormatSQLEntity/init(_:)``).
-        let formatSQLEntity: FormatSQLEntity
 
         /// The entity of the model class this one inherits from (`@Model class Tutorial:
         /// Article` has `Article`'s), or `nil`.
@@ -89,7 +87,7 @@ extension Schema {
         public var rootEntity: Entity { superentity?.rootEntity ?? self }
         /// This entity's name and those of every entity below it: the discriminator values of
         /// the rows a fetch of this entity reads.
-        var namesWithSubentities: [String] {
+        package var namesWithSubentities: [String] {
             [name] + EntityCache.subentities(of: self).sorted { $0.name < $1.name }.flatMap(\.namesWithSubentities)
         }
         /// The column of a hierarchy's table that names each row's entity (`'Tutorial'`).
@@ -206,8 +204,6 @@ extension Schema {
             storedAttributes = stored
             let primaryKey = properties.contains { $0.name == "id" } ? "rowid" : "id"
             primaryKeyColumn = primaryKey
-            formatSQLEntity = FormatSQLEntity(
-                name: name, primaryKey: primaryKey, storedAttributes: stored, relationships: relationships)
 
             func names(_ keyPaths: [AnyKeyPath], _ what: String) -> [String]? {
                 var names: [String] = []
@@ -230,7 +226,7 @@ extension Schema {
             self.problems = problems
         }
 
-        static func cached(for type: any PersistentModel.Type) -> Entity {
+        package static func cached(for type: any PersistentModel.Type) -> Entity {
             EntityCache.entity(for: type)
         }
 

@@ -1,26 +1,32 @@
 import Foundation
 
-/// The SQL functions and collations Cairn's compiled predicates and sorts call, registered
-/// on every connection of a container.
+/// The SQL functions and collations Cairn's compiled predicates and sorts call, `#Predicate`
+/// and `SortDescriptor`'s as well as Core Data's format predicates and sort descriptors': the
+/// one registry every connection of a container gets, each name once.
 ///
-/// Each one runs the same Swift code as Foundation's in-memory `evaluate` or
-/// `sorted(using:)`, so a fetch returns exactly the rows and order Swift would:
+/// Each one runs the same Swift code as the in-memory path (Foundation's `evaluate` and
+/// `sorted(using:)`, or CairnCoreData's `evaluate(with:)` and `sortedArray(using:)`), so a
+/// fetch returns exactly the rows and order Swift would:
 ///
 /// | SQL | Swift |
 /// |---|---|
 /// | `x COLLATE cairn_swift` | `String`'s `<` and `==` (Unicode canonical equivalence) |
 /// | `x COLLATE cairn_lexical` | `String.StandardComparator.lexical` |
-/// | `x COLLATE cairn_localized` | `localizedCompare(_:)` |
-/// | `x COLLATE cairn_localized_standard` | `localizedStandardCompare(_:)` (Finder-like) |
-/// | `x COLLATE cairn_case_insensitive` | `caseInsensitiveCompare(_:)` |
+/// | `x COLLATE cairn_localized` | `localizedCompare:` as Core Data sorts by it: case- and diacritic-folded order, then unaccented before accented, then lowercase before uppercase |
+/// | `x COLLATE cairn_localized_case_insensitive` | `localizedCaseInsensitiveCompare:` (as `cairn_localized`, without the case tie-break) |
+/// | `x COLLATE cairn_localized_standard` | `localizedStandardCompare:` (Finder-like: digit runs by value) |
+/// | `x COLLATE cairn_case_insensitive` | `caseInsensitiveCompare:` (literal order after case folding) |
 /// | `x COLLATE cairn_decimal` | `Decimal`'s `<` and `==` on the exact text Cairn stores |
-/// | `cairn_fold(x)` | `x.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)` |
+/// | `cairn_fold(x, flags)` | `x` case-folded (flags & 1, `[c]`) and diacritic-folded (flags & 2, `[d]`), then composed (NFC) |
 /// | `cairn_localized_standard_contains(a, b)` | `a.localizedStandardContains(b)` |
 /// | `cairn_localized_compare(a, b)` | `a.localizedCompare(b).rawValue` |
 /// | `cairn_case_insensitive_compare(a, b)` | `a.caseInsensitiveCompare(b).rawValue` |
 /// | `cairn_contains(a, b)` | `a.contains(b)` (Characters) |
 /// | `cairn_starts_with(a, b)` | `a.starts(with: b)` (Characters) |
 /// | `cairn_count(a)` | `a.count` (Characters) |
+/// | `cairn_lower(a)`, `cairn_upper(a)` | `a.lowercased()`, `a.uppercased()` |
+/// | `cairn_string_test(op, a, b, flags)` | Core Data's `a BEGINSWITH`/`ENDSWITH`/`CONTAINS`/`LIKE`/`IN b` under `[c]`/`[d]` flags; 0 for NULL or a value that is not text (`IN` on non-text is `==`) |
+/// | `cairn_regexp(pattern, a, flags)` | Core Data's `a MATCHES pattern` (the whole string, ICU syntax), within limits; an error for an invalid or runaway pattern |
 /// | `cairn_unwrap(x)` | `x!`: raises "Unexpectedly found nil" for `NULL` |
 ///
 /// A text function returns `NULL` when an argument is not text.
@@ -29,7 +35,7 @@ import Foundation
 /// var configuration = Configuration()
 /// configuration.addCairnPredicateSupport()
 /// let db = try Database(path: path, configuration: configuration)
-/// try db.fetchAll(sql: "SELECT title FROM Workout WHERE cairn_fold(title) LIKE '%cafe%'") { … }
+/// try db.fetchAll(sql: "SELECT title FROM Workout WHERE cairn_fold(title, 3) LIKE '%cafe%'") { … }
 /// ```
 public enum PredicateFunctions {
     static let unwrapName = "cairn_unwrap"
@@ -37,6 +43,10 @@ public enum PredicateFunctions {
     static let startsWithName = "cairn_starts_with"
     static let characterCountName = "cairn_count"
     static let foldName = "cairn_fold"
+    static let stringTestName = "cairn_string_test"
+    static let regexpName = "cairn_regexp"
+    static let lowerName = "cairn_lower"
+    static let upperName = "cairn_upper"
     static let localizedStandardContainsName = "cairn_localized_standard_contains"
     static let localizedCompareName = "cairn_localized_compare"
     static let caseInsensitiveCompareName = "cairn_case_insensitive_compare"
@@ -45,11 +55,13 @@ public enum PredicateFunctions {
     public static let swiftCollationName = swiftStringCollation
     /// The collation ordering text as `String.compare(_:)`.
     public static let lexicalCollationName = "cairn_lexical"
-    /// The collation ordering text as `localizedCompare(_:)`.
+    /// The collation ordering text as `localizedCompare:` (see the table above).
     public static let localizedCollationName = "cairn_localized"
-    /// The collation ordering text as `localizedStandardCompare(_:)`.
+    /// The collation ordering text as `localizedCaseInsensitiveCompare:`.
+    public static let localizedCaseInsensitiveCollationName = "cairn_localized_case_insensitive"
+    /// The collation ordering text as `localizedStandardCompare:` (natural order).
     public static let localizedStandardCollationName = "cairn_localized_standard"
-    /// The collation ordering text as `caseInsensitiveCompare(_:)`.
+    /// The collation ordering text as `caseInsensitiveCompare:`.
     public static let caseInsensitiveCollationName = "cairn_case_insensitive"
     /// The collation ordering `Decimal` values, which are stored as exact text ("10" < "9"
     /// in text order), by their numeric value.
@@ -90,9 +102,9 @@ public enum PredicateFunctions {
         lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)
     }
 
-    /// The case- and diacritic-folded form used by `cairn_fold`.
+    /// The case- and diacritic-folded form `cairn_fold(text, 3)` answers (composed, NFC).
     public static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        fold(text, [.caseInsensitive, .diacriticInsensitive])
     }
 
     static func collectionContains<C: Collection>(_ base: C, _ other: C) -> Bool where C.Element: Equatable {
@@ -105,16 +117,20 @@ public enum PredicateFunctions {
 
     // MARK: - Registration
 
-    /// Every function above.
+    /// Every function above, each name once.
     public static var functions: [DatabaseFunction] {
         [
-            text1(foldName) { fold($0) },
+            foldFunction,
             text1(characterCountName) { $0.count },
+            lowerFunction,
+            upperFunction,
             text2(containsName) { collectionContains($0, $1) },
             text2(startsWithName) { sequenceStarts($0, with: $1) },
             text2(localizedStandardContainsName) { localizedStandardContains($0, $1) },
             text2(localizedCompareName) { localizedCompare($0, $1).rawValue },
             text2(caseInsensitiveCompareName) { caseInsensitiveCompare($0, $1).rawValue },
+            stringTestFunction,
+            regexpFunction,
             // Not deterministic, so SQLite never evaluates it ahead of the CASE that guards it.
             DatabaseFunction(unwrapName, argumentCount: 1, isDeterministic: false) { arguments in
                 guard let value = arguments.first, !value.isNull else {
@@ -125,16 +141,47 @@ public enum PredicateFunctions {
         ]
     }
 
-    /// Every collation above.
+    /// Every collation above, each name once.
     public static var collations: [DatabaseCollation] {
         [
             DatabaseCollation(swiftCollationName) { swiftCompare($0, $1) },
             DatabaseCollation(lexicalCollationName) { String.StandardComparator.lexical.compare($0, $1) },
-            DatabaseCollation(localizedCollationName) { $0.localizedCompare($1) },
-            DatabaseCollation(localizedStandardCollationName) { $0.localizedStandardCompare($1) },
-            DatabaseCollation(caseInsensitiveCollationName) { $0.caseInsensitiveCompare($1) },
+            DatabaseCollation(localizedCollationName) { localizedOrder($0, $1, caseSensitive: true) },
+            DatabaseCollation(localizedCaseInsensitiveCollationName) { localizedOrder($0, $1, caseSensitive: false) },
+            DatabaseCollation(localizedStandardCollationName) { localizedStandardOrder($0, $1) },
+            DatabaseCollation(caseInsensitiveCollationName) { caseInsensitiveOrder($0, $1) },
             DatabaseCollation(decimalCollationName) { decimalCompare($0, $1) },
         ]
+    }
+
+    /// `cairn_fold(text, flags)`.
+    package static let foldFunction = DatabaseFunction(foldName, argumentCount: 2) { arguments in
+        guard case .text(let text) = arguments[0] else { return nil }
+        return fold(text, textOptions(arguments[1]))
+    }
+
+    /// `cairn_string_test(operator, lhs, rhs, flags)`.
+    package static let stringTestFunction = DatabaseFunction(stringTestName, argumentCount: 4) { arguments in
+        guard case .text(let name) = arguments[0] else { return false }
+        return try stringTest(name, arguments[1], arguments[2], textOptions(arguments[3]))
+    }
+
+    /// `cairn_regexp(pattern, text, flags)`.
+    package static let regexpFunction = DatabaseFunction(regexpName, argumentCount: 3) { arguments in
+        // Two-valued like every compiled comparison: a nil text or pattern does not match.
+        guard case .text(let pattern) = arguments[0], case .text(let text) = arguments[1] else { return false }
+        return try matches(text, pattern, textOptions(arguments[2]), limits: .default, cache: RegexCache())
+    }
+
+    /// `cairn_lower(text)`.
+    package static let lowerFunction = text1(lowerName) { $0.lowercased() }
+    /// `cairn_upper(text)`.
+    package static let upperFunction = text1(upperName) { $0.uppercased() }
+
+    /// The `[c]`/`[d]` flags argument of `cairn_fold`, `cairn_string_test` and `cairn_regexp`.
+    private static func textOptions(_ value: DatabaseValue) -> TextOptions {
+        guard case .integer(let flags) = value else { return [] }
+        return TextOptions(rawValue: Int(truncatingIfNeeded: flags)).intersection([.caseInsensitive, .diacriticInsensitive])
     }
 
     private static func text1(

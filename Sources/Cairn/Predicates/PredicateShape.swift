@@ -15,12 +15,10 @@ enum ShapeToken: Hashable, @unchecked Sendable {
     case variable(Int)
     /// A variable's declaration (a closure's element).
     case declare(Int)
-    /// A Core Data fetch request's predicate with its bound values taken out
-    /// (``FormatPredicate/fetchShape()``), or `nil` for none. A request's key always holds this
-    /// token, so no request shares a `FetchDescriptor`'s SQL.
-    case formatPredicate(FormatPredicate?)
-    /// A Core Data fetch request's sort descriptor.
-    case formatSort(FormatSortDescriptor)
+    /// The shape of a query another surface compiles (a Core Data fetch request's predicate
+    /// and sort descriptors, in CairnCoreData). A key that holds one never equals a
+    /// `FetchDescriptor`'s, whose tokens are all of the kinds above.
+    case surface(SurfaceShape)
 
     /// A key path by its type (`KeyPath<Workout, Int>`) alone: hashing the key path itself
     /// walks its components, about 1,200 instructions a fetch (callgrind, W5), and every fetch
@@ -32,10 +30,29 @@ enum ShapeToken: Hashable, @unchecked Sendable {
         case .type(let identifier): hasher.combine(identifier)
         case .keyPath(let keyPath): hasher.combine(ObjectIdentifier(Swift.type(of: keyPath)))
         case .op(let number), .variable(let number), .declare(let number): hasher.combine(number)
-        case .formatPredicate(let predicate): hasher.combine(predicate)
-        case .formatSort(let sort): hasher.combine(sort)
+        case .surface(let shape): shape.shape.hash(into: &hasher)
         }
     }
+}
+
+/// What fixes the SQL of a query another surface compiles (CairnCoreData's fetch requests),
+/// as that surface's own value, which Cairn keys its compiled SQL with. A class, compared
+/// through ``isEqual(to:)``: a class existential is one reference that copies with a retain
+/// and casts back without a copy, where `AnyHashable`'s generic box cost about 5,000
+/// instructions a lookup (callgrind, Core Data W5).
+package protocol SurfaceQueryShape: AnyObject, Sendable {
+    /// Hashes what ``isEqual(to:)`` compares.
+    func hash(into hasher: inout Hasher)
+    /// Whether `other` is a shape of the same type that compiles to the same SQL.
+    func isEqual(to other: any SurfaceQueryShape) -> Bool
+}
+
+/// A surface's shape in a ``ShapeToken``.
+struct SurfaceShape: Hashable, Sendable {
+    let shape: any SurfaceQueryShape
+
+    static func == (lhs: SurfaceShape, rhs: SurfaceShape) -> Bool { lhs.shape.isEqual(to: rhs.shape) }
+    func hash(into hasher: inout Hasher) { shape.hash(into: &hasher) }
 }
 
 /// The result of the shape walk: what identifies the compiled SQL, and the constant values to
@@ -201,8 +218,7 @@ enum PredicateValues {
 
 extension ArgumentSource {
     /// The value to bind for this source when the constants are bound values already (a Core
-    /// Data fetch request's, ``FormatPredicate/fetchShape()``): no array of `Any` to make and
-    /// cast back.
+    /// Data fetch request's): no array of `Any` to make and cast back.
     func value(boundValues: [DatabaseValue], limit: Int?, offset: Int?) throws -> DatabaseValue {
         if case .constant(let index) = self, boundValues.indices.contains(index) { return boundValues[index] }
         return try value(constants: [], limit: limit, offset: offset)

@@ -9,10 +9,6 @@ enum SQLiteStore {
         var engineConfiguration = Configuration()
         engineConfiguration.addCairnPredicateSupport()
         engineConfiguration.foreignKeysEnabled = false
-        // Format predicates and sort descriptors (NSPredicate, NSSortDescriptor) compile to
-        // these functions and collations.
-        engineConfiguration.functions += FormatSQLFunctions.functions
-        engineConfiguration.collations += FormatSQLFunctions.collations
         engineConfiguration.readonly = !configuration.allowsSave && !configuration.isStoredInMemoryOnly
         engineConfiguration.vfsName = configuration.vfsName
         engineConfiguration.busyTimeout = configuration.busyTimeout

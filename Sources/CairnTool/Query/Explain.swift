@@ -1,4 +1,5 @@
 import Cairn
+import CairnCoreData
 import CairnSQLite
 
 /// `query --explain`: the SQL, its bound values, SQLite's plan, and an index to add when the

@@ -1,4 +1,5 @@
 import Cairn
+import CairnCoreData
 
 /// Matches the keys of `--where`, `--keys` and `--sort` to the entity's keys without regard to
 /// case, for an Apple store whose names come from its `Z` columns (`ZFIRSTNAME` gives the key

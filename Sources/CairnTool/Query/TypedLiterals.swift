@@ -1,4 +1,5 @@
 import Cairn
+import CairnCoreData
 import Foundation
 
 /// Reads strings in `--where` as the values they stand for where they meet a typed attribute:

@@ -1,4 +1,5 @@
 import Cairn
+import CairnCoreData
 import CairnSQLite
 import Foundation
 

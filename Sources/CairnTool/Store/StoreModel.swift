@@ -1,4 +1,5 @@
 import Cairn
+import CairnCoreData
 
 /// What kind of file a store is, which decides how its tables read as entities.
 enum StoreKind: String, Sendable {

@@ -149,11 +149,11 @@ public struct FormatSQLRelationship: Sendable {
 extension FormatSQLEntity {
     /// The entity of a `@Model`'s schema: attributes by property name, to-one relationships by
     /// their foreign-key column (named as the property), to-many relationships through their
-    /// inverse's column. Built once per entity (`Schema.Entity.formatSQLEntity`): every
-    /// `NSFetchRequest` asks for it, and building its dictionaries would cost about 10,700
-    /// instructions a fetch.
+    /// inverse's column. Built once per model type (an entity is made once per type and never
+    /// changes): every `NSFetchRequest` asks for it, and building its dictionaries would cost
+    /// about 10,700 instructions a fetch.
     public init(_ entity: Schema.Entity) {
-        self = entity.formatSQLEntity
+        self = Self.ofModels.value(for: entity.modelType) { FormatSQLEntity(building: entity) }
         if entity.superentity != nil {
             // A subentity's rows are those of its root's table that name it or an entity below
             // it (read now: subclasses may join the hierarchy after the entity was built).
@@ -162,14 +162,17 @@ extension FormatSQLEntity {
         }
     }
 
-    /// What ``init(_:)`` answers for an entity with these properties (called as the entity is
-    /// built). A relationship's destination is looked up when the compiler follows it: two
-    /// entities may point at each other, and neither is cached while it is being built.
-    init(name: String, primaryKey: String, storedAttributes: [Schema.Attribute], relationships: [Schema.Relationship]) {
+    /// ``init(_:)``'s answers, by model type.
+    private static let ofModels = TypeKeyedCache<FormatSQLEntity>()
+
+    /// What ``init(_:)`` answers for an entity, before a subentity's table and rows are set. A
+    /// relationship's destination is looked up when the compiler follows it: two entities may
+    /// point at each other.
+    private init(building entity: Schema.Entity) {
         var attributes: [String: String] = [:]
-        for attribute in storedAttributes { attributes[attribute.name] = attribute.columnName }
+        for attribute in entity.storedAttributes { attributes[attribute.name] = attribute.columnName }
         var byName: [String: FormatSQLRelationship] = [:]
-        for relationship in relationships {
+        for relationship in entity.relationships {
             guard let destinationType = relationship.destinationType else { continue }
             let model = ModelType(type: destinationType)
             let destination: @Sendable () -> FormatSQLEntity = { FormatSQLEntity(Schema.Entity.cached(for: model.type)) }
@@ -179,7 +182,9 @@ extension FormatSQLEntity {
                 byName[relationship.name] = .toMany(foreignKey: inverse, destination)
             }
         }
-        self.init(name: name, table: name, primaryKey: primaryKey, attributes: attributes, relationships: byName)
+        self.init(
+            name: entity.name, table: entity.name, primaryKey: entity.primaryKeyColumn, attributes: attributes,
+            relationships: byName)
     }
 }
 

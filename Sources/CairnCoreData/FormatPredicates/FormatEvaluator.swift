@@ -88,7 +88,7 @@ extension FormatExpression {
 struct FormatEvaluator {
     var variables: [String: FormatOperand]
     let limits: FormatEvaluationLimits
-    let regexCache = RegexCache()
+    let regexCache = PredicateFunctions.RegexCache()
 
     func fail(_ message: String, _ code: FormatPredicateError.Code = .evaluation) -> FormatPredicateError {
         FormatPredicateError(code, message)
@@ -292,9 +292,4 @@ func optionsHint(_ subscriptExpression: FormatExpression) -> String {
     else { return "" }
     return "; comparison options go after the operator (`==[\(path[0])]`), "
         + "'[\(path[0])]' after an expression is a subscript by key '\(path[0])'"
-}
-
-/// Compiled `MATCHES` patterns of one evaluation.
-final class RegexCache {
-    var patterns: [String: NSRegularExpression] = [:]
 }

@@ -91,7 +91,7 @@ public struct FormatSortDescriptor: Sendable, Hashable {
         case (.value(.date(let x)), .value(.date(let y))):
             return x == y ? .orderedSame : x < y ? .orderedAscending : .orderedDescending
         case (.value(.uuid(let x)), .value(.uuid(let y))):
-            return FormatStringComparison.literal(x.uuidString, y.uuidString)
+            return PredicateFunctions.literalCompare(x.uuidString, y.uuidString)
         default:
             return .orderedSame
         }

@@ -1,3 +1,4 @@
+import Cairn
 import Foundation
 
 extension FormatEvaluator {
@@ -39,7 +40,7 @@ extension FormatEvaluator {
                 return elements.contains { equal(lhs, $0, options) }
             case .value(.string(let haystack)):
                 guard let needle = lhs.string else { return false }
-                return Self.contains(fold(haystack, options), fold(needle, options))
+                return PredicateFunctions.test(needle, .in, haystack, options.text)
             case .value(.null):
                 return false
             default:
@@ -51,17 +52,16 @@ extension FormatEvaluator {
                 return elements.contains { equal($0, rhs, options) }
             case .value(.string(let haystack)):
                 guard let needle = rhs.string else { return false }
-                return Self.contains(fold(haystack, options), fold(needle, options))
+                return PredicateFunctions.test(haystack, .contains, needle, options.text)
             default:
                 return false
             }
         case .beginsWith, .endsWith, .like, .matches:
             guard let string = lhs.string, let pattern = rhs.string else { return false }
             switch op {
-            case .beginsWith: return fold(string, options).utf8.starts(with: fold(pattern, options).utf8)
-            case .endsWith: return fold(string, options).utf8.reversed().starts(with: fold(pattern, options).utf8.reversed())
-            case .like:
-                return Self.like(Array(fold(string, options).unicodeScalars), Array(fold(pattern, options).unicodeScalars))
+            case .beginsWith: return PredicateFunctions.test(string, .beginsWith, pattern, options.text)
+            case .endsWith: return PredicateFunctions.test(string, .endsWith, pattern, options.text)
+            case .like: return PredicateFunctions.test(string, .like, pattern, options.text)
             default: return try matches(string, pattern, options)
             }
         }
@@ -104,7 +104,7 @@ extension FormatEvaluator {
         if let a = lhs.number, let b = rhs.number { return a.compare(b) }
         switch (lhs, rhs) {
         case (.value(.string(let a)), .value(.string(let b))):
-            return FormatStringComparison.literal(fold(a, options), fold(b, options))
+            return PredicateFunctions.literalCompare(fold(a, options), fold(b, options))
         case (.value(.date(let a)), .value(.date(let b))):
             return a == b ? .orderedSame : a < b ? .orderedAscending : .orderedDescending
         default:
@@ -112,112 +112,26 @@ extension FormatEvaluator {
         }
     }
 
-    /// Substring test by Unicode scalars, as SQL's `instr` and `GLOB` test; the empty string
-    /// is in every string (as they also answer).
-    static func contains(_ haystack: String, _ needle: String) -> Bool {
-        haystack.utf8.firstRange(of: needle.utf8) != nil
-    }
-
-    /// The string with `[c]` and `[d]` applied (Unicode case and diacritic folding).
+    /// The string with `[c]` and `[d]` applied: Unicode case and diacritic folding, then
+    /// canonical composition (NFC), so that text that differs only in how it is encoded folds
+    /// to the same scalars. The SQL of a fetch folds with the same function (`cairn_fold`).
     func fold(_ string: String, _ options: FormatComparisonOptions) -> String {
         Self.fold(string, options)
     }
 
-    /// The string with `[c]` and `[d]` applied: Unicode case and diacritic folding, then
-    /// canonical composition (NFC), so that text that differs only in how it is encoded
-    /// (`"Zürich"` precomposed, `"Zu\u{308}rich"` decomposed) folds to the same scalars. The
-    /// SQL of a fetch folds with this same function (`cairn_fold`), so both compare the same
-    /// scalars. Without options the string is returned as it is: compared literally.
+    /// ``fold(_:_:)`` outside an evaluation (the SQL compiler folds constants with it).
     static func fold(_ string: String, _ options: FormatComparisonOptions) -> String {
-        var folding: String.CompareOptions = []
-        if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
-        if options.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
-        if folding.isEmpty { return string }
-        let folded = string.folding(options: folding, locale: nil)
-        // ASCII text is already composed; composing it would only cost a Foundation round trip.
-        if folded.utf8.allSatisfy({ $0 < 0x80 }) { return folded }
-        return folded.precomposedStringWithCanonicalMapping
-    }
-
-    /// `LIKE`: `*` matches any run of scalars, `?` exactly one, `\` escapes the next; by
-    /// Unicode scalar, as the `GLOB` it compiles to matches.
-    /// Linear backtracking on the last `*`, so no pattern can take exponential time.
-    static func like(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
-        var t = 0, p = 0
-        var starPattern = -1, starText = 0
-        while t < text.count {
-            if p < pattern.count, pattern[p] == "*" {
-                starPattern = p
-                starText = t
-                p += 1
-                continue
-            }
-            if p < pattern.count {
-                var literal = pattern[p]
-                var width = 1
-                if literal == "\\", p + 1 < pattern.count {
-                    literal = pattern[p + 1]
-                    width = 2
-                } else if literal == "?" {
-                    t += 1
-                    p += 1
-                    continue
-                }
-                if literal == text[t] {
-                    t += 1
-                    p += width
-                    continue
-                }
-            }
-            guard starPattern >= 0 else { return false }
-            p = starPattern + 1
-            starText += 1
-            t = starText
-        }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
-        return p == pattern.count
+        PredicateFunctions.fold(string, options.text)
     }
 
     // MARK: - MATCHES
 
     /// `MATCHES`: the whole string matches the ICU regular expression, within the limits.
     func matches(_ string: String, _ pattern: String, _ options: FormatComparisonOptions) throws(FormatPredicateError) -> Bool {
-        guard pattern.count <= limits.maximumPatternLength else { throw FormatRegularExpression.tooLong(pattern, limits) }
-        let subject = options.contains(.diacriticInsensitive) ? fold(string, [.diacriticInsensitive]) : string
-        let length = subject.utf16.count
-        guard length <= limits.maximumMatchedLength else {
-            throw fail(
-                "MATCHES input is \(length) UTF-16 units long; the limit is \(limits.maximumMatchedLength)",
-                .regularExpression)
+        do {
+            return try PredicateFunctions.matches(string, pattern, options.text, limits: limits.match, cache: regexCache)
+        } catch {
+            throw FormatPredicateError(error)
         }
-        let expression = try compile(pattern, options)
-        var matched = false
-        var timedOut = false
-        let deadline = Date().addingTimeInterval(limits.regularExpressionTimeout)
-        expression.enumerateMatches(
-            in: subject, options: [.reportProgress], range: NSRange(location: 0, length: length)
-        ) { result, _, stop in
-            if result != nil { matched = true }
-            if matched {
-                stop.pointee = true
-            } else if Date() > deadline {
-                timedOut = true
-                stop.pointee = true
-            }
-        }
-        if timedOut {
-            throw fail(
-                "MATCHES pattern \(FormatValue.quote(pattern)) ran longer than \(limits.regularExpressionTimeout) s and was stopped",
-                .regularExpression)
-        }
-        return matched
-    }
-
-    private func compile(_ pattern: String, _ options: FormatComparisonOptions) throws(FormatPredicateError) -> NSRegularExpression {
-        let key = options.letters + ":" + pattern
-        if let cached = regexCache.patterns[key] { return cached }
-        let anchored = try FormatRegularExpression.compile(pattern, options)
-        regexCache.patterns[key] = anchored
-        return anchored
     }
 }

@@ -113,3 +113,58 @@ extension FormatPredicate {
         }
     }
 }
+
+/// What fixes the SQL of a Core Data fetch request: its predicate without the values that are
+/// only bound (``FormatPredicate/fetchShape()``), or `nil` for none, and its sort descriptors.
+/// The key of the request's compiled `SELECT` in Cairn's query cache (a class, as
+/// `SurfaceQueryShape` says why).
+final class FormatFetchRequestShape: SurfaceQueryShape {
+    let predicate: FormatPredicate?
+    let sorts: [FormatSortDescriptor]
+
+    init(predicate: FormatPredicate?, sorts: [FormatSortDescriptor]) {
+        self.predicate = predicate
+        self.sorts = sorts
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(predicate)
+        hasher.combine(sorts)
+    }
+
+    func isEqual(to other: any SurfaceQueryShape) -> Bool {
+        guard let other = other as? FormatFetchRequestShape else { return false }
+        return sorts == other.sorts && predicate == other.predicate
+    }
+}
+
+extension ModelContext {
+    /// The stored models a Core Data fetch request selects, its `SELECT` compiled once per
+    /// ``FormatFetchRequestShape``, so a lookup by key in a loop compiles and renders its SQL
+    /// once.
+    ///
+    /// `compile` turns a predicate (the shape's, or the request's own) into the condition and
+    /// the ordering of the `SELECT`, with the request's sort descriptors. A shape whose compile
+    /// fails is compiled again from the request's predicate, whose error (with its values) is
+    /// thrown. Not cached: a predicate that calls `now()`, and a page whose last sort key is
+    /// descending, which is read in index order (`storedModelsInIndexOrder`).
+    func fetchStoredModels<T: PersistentModel>(
+        _ type: T.Type, matching predicate: FormatPredicate?, sortedBy sorts: [FormatSortDescriptor], limit: Int?,
+        offset: Int, compile: (FormatPredicate?) throws -> (condition: SQLExpression?, ordering: [SQLOrderingTerm])
+    ) throws -> [T] {
+        var shape: FormatFetchRequestShape? = FormatFetchRequestShape(predicate: nil, sorts: sorts)
+        var values: [DatabaseValue] = []
+        if let predicate {
+            if let (tree, taken) = predicate.fetchShape() {
+                shape = FormatFetchRequestShape(predicate: tree, sorts: sorts)
+                values = taken
+            } else {
+                shape = nil
+            }
+        }
+        if limit != nil, sorts.last?.ascending == false { shape = nil }
+        return try fetchStoredModels(
+            type, shape: shape, boundValues: values, limit: limit, offset: offset,
+            compileShape: { try compile(shape?.predicate) }, compile: { try compile(predicate) })
+    }
+}
