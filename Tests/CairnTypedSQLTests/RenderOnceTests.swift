@@ -24,6 +24,21 @@ private struct RowInsertProbe: Hashable, Sendable {
     var name = ""
 }
 
+/// A table keyed by a `UUID`, and one keyed by a `UUID` stored as lowercase text: a lookup
+/// binds its key as an insert writes it.
+@Table
+private struct UUIDKeyProbe: Hashable, Sendable {
+    let id: UUID
+    var name = ""
+}
+
+@Table
+private struct TextUUIDKeyProbe: Hashable, Sendable {
+    @Column(as: UUID.LowercasedRepresentation.self)
+    let id: UUID
+    var name = ""
+}
+
 @Suite("Typed SQL: rendered once per query shape")
 struct RenderOnceTests {
     let db: Database
@@ -52,6 +67,20 @@ struct RenderOnceTests {
         #expect(rendered.arguments == [.integer(9)])
         #expect(try RenderProbe.find([2]).fetchAll(db) == [RenderProbe(id: 2, name: "two")])
         #expect(try RenderProbe.find(2).fetchAll(db) == [RenderProbe(id: 2, name: "two")])
+    }
+
+    @Test func aLookupFindsARowByTheKeyItWasInsertedWith() throws {
+        try db.execute(sql: #"CREATE TABLE "uUIDKeyProbes" ("id" BLOB PRIMARY KEY, "name" TEXT NOT NULL)"#)
+        try db.execute(sql: #"CREATE TABLE "textUUIDKeyProbes" ("id" TEXT PRIMARY KEY, "name" TEXT NOT NULL)"#)
+        let first = UUID(), second = UUID()
+        try UUIDKeyProbe.insert { UUIDKeyProbe(id: first, name: "first"); UUIDKeyProbe(id: second, name: "second") }.execute(db)
+        try TextUUIDKeyProbe.insert { TextUUIDKeyProbe(id: first, name: "first") }.execute(db)
+        #expect(try UUIDKeyProbe.find(second).fetchOne(db) == UUIDKeyProbe(id: second, name: "second"))
+        #expect(try UUIDKeyProbe.find(UUID()).fetchOne(db) == nil)
+        #expect(try TextUUIDKeyProbe.find(first).fetchOne(db) == TextUUIDKeyProbe(id: first, name: "first"))
+        let stored = try db.fetchAll(sql: #"SELECT "id" FROM "textUUIDKeyProbes""#) { try $0.decode(String.self, at: 0) }
+        #expect(stored == [first.uuidString.lowercased()])
+        #expect(try TextUUIDKeyProbe.find(first).render().arguments == [.text(first.uuidString.lowercased())])
     }
 
     @Test func aLookupChangedAfterFindIsAStatementAgain() throws {

@@ -98,9 +98,12 @@ extension Table {
         guard !rows.isEmpty, rows.count <= SQLTemplate.Kind.mostInsertedRows else { return nil }
         var values: [DatabaseValue] = []
         var width = 0
-        for (index, row) in rows.enumerated() {
+        // A plain loop over the array: this code runs unspecialized, where `enumerated()`'s
+        // iterator asked the runtime for its generic metadata on every row (about 360
+        // instructions a row, callgrind, typed SQL W1).
+        for row in rows {
             guard let rowValues = try? row.databaseValues(), !rowValues.isEmpty else { return nil }
-            if index == 0 {
+            if width == 0 {
                 width = rowValues.count
                 values.reserveCapacity(width * rows.count)
             }

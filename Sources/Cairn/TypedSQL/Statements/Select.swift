@@ -418,14 +418,17 @@ extension Select where From: PrimaryKeyedTable {
     /// ```
     @inlinable
     public func find(_ key: From.TableColumns.PrimaryKey.QueryOutput) -> Self {
-        let value = From.TableColumns.PrimaryKey(queryOutput: key).sqlExpression
-        // On every row of the table, the lookup waits as its key (see `keyLookup`).
-        if written == nil, keyLookup == nil, let bound = value.boundValue {
+        let key = From.TableColumns.PrimaryKey(queryOutput: key)
+        // On every row of the table, the lookup waits as its key (see `keyLookup`), bound as
+        // an insert binds the key column, so a row is found by the value it was written with
+        // (a key that cannot be bound binds NULL, as its `sqlExpression` does, and finds none).
+        if written == nil, keyLookup == nil {
             var lookup = self
-            lookup.keyLookup = KeyLookup(key: bound, statement: PrimaryKeyLookupOf<From>.self)
+            lookup.keyLookup = KeyLookup(
+                key: (try? key.databaseValueForBinding()) ?? .null, statement: PrimaryKeyLookupOf<From>.self)
             return lookup
         }
-        return with { $0 = $0.where(From.columns.primaryKey.sqlExpression.equals(value)) }
+        return with { $0 = $0.where(From.columns.primaryKey.sqlExpression.equals(key.sqlExpression)) }
     }
 
     /// Filters to the rows with any of the given primary keys (`pk IN (…)`).
