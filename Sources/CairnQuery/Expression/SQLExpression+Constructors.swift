@@ -163,7 +163,7 @@ extension SQLExpression {
     /// The name must be a plain SQL name (letters, digits, `_`); rendering throws otherwise.
     ///
     /// ```swift
-    /// SQLExpression.function("cairn_fold", .column("title")) // cairn_fold("title")
+    /// SQLExpression.function("fold", .column("title")) // fold("title")
     /// ```
     public static func function(_ name: String, _ arguments: SQLExpression...) -> SQLExpression {
         SQLExpression(.function(name: name, arguments: arguments))

@@ -49,7 +49,7 @@ public struct SQLExpression: Sendable, Hashable {
         case logical(SQLBinaryOperator, [SQLExpression])
         /// `x LIKE pattern`, `x NOT LIKE pattern`, optionally followed by `ESCAPE e`
         case like(SQLExpression, pattern: SQLExpression, escape: SQLExpression?, negated: Bool)
-        /// `name(a, b)`: a scalar function, built in or registered (`cairn_fold(x)`).
+        /// `name(a, b)`: a scalar function, built in or registered (`fold(x)`).
         case function(name: String, arguments: [SQLExpression])
         /// `NAME([DISTINCT] args [ORDER BY …]) [FILTER (WHERE …)]`, `COUNT(*)`
         case aggregate(SQLAggregate)

@@ -5,12 +5,12 @@ import Foundation
 /// `Database/add(function:)` or on every connection through ``Configuration/functions``.
 ///
 /// ```swift
-/// let fold = DatabaseFunction("cairn_fold", argumentCount: 1) { arguments in
+/// let fold = DatabaseFunction("fold", argumentCount: 1) { arguments in
 ///     guard case .text(let text) = arguments[0] else { return nil }   // NULL in, NULL out
 ///     return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
 /// }
 /// configuration.functions.append(fold)
-/// // SELECT * FROM workout WHERE cairn_fold(title) = cairn_fold(?)
+/// // SELECT * FROM workout WHERE fold(title) = fold(?)
 /// ```
 ///
 /// A thrown error becomes an SQL error whose message is the error's description.
