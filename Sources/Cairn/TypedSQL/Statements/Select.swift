@@ -47,6 +47,17 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
         self.decodeSelection = nil
     }
 
+    /// The row of `From` whose primary key `lookup` holds, with the table's default scope:
+    /// ``PrimaryKeyedTable/find(_:)``, made whole rather than by copying a statement of every
+    /// row and changing the copy.
+    @usableFromInline init(lookup: KeyLookup) where Columns == (), Joins == () {
+        self.written = nil
+        self.keyLookup = lookup
+        self.appliesDefaultScope = true
+        self.isSelected = false
+        self.decodeSelection = nil
+    }
+
     /// The clauses as written, before the table's default scope; `columns` holds the selected
     /// (or all joined tables') columns.
     @usableFromInline var clauses: SQLSelect {
@@ -94,6 +105,15 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     @usableFromInline init(key: DatabaseValue, statement: any PrimaryKeyLookupStatement.Type) {
         self.key = key
         self.statement = statement
+    }
+
+    /// The lookup of `key` in `table`, bound as an insert binds the key column, so that a row
+    /// is found by the value it was written with (a key that cannot be bound binds NULL, as its
+    /// `sqlExpression` does, and finds none).
+    @inlinable init<T: PrimaryKeyedTable>(_ table: T.Type, _ key: T.TableColumns.PrimaryKey.QueryOutput) {
+        self.init(
+            key: (try? T.TableColumns.PrimaryKey(queryOutput: key).databaseValueForBinding()) ?? .null,
+            statement: PrimaryKeyLookupOf<T>.self)
     }
 
     /// `column = key`.
@@ -418,17 +438,14 @@ extension Select where From: PrimaryKeyedTable {
     /// ```
     @inlinable
     public func find(_ key: From.TableColumns.PrimaryKey.QueryOutput) -> Self {
-        let key = From.TableColumns.PrimaryKey(queryOutput: key)
-        // On every row of the table, the lookup waits as its key (see `keyLookup`), bound as
-        // an insert binds the key column, so a row is found by the value it was written with
-        // (a key that cannot be bound binds NULL, as its `sqlExpression` does, and finds none).
+        // On every row of the table, the lookup waits as its key (see `keyLookup`).
         if written == nil, keyLookup == nil {
             var lookup = self
-            lookup.keyLookup = KeyLookup(
-                key: (try? key.databaseValueForBinding()) ?? .null, statement: PrimaryKeyLookupOf<From>.self)
+            lookup.keyLookup = KeyLookup(From.self, key)
             return lookup
         }
-        return with { $0 = $0.where(From.columns.primaryKey.sqlExpression.equals(key.sqlExpression)) }
+        let value = From.TableColumns.PrimaryKey(queryOutput: key).sqlExpression
+        return with { $0 = $0.where(From.columns.primaryKey.sqlExpression.equals(value)) }
     }
 
     /// Filters to the rows with any of the given primary keys (`pk IN (…)`).

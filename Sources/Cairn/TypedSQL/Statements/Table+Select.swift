@@ -106,7 +106,7 @@ extension PrimaryKeyedTable {
     /// `Self.all.find(key)`
     @inlinable
     public static func find(_ key: TableColumns.PrimaryKey.QueryOutput) -> SelectOf<Self> {
-        scoped.find(key)
+        Select(lookup: KeyLookup(Self.self, key))
     }
 
     /// `Self.all.find(keys)`
