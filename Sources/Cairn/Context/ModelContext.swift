@@ -268,9 +268,14 @@ public final class ModelContext {
     /// ```swift
     /// try context.delete(model: Workout.self, where: #Predicate { $0.minutes < 5 })
     /// ```
+    ///
+    /// The models are fetched and deleted, and `save()` removes their rows. A custom store that
+    /// deletes in batches (``DataStoreBatching``) is instead asked once, with the predicate, and
+    /// deletes at once; the models this context holds that match go with them.
     public func delete<T: PersistentModel>(
         model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
     ) throws {
+        if try batchDelete(T.self, where: predicate, includeSubclasses: includeSubclasses) { return }
         for model in try fetch(FetchDescriptor<T>(predicate: predicate)) { delete(model) }
     }
 

@@ -143,7 +143,7 @@ extension HistoryProviding {
 }
 
 /// Which models a ``DataStoreBatching`` store deletes.
-public struct DataStoreBatchDeleteRequest<T: PersistentModel> {
+public struct DataStoreBatchDeleteRequest<T: PersistentModel>: Sendable {
     /// The context asking.
     public let editingState: EditingState
     /// Whether models of `T`'s subclasses are deleted too.

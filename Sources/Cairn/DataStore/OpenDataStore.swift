@@ -21,6 +21,9 @@ protocol OpenDataStore: AnyObject, Sendable {
     func save(inserted: [ModelStorage], updated: [ModelStorage], deleted: [ModelStorage], editingState: EditingState)
         throws -> (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot])
     func erase() throws
+    /// Asks the store to delete the models a request selects; `false` when it does not delete in
+    /// batches (``DataStoreBatching``).
+    func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws -> Bool
     func invalidateState(for editingState: EditingState)
     /// The store's history of `T`, or `nil` when it keeps none of that type (``HistoryProviding``).
     func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]?
@@ -103,6 +106,14 @@ final class LockedDataStore<Store: DataStore>: OpenDataStore, @unchecked Sendabl
         lock.lock()
         defer { lock.unlock() }
         try store.erase()
+    }
+
+    func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws -> Bool {
+        try withStore(request.editingState) { store in
+            guard let batching = store as? any DataStoreBatching else { return false }
+            try batching.delete(request)
+            return true
+        }
     }
 
     func invalidateState(for editingState: EditingState) {

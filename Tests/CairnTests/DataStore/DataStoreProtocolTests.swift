@@ -10,6 +10,7 @@ final class DataStoreLog: @unchecked Sendable {
     private var storedEvents: [String] = []
     private var storedSnapshots: [PersistentIdentifier: DefaultSnapshot] = [:]
     private var storedHistory: [MemoryTransaction] = []
+    private var lastKey = 0
     /// When set, the store keeps its saved values and hands them back for updated models.
     let rejectsUpdates: Bool
 
@@ -20,6 +21,13 @@ final class DataStoreLog: @unchecked Sendable {
     var snapshots: [PersistentIdentifier: DefaultSnapshot] {
         get { lock.withLock { storedSnapshots } }
         set { lock.withLock { storedSnapshots = newValue } }
+    }
+    /// A key no model had before (keys are never reused, as SQLite's AUTOINCREMENT).
+    func nextKey() -> Int {
+        lock.withLock {
+            lastKey += 1
+            return lastKey
+        }
     }
     var history: [MemoryTransaction] {
         get { lock.withLock { storedHistory } }
@@ -83,7 +91,7 @@ final class MemoryDataStore: DataStore {
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
         for snapshot in request.inserted {
-            let key = snapshots.count + 1
+            let key = log.nextKey()
             let permanent = try PersistentIdentifier.identifier(
                 for: identifier, entityName: snapshot.persistentIdentifier.entityName, primaryKey: key)
             remapped[snapshot.persistentIdentifier] = permanent
