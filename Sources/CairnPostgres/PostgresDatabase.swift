@@ -32,10 +32,10 @@ import Foundation
 /// - Warning: a block must not call the pool again (a `read` inside a `write`): with every
 ///   connection taken, it would wait forever.
 ///
-/// `@unchecked Sendable`: the free list and counts are read and written only under
-/// `condition`'s lock, and a connection is used by one call at a time (taken from the free list
-/// under the lock and put back when the call ends), so no two threads touch one connection.
-public final class PostgresDatabase: @unchecked Sendable {
+/// A call that waits for a connection (or, for a write, for the write before it) blocks its
+/// thread in the synchronous forms and suspends its task, holding no thread, in the `async`
+/// ones.
+public final class PostgresDatabase: Sendable {
     /// The most connections the pool opens at once.
     public let maximumConnectionCount: Int
     /// The isolation level of `write(_:)`'s transactions.
@@ -43,16 +43,13 @@ public final class PostgresDatabase: @unchecked Sendable {
     let url: String
     /// The live observers of commits, and the listener that serves them once one comes.
     let commitObservers = PostgresCommitObservers()
-    private let condition = NSCondition()
-    private var idle: [PostgresConnection] = []
-    private var openCount = 0
-    private var closed = false
-    /// Writes take this lock for their whole transaction, so the pool has one writer at a
+    private let connections: ConnectionPool<PostgresConnection>
+    /// Writes hold the one permit for their whole transaction, so the pool has one writer at a
     /// time, as a SQLite pool does: the layers above were built on that model (a save sees the
     /// previous save committed, commits are observed in order), and saves of one process never
     /// conflict with or deadlock on each other; conflicts with other processes remain, and
     /// transaction retries handle those.
-    private let writeLock = NSLock()
+    private let writePermit: ConnectionPool<WritePermit>
 
     /// Creates a pool and opens its first connection, so that a wrong URL or an unreachable
     /// server fails here.
@@ -67,8 +64,14 @@ public final class PostgresDatabase: @unchecked Sendable {
         self.url = url
         self.maximumConnectionCount = max(1, maximumConnectionCount)
         self.writeIsolation = writeIsolation
-        idle = [try PostgresConnection(url: url)]
-        openCount = 1
+        connections = ConnectionPool(
+            maximumCount: maximumConnectionCount, opened: [try PostgresConnection(url: url)],
+            closedError: { PostgresError(message: "the PostgreSQL pool is closed") }
+        ) { try PostgresConnection(url: url) }
+        writePermit = ConnectionPool(
+            maximumCount: 1, opened: [WritePermit()],
+            closedError: { PostgresError(message: "the PostgreSQL pool is closed") }
+        ) { WritePermit() }
     }
 
     // MARK: - Reading and writing
@@ -80,7 +83,7 @@ public final class PostgresDatabase: @unchecked Sendable {
     ///
     /// - Throws: the error of `block`, or a ``PostgresError``.
     public func read<T>(_ block: (PostgresConnection) throws -> T) throws -> T {
-        try withConnection { db in
+        try withConnection(try connections.acquire()) { db in
             try db.inTransaction(isolation: .repeatableRead, readOnly: true) { try block(db) }
         }
     }
@@ -92,8 +95,11 @@ public final class PostgresDatabase: @unchecked Sendable {
     ///
     /// - Throws: the error of `block`, or a ``PostgresError``.
     public func write<T>(_ block: (PostgresConnection) throws -> T) throws -> T {
-        let result = try writeLock.withLock {
-            try withConnection { db in
+        let permit = try writePermit.acquire()
+        let result: T
+        do {
+            defer { writePermit.release(permit) }
+            result = try withConnection(try connections.acquire()) { db in
                 try db.inTransaction(isolation: writeIsolation) { try block(db) }
             }
         }
@@ -118,28 +124,30 @@ public final class PostgresDatabase: @unchecked Sendable {
     ///
     /// - Throws: the error of `block`, or a ``PostgresError``.
     public func readWithoutTransaction<T>(_ block: (PostgresConnection) throws -> T) throws -> T {
-        try withConnection { db in try block(db) }
+        try withConnection(try connections.acquire()) { db in try block(db) }
     }
 
     /// `read(_:)` off the cooperative thread pool. Cancelling the task cancels the running
     /// statement on the server (`PQcancel`) and throws `CancellationError`, as does a
     /// statement the block starts afterwards.
     public func read<T: Sendable>(_ block: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        try await offCooperativePool { cancellation in
-            try self.withConnection(cancellation: cancellation) { db in
-                try db.inTransaction(isolation: .repeatableRead, readOnly: true) { try block(db) }
-            }
+        let connection = try await connections.acquire()
+        return try await offCooperativePool(connection) { db in
+            try db.inTransaction(isolation: .repeatableRead, readOnly: true) { try block(db) }
         }
     }
 
     /// `write(_:)` off the cooperative thread pool; cancellation as in
     /// `read(_:)`, and the transaction rolls back.
     public func write<T: Sendable>(_ block: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        let result = try await offCooperativePool { cancellation in
-            try self.writeLock.withLock {
-                try self.withConnection(cancellation: cancellation) { db in
-                    try db.inTransaction(isolation: self.writeIsolation) { try block(db) }
-                }
+        let permit = try await writePermit.acquire()
+        let result: T
+        do {
+            defer { writePermit.release(permit) }
+            let connection = try await connections.acquire()
+            let isolation = writeIsolation
+            result = try await offCooperativePool(connection) { db in
+                try db.inTransaction(isolation: isolation) { try block(db) }
             }
         }
         commitObservers.ownWriteCommitted()
@@ -150,31 +158,32 @@ public final class PostgresDatabase: @unchecked Sendable {
     /// close their connection when they end.
     public func close() {
         commitObservers.stop()
-        condition.withLock {
-            closed = true
-            openCount -= idle.count
-            idle.removeAll()
-            condition.broadcast()
-        }
+        _ = writePermit.close()
+        // Dropping a connection closes it; the taken ones close when their calls end.
+        _ = connections.close()
     }
 
     // MARK: - Connections
 
-    /// Runs `work` on a dispatch thread (libpq blocks), with the task's cancellation reaching
-    /// the connection's statements.
+    /// Runs `work` with a connection taken from the pool on a dispatch thread (libpq blocks),
+    /// with the task's cancellation reaching the connection's statements, and gives the
+    /// connection back after.
     ///
-    /// On a serial queue of its own, not a global queue: `work` blocks its thread for a free
-    /// connection and for the server, and a global queue runs about one thread a core, adding
-    /// more only when it notices its threads blocked, which under load can take seconds. A serial
-    /// queue is served by a thread of its own when every other is busy.
+    /// On a serial queue of its own, not a global queue: `work` blocks its thread for the
+    /// server, and a global queue runs about one thread a core, adding more only when it
+    /// notices its threads blocked, which under load can take seconds. A serial queue is
+    /// served by a thread of its own when every other is busy.
     private func offCooperativePool<T: Sendable>(
-        _ work: @escaping @Sendable (PostgresTaskCancellation) throws -> T
+        _ connection: PostgresConnection, _ work: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         let cancellation = PostgresTaskCancellation()
+        let taken = TakenConnection(connection)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue(label: "Cairn.PostgresDatabase.call").async {
-                    continuation.resume(with: Result { try work(cancellation) })
+                    continuation.resume(with: Result {
+                        try self.withConnection(taken.connection, cancellation: cancellation, work)
+                    })
                 }
             }
         } onCancel: {
@@ -182,13 +191,20 @@ public final class PostgresDatabase: @unchecked Sendable {
         }
     }
 
-    /// Takes a connection for `body` and puts it back after.
+    /// Runs `body` with a connection taken from the pool and gives it back after: to the pool,
+    /// or dropped when it broke or was left in a transaction.
     private func withConnection<T>(
-        cancellation: PostgresTaskCancellation? = nil, _ body: (PostgresConnection) throws -> T
+        _ connection: PostgresConnection, cancellation: PostgresTaskCancellation? = nil,
+        _ body: (PostgresConnection) throws -> T
     ) throws -> T {
+        defer {
+            if !connection.isOpen || connection.isInTransaction {
+                connections.discard(connection)
+            } else {
+                connections.release(connection)
+            }
+        }
         if cancellation?.isCancelled == true { throw CancellationError() }
-        let connection = try acquire()
-        defer { release(connection) }
         guard let cancellation else { return try body(connection) }
         connection.taskCancellation = cancellation
         cancellation.attach(connection.cancelHandle)
@@ -198,42 +214,16 @@ public final class PostgresDatabase: @unchecked Sendable {
         }
         return try body(connection)
     }
+}
 
-    private func acquire() throws -> PostgresConnection {
-        condition.lock()
-        while !closed, idle.isEmpty, openCount >= maximumConnectionCount {
-            condition.wait()
-        }
-        if closed {
-            condition.unlock()
-            throw PostgresError(message: "the PostgreSQL pool is closed")
-        }
-        if let connection = idle.popLast() {
-            condition.unlock()
-            return connection
-        }
-        openCount += 1
-        condition.unlock()
-        do {
-            return try PostgresConnection(url: url)
-        } catch {
-            condition.withLock {
-                openCount -= 1
-                condition.signal()
-            }
-            throw error
-        }
-    }
+/// The right to write: the pool holds one.
+private final class WritePermit {}
 
-    private func release(_ connection: PostgresConnection) {
-        condition.withLock {
-            // A broken connection, or one left in a transaction, is closed (by dropping it).
-            if closed || !connection.isOpen || connection.isInTransaction {
-                openCount -= 1
-            } else {
-                idle.append(connection)
-            }
-            condition.signal()
-        }
-    }
+/// A connection on its way from the task that took it to the dispatch thread that uses it.
+///
+/// `@unchecked Sendable`: the pool gave the connection to this call alone; the task hands it
+/// over without touching it again, and the dispatch queue orders the handover before its use.
+private struct TakenConnection: @unchecked Sendable {
+    let connection: PostgresConnection
+    init(_ connection: PostgresConnection) { self.connection = connection }
 }

@@ -94,6 +94,46 @@ struct PostgresDatabaseTests {
         }
     }
 
+    @Test("Tasks waiting for a connection hold no thread, and closing the pool wakes them with an error")
+    func waitingTasksHoldNoThread() async throws {
+        let pool = try PostgresDatabase(url: try #require(TestServer.url), maximumConnectionCount: 1)
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let holder = Thread {
+            _ = try? pool.read { _ in
+                holding.signal()
+                release.wait()
+            }
+        }
+        holder.start()
+        holding.wait()
+        let before = try threadCount()
+        let waiters = Task {
+            await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        do {
+                            try await pool.read { _ in }
+                            return nil
+                        } catch {
+                            return (error as? PostgresError)?.message
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        // Long enough for the 40 tasks to reach the pool and wait.
+        try await Task.sleep(for: .milliseconds(300))
+        // Blocked on a dispatch thread each, they would have added 40 threads.
+        #expect(try threadCount() - before < 20)
+        pool.close()
+        release.signal()
+        let outcomes = await waiters.value
+        #expect(outcomes.count == 40)
+        #expect(outcomes.allSatisfy { $0 == "the PostgreSQL pool is closed" })
+    }
+
     @Test("A closed pool throws instead of waiting")
     func closed() throws {
         let pool = try PostgresDatabase(url: try #require(TestServer.url))
@@ -101,4 +141,11 @@ struct PostgresDatabaseTests {
         let error = try #require(throws: PostgresError.self) { try pool.read { _ in } }
         #expect(error.message == "the PostgreSQL pool is closed")
     }
+}
+
+/// The threads of this process, from `/proc/self/status`.
+private func threadCount() throws -> Int {
+    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+    let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
+    return Int(line?.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces) ?? "") ?? 0
 }

@@ -24,7 +24,7 @@ public final class DatabasePool: DatabaseWriter {
     /// The file path.
     public let path: String
     private let writer: SerializedDatabase
-    private let readers: ReaderPool
+    private let readers: ConnectionPool<SerializedDatabase>
     private let observers = CommitObservers()
     /// A folder made for this pool alone (`defaultDatabase()` without a path), removed with it.
     private let ownFolder: URL?
@@ -74,7 +74,10 @@ public final class DatabasePool: DatabaseWriter {
         readerConfiguration.journalModeWAL = false  // already WAL; readers must not switch modes
         let label = configuration.label
         let sharedReaderConfiguration = readerConfiguration
-        readers = ReaderPool(maximumCount: configuration.maximumReaderCount) {
+        readers = ConnectionPool(
+            maximumCount: configuration.maximumReaderCount,
+            closedError: { DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database pool is closed") }
+        ) {
             try SerializedDatabase(path: path, configuration: sharedReaderConfiguration, label: label + ".reader",
                                    onCommit: { observers.notify($0) },
                                    setUp: { db in try db.execute(sql: "PRAGMA query_only = 1") })
@@ -159,7 +162,8 @@ public final class DatabasePool: DatabaseWriter {
     /// Closes the database's connections; later accesses throw `SQLITE_MISUSE`.
     public func close() throws {
         observers.stopCheckingOthersCommits()
-        try readers.close()
+        let (idle, taken) = readers.close()
+        for reader in idle + taken { try reader.close() }
         try writer.close()
     }
 
