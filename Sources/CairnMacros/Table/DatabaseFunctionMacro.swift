@@ -86,7 +86,12 @@ public struct DatabaseFunctionMacro: PeerMacro {
         let isThrowing = function?.signature.effectSpecifiers?.throwsClause != nil || getter?.effectSpecifiers?.throwsClause != nil
         let modifiers = function?.modifiers ?? property?.modifiers ?? []
         let isStatic = modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
-        let receiver = !isStatic && !context.lexicalContext.isEmpty ? "self." : ""
+        // An instance member is called on the value `$name` was read from.
+        let inType = context.lexicalContext.first.map {
+            $0.is(StructDeclSyntax.self) || $0.is(ClassDeclSyntax.self) || $0.is(EnumDeclSyntax.self)
+                || $0.is(ActorDeclSyntax.self) || $0.is(ExtensionDeclSyntax.self)
+        } ?? false
+        let receiver = !isStatic && inType ? "self." : ""
         let access = modifiers.first { ["public", "package", "internal", "fileprivate", "private"].contains($0.name.text) }
             .map { $0.name.text + " " } ?? ""
         let kind = signature.aggregate == nil ? "Cairn.ScalarDatabaseFunction" : "Cairn.AggregateDatabaseFunction"
