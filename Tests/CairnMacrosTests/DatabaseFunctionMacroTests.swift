@@ -142,6 +142,20 @@ struct DatabaseFunctionMacroTests {
             ["var $log: __macro_local_3logfMu_ {", "self.log(p0)"])
     }
 
+    @Test func classInstancesAreHeldWeakly() {
+        assertExpansionContains(
+            """
+            final class Audit: Sendable {
+                @DatabaseFunction func record(_ title: String) -> Int { 0 }
+            }
+            """,
+            [
+                "{ [weak self] (p0: String) in",
+                #"guard let self else { throw Cairn.DatabaseFunctionOwnerReleased(function: "record") }"#,
+                "return self.record(p0)",
+            ])
+    }
+
     @Test func diagnostics() {
         assertExpansionContains(
             "@DatabaseFunction var x = 1", [],

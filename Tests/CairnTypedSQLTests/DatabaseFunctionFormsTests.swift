@@ -58,6 +58,14 @@ struct Greeter: Sendable {
     func greet(_ name: String) -> String { greeting + ", " + name }
 }
 
+final class Audit: Sendable {
+    let prefix: String
+    init(prefix: String) { self.prefix = prefix }
+
+    @DatabaseFunction
+    func tagged(_ titles: some Sequence<String>) -> String { prefix + titles.joined(separator: "+") }
+}
+
 @Suite("Typed SQL: @DatabaseFunction forms")
 struct DatabaseFunctionFormsTests {
     let db: Database
@@ -128,5 +136,21 @@ struct DatabaseFunctionFormsTests {
         #expect(Scoring.$default.isDeterministic)
         let query = Reminder.where { $0.id.eq(1) }.select { greeter.$greet($0.title) }
         #expect(try query.fetchAll(db) == ["Hello, Groceries"])
+    }
+
+    @Test func aClassInstanceIsHeldWeakly() throws {
+        var audit: Audit? = Audit(prefix: "#")
+        weak let released = audit
+        guard let function = audit?.$tagged else { return }
+        try db.add(function: function)
+        let query = Reminder.where { $0.id.lte(2) }.select { function($0.title) }
+        #expect(try query.fetchAll(db) == ["#Groceries+Haircut"])
+        audit = nil
+        #expect(released == nil)
+        #expect {
+            try query.fetchAll(db)
+        } throws: { error in
+            "\(error)".contains("tagged(…) was called after the instance it belongs to was released")
+        }
     }
 }

@@ -97,8 +97,13 @@ public struct DatabaseFunctionMacro: PeerMacro {
         let kind = signature.aggregate == nil ? "Cairn.ScalarDatabaseFunction" : "Cairn.AggregateDatabaseFunction"
         let baseType = kind + "<" + (signature.inputs.map(\.representation) + [signature.output]).joined(separator: ", ") + ">"
         let wrapper = context.makeUniqueName(swiftName.trimmingBackticks).text
-        let body = Self.body(of: signature, declared: declared, call: (isThrowing ? "try " : "") + receiver + swiftName,
-                             isProperty: function == nil)
+        // A class instance is held weakly (as StructuredQueries does), so a registered function
+        // does not keep it alive; a call after its release fails the statement.
+        let isWeak = !isStatic && context.lexicalContext.first?.is(ClassDeclSyntax.self) == true
+        let body = Self.body(
+            of: signature, declared: declared, call: (isThrowing ? "try " : "") + receiver + swiftName,
+            isProperty: function == nil,
+            weakSelf: isWeak ? "Cairn.DatabaseFunctionOwnerReleased(function: \(TableMacro.stringLiteral(sqlName)))" : nil)
         let (callParameters, forwarded) = Self.callParameters(of: signature)
         var members = """
                 let base: \(baseType)
@@ -181,8 +186,11 @@ public struct DatabaseFunctionMacro: PeerMacro {
 
     /// The closure the typed function runs: it calls the Swift function with the decoded values.
     private static func body(
-        of signature: DatabaseFunctionSignature, declared: [FunctionParameterSyntax], call: String, isProperty: Bool
+        of signature: DatabaseFunctionSignature, declared: [FunctionParameterSyntax], call: String, isProperty: Bool,
+        weakSelf releasedError: String?
     ) -> String {
+        let capture = releasedError == nil ? "" : "[weak self] "
+        let prologue = releasedError.map { "guard let self else { throw \($0) }\n        return " } ?? ""
         if let aggregate = signature.aggregate {
             let rowType = signature.inputs.count == 1
                 ? signature.inputs[0].swiftType
@@ -190,13 +198,13 @@ public struct DatabaseFunctionMacro: PeerMacro {
             // Rows arrive as unlabeled tuples; a labeled element type gets its labels back.
             let rows = aggregate.isLabeledTuple ? "rows.map { row -> \(aggregate.element) in row }" : "rows"
             let label = aggregate.label == "_" ? "" : aggregate.label + ": "
-            return "{ (rows: [\(rowType)]) in\n        \(call)(\(label)\(rows))\n    }"
+            return "{ \(capture)(rows: [\(rowType)]) in\n        \(prologue)\(call)(\(label)\(rows))\n    }"
         }
         let parameters = signature.inputs.enumerated().map { "p\($0.offset): \($0.element.swiftType)" }.joined(separator: ", ")
         let arguments = declared.enumerated().map { offset, parameter in
             parameter.firstName.text == "_" ? "p\(offset)" : "\(parameter.firstName.text): p\(offset)"
         }.joined(separator: ", ")
-        return "{ (\(parameters)) in\n        \(call)\(isProperty ? "" : "(\(arguments))")\n    }"
+        return "{ \(capture)(\(parameters)) in\n        \(prologue)\(call)\(isProperty ? "" : "(\(arguments))")\n    }"
     }
 
     /// `callAsFunction`'s parameters, with the function's labels and defaults, and the

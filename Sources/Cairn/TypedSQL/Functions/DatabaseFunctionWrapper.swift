@@ -37,3 +37,28 @@ extension DatabaseFunctionWrapper {
     /// Whether the result depends only on the arguments.
     public var isDeterministic: Bool { databaseFunction.isDeterministic }
 }
+
+/// What a `@DatabaseFunction` on a class's instance method throws when SQL calls it after the
+/// instance was released: the function holds the instance weakly, so registering it does not
+/// keep the instance alive.
+///
+/// ```swift
+/// final class Audit: Sendable {
+///     @DatabaseFunction func record(_ title: String) { … }
+/// }
+/// try db.add(function: audit.$record)   // then `audit` is released …
+/// // SELECT "record"(?) fails: record(…) was called after the instance it belongs to was released
+/// ```
+public struct DatabaseFunctionOwnerReleased: Error, CustomStringConvertible, Sendable {
+    /// The SQL name of the function.
+    public let function: String
+
+    /// The error for the function named `function`.
+    public init(function: String) { self.function = function }
+
+    /// What happened and what to do.
+    public var description: String {
+        "\(function)(…) was called after the instance it belongs to was released; "
+            + "remove it with db.remove(function:) first, or keep the instance alive while the function is registered"
+    }
+}
