@@ -16,9 +16,16 @@ struct DatabaseFunctionMacroTests {
                 text + "!"
             }
 
-            var $exclaim: Cairn.ScalarDatabaseFunction<String, String> {
-                Cairn.ScalarDatabaseFunction("exclaim", isDeterministic: false) { (p0: String) in
+            var $exclaim: __macro_local_7exclaimfMu_ {
+                __macro_local_7exclaimfMu_(base: Cairn.ScalarDatabaseFunction<String, String>("exclaim", isDeterministic: false) { (p0: String) in
                     exclaim(p0)
+                })
+            }
+
+            struct __macro_local_7exclaimfMu_: Cairn.DatabaseFunctionWrapper {
+                let base: Cairn.ScalarDatabaseFunction<String, String>
+                func callAsFunction(_ p0: some Cairn.QueryExpression<String>) -> Cairn.SQLQueryExpression<String> {
+                    base(p0)
                 }
             }
             """)
@@ -31,29 +38,130 @@ struct DatabaseFunctionMacroTests {
             public static func clamp(value: Int, to limit: Int?) throws -> Int { 0 }
             """,
             [
-                "public static var $clamp: Cairn.ScalarDatabaseFunction<Int, Int?, Int> {",
-                #"Cairn.ScalarDatabaseFunction("cairn_clamp", isDeterministic: true) { (p0: Int, p1: Int?) in"#,
+                "public static var $clamp: __macro_local_5clampfMu_ {",
+                #"Cairn.ScalarDatabaseFunction<Int, Int?, Int>("cairn_clamp", isDeterministic: true) { (p0: Int, p1: Int?) in"#,
                 "try clamp(value: p0, to: p1)",
+                "public struct __macro_local_5clampfMu_: Cairn.DatabaseFunctionWrapper {",
+                "public func callAsFunction(value p0: some Cairn.QueryExpression<Int>, to p1: some Cairn.QueryExpression<Int?>) -> Cairn.SQLQueryExpression<Int> {",
+            ])
+    }
+
+    @Test func defaultArgumentsCarryOverAndNilBecomesTheTypesNone() {
+        assertExpansionContains(
+            #"@DatabaseFunction func dateTime(_ format: String? = nil, offset: Int = 1) -> Date? { nil }"#,
+            [
+                "func callAsFunction(_ p0: some Cairn.QueryExpression<String?> = String?.none, offset p1: some Cairn.QueryExpression<Int> = 1) -> Cairn.SQLQueryExpression<Date?> {",
+                "dateTime(p0, offset: p1)",
             ])
     }
 
     @Test func noParameters() {
         assertExpansionContains(
             "@DatabaseFunction func answer() -> Int { 42 }",
-            [#"var $answer: Cairn.ScalarDatabaseFunction<Int> {"#, "{ () in", "answer()"])
+            ["Cairn.ScalarDatabaseFunction<Int>(", "{ () in", "answer()", "func callAsFunction() -> Cairn.SQLQueryExpression<Int> {"])
     }
 
     @Test func aFunctionReturningNothingHasAVoidResult() {
         assertExpansionContains(
             "@DatabaseFunction func log(_ text: String) { }",
-            ["var $log: Cairn.ScalarDatabaseFunction<String, Cairn.DatabaseVoid> {", "{ (p0: String) in", "log(p0)"])
+            ["Cairn.ScalarDatabaseFunction<String, Cairn.DatabaseVoid>(", "{ (p0: String) in", "log(p0)"])
         assertExpansionContains(
-            "@DatabaseFunction func ping() -> Void { }", ["var $ping: Cairn.ScalarDatabaseFunction<Cairn.DatabaseVoid> {"])
+            "@DatabaseFunction func ping() -> Void { }", ["Cairn.ScalarDatabaseFunction<Cairn.DatabaseVoid>("])
+    }
+
+    @Test func aSequenceParameterMakesAnAggregate() {
+        assertExpansionContains(
+            "@DatabaseFunction func sum(of values: some Sequence<Int>) -> Int { 0 }",
+            [
+                #"Cairn.AggregateDatabaseFunction<Int, Int>("sum", isDeterministic: false) { (rows: [Int]) in"#,
+                "sum(of: rows)",
+                "func callAsFunction(of p0: some Cairn.QueryExpression<Int>, distinct: Swift.Bool = false, filter: (any Cairn.QueryExpression<Swift.Bool>)? = nil) -> Cairn.SQLQueryExpression<Int> {",
+                "base(p0, distinct: distinct, filter: filter)",
+                // StructuredQueries' unlabeled one-argument spelling with `distinct:`.
+                "func callAsFunction(_ p0: some Cairn.QueryExpression<Int>, distinct: Swift.Bool, filter:",
+            ])
+        assertExpansionContains(
+            "@DatabaseFunction func joined(_ titles: any Sequence<String>) throws -> String { \"\" }",
+            [#"Cairn.AggregateDatabaseFunction<String, String>("joined""#, "try joined(rows)"])
+    }
+
+    @Test func anAggregateOfTuplesTakesOneArgumentPerElement() {
+        assertExpansionContains(
+            "@DatabaseFunction func joined(_ rows: some Sequence<(String, separator: String)>) -> String? { nil }",
+            [
+                "Cairn.AggregateDatabaseFunction<String, String, String?>(",
+                "{ (rows: [(String, String)]) in",
+                "joined(rows.map { row -> (String, separator: String) in row })",
+                "func callAsFunction(_ p0: some Cairn.QueryExpression<String>, separator p1: some Cairn.QueryExpression<String>, distinct: Swift.Bool = false,",
+            ])
+    }
+
+    @Test func representationsReplaceTheSQLTypes() {
+        assertExpansionContains(
+            """
+            @DatabaseFunction(as: (([String].JSONRepresentation, Int) -> [String].JSONRepresentation).self)
+            func dropFirst(_ strings: [String], _ k: Int = 1) -> [String] { [] }
+            """,
+            [
+                "Cairn.ScalarDatabaseFunction<[String].JSONRepresentation, Int, [String].JSONRepresentation>(",
+                "{ (p0: [String], p1: Int) in",
+                "func callAsFunction(_ p0: some Cairn.QueryExpression<[String].JSONRepresentation>, _ p1: some Cairn.QueryExpression<Int> = 1) -> Cairn.SQLQueryExpression<[String].JSONRepresentation> {",
+            ])
+        assertExpansionContains(
+            """
+            @DatabaseFunction(as: ((any Sequence<[String].JSONRepresentation>) -> [String].JSONRepresentation).self)
+            func jsonJoined(_ arrays: some Sequence<[String]>) -> [String] { [] }
+            """,
+            ["Cairn.AggregateDatabaseFunction<[String].JSONRepresentation, [String].JSONRepresentation>(", "{ (rows: [[String]]) in"])
+    }
+
+    @Test func aComputedPropertyIsAnExpression() {
+        assertExpansionContains(
+            """
+            @DatabaseFunction("epoch", as: Date.UnixTimeRepresentation.self)
+            var seconds: Date { Date() }
+            """,
+            [
+                "var $seconds: __macro_local_7secondsfMu_ {",
+                #"Cairn.ScalarDatabaseFunction<Date.UnixTimeRepresentation>("epoch", isDeterministic: false) { () in"#,
+                "struct __macro_local_7secondsfMu_: Cairn.DatabaseFunctionWrapper, Cairn.QueryExpression {",
+                "typealias QueryValue = Date.UnixTimeRepresentation",
+                "var sqlExpression: Cairn.SQLExpression { base().sqlExpression }",
+            ])
+        assertExpansionContains(
+            "@DatabaseFunction var failing: Int { get throws { 0 } }", ["{ () in try failing }"])
+    }
+
+    @Test func instanceMembersCallThroughSelf() {
+        assertExpansionContains(
+            """
+            struct Logger: Sendable {
+                @DatabaseFunction func log(_ message: String) {}
+            }
+            """,
+            ["var $log: __macro_local_3logfMu_ {", "self.log(p0)"])
+    }
+
+    @Test func classInstancesAreHeldWeakly() {
+        assertExpansionContains(
+            """
+            final class Audit: Sendable {
+                @DatabaseFunction func record(_ title: String) -> Int { 0 }
+            }
+            """,
+            [
+                "{ [weak self] (p0: String) in",
+                #"guard let self else { throw Cairn.DatabaseFunctionOwnerReleased(function: "record") }"#,
+                "return self.record(p0)",
+            ])
     }
 
     @Test func diagnostics() {
         assertExpansionContains(
             "@DatabaseFunction var x = 1", [],
-            diagnostics: ["1:1: @DatabaseFunction can only be applied to a function"])
+            diagnostics: ["1:1: @DatabaseFunction can only be applied to a function or a computed property"])
+        assertExpansionContains(
+            "@DatabaseFunction(as: ((Int, Int) -> Int).self) func f(_ x: Int) -> Int { x }", [],
+            diagnostics: ["1:1: 'as:' must list one representation for each of the function's 1 arguments"])
     }
 }

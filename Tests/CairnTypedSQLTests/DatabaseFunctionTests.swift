@@ -47,7 +47,7 @@ struct DatabaseFunctionTests {
         // SQLiteData's Reminders example calls Swift from a trigger with `Values($function())`.
         let trigger = Reminder.createTemporaryTrigger(
             "note_titles", after: .update { $0.title } forEachRow: { _, new in Values($noteTitleChange(new.title)) })
-        #expect(try trigger.render().sql.hasSuffix(#"BEGIN SELECT noteTitleChange("new"."title"); END"#))
+        #expect(try trigger.render().sql.hasSuffix(#"BEGIN SELECT "noteTitleChange"("new"."title"); END"#))
         try trigger.execute(db)
         let before = changedTitles.values.count
         try Reminder.where { $0.id.lte(2) }.update { $0.title += "?" }.execute(db)
@@ -62,19 +62,19 @@ struct DatabaseFunctionTests {
         let query = Reminder.where { $exclaim($0.title).eq("Haircut!") }.select { $exclaim($0.title) }
         try assertQuery(
             query,
-            sql: #"SELECT exclaim("reminders"."title") FROM "reminders" WHERE exclaim("reminders"."title") = ?"#,
+            sql: #"SELECT "exclaim"("reminders"."title") FROM "reminders" WHERE "exclaim"("reminders"."title") = ?"#,
             rows: { try query.fetchAll(db) }, ["Haircut!"])
         #expect($exclaim.name == "exclaim")
         #expect(!$exclaim.isDeterministic)
     }
 
     @Test func namedOptionalAndBoundArguments() throws {
-        let query = Reminder.order(by: \.id).limit(2).select { $initials($0.title, Optional(1)) }
+        let query = Reminder.order(by: \.id).limit(2).select { $initials(of: $0.title, limit: Optional(1)) }
         try assertQuery(
             query,
-            sql: #"SELECT cairn_initials("reminders"."title", ?) FROM "reminders" ORDER BY "reminders"."id" ASC LIMIT ?"#,
+            sql: #"SELECT "cairn_initials"("reminders"."title", ?) FROM "reminders" ORDER BY "reminders"."id" ASC LIMIT ?"#,
             rows: { try query.fetchAll(db) }, ["G", "H"])
-        let all = Reminder.where { $0.id.eq(3) }.select { $initials($0.title, Int?.none) }
+        let all = Reminder.where { $0.id.eq(3) }.select { $initials(of: $0.title, limit: Int?.none) }
         #expect(try all.fetchAll(db) == ["Da"])
         #expect($initials.isDeterministic)
     }

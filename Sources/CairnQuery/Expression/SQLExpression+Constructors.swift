@@ -166,7 +166,7 @@ extension SQLExpression {
     /// SQLExpression.function("fold", .column("title")) // fold("title")
     /// ```
     public static func function(_ name: String, _ arguments: SQLExpression...) -> SQLExpression {
-        SQLExpression(.function(name: name, arguments: arguments))
+        SQLExpression(.function(name: name, arguments: arguments, quotesName: false))
     }
 
     /// A scalar function call with an argument array.
@@ -175,7 +175,16 @@ extension SQLExpression {
     /// SQLExpression.function("coalesce", [.column("a"), .value(.integer(0))]) // coalesce("a", ?)
     /// ```
     public static func function(_ name: String, _ arguments: [SQLExpression]) -> SQLExpression {
-        SQLExpression(.function(name: name, arguments: arguments))
+        SQLExpression(.function(name: name, arguments: arguments, quotesName: false))
+    }
+
+    /// A call of a function registered under any name, its name quoted as an identifier.
+    ///
+    /// ```swift
+    /// SQLExpression.quotedFunction("exclaim", [.column("title")]) // "exclaim"("title")
+    /// ```
+    public static func quotedFunction(_ name: String, _ arguments: [SQLExpression]) -> SQLExpression {
+        SQLExpression(.function(name: name, arguments: arguments, quotesName: true))
     }
 
     /// `EXISTS (subquery)`.

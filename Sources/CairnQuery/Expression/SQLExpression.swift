@@ -49,8 +49,9 @@ public struct SQLExpression: Sendable, Hashable {
         case logical(SQLBinaryOperator, [SQLExpression])
         /// `x LIKE pattern`, `x NOT LIKE pattern`, optionally followed by `ESCAPE e`
         case like(SQLExpression, pattern: SQLExpression, escape: SQLExpression?, negated: Bool)
-        /// `name(a, b)`: a scalar function, built in or registered (`fold(x)`).
-        case function(name: String, arguments: [SQLExpression])
+        /// `name(a, b)`: a scalar function, built in or registered (`fold(x)`); with
+        /// `quotesName`, `"name"(a, b)`, the spelling of a typed `@DatabaseFunction` call.
+        case function(name: String, arguments: [SQLExpression], quotesName: Bool)
         /// `NAME([DISTINCT] args [ORDER BY …]) [FILTER (WHERE …)]`, `COUNT(*)`
         case aggregate(SQLAggregate)
         /// `x IN (a, b, c)` / `x NOT IN (…)`; an empty list renders the constant it means
@@ -180,13 +181,17 @@ public struct SQLAggregate: Sendable, Hashable {
     public var ordering: [SQLOrderingTerm]
     /// The `FILTER (WHERE …)` condition.
     public var filter: SQLExpression?
+    /// Whether the name renders as a quoted identifier (`"joined"(…)`), as a typed
+    /// `@DatabaseFunction` aggregate's call does; built-in aggregates render bare.
+    public var quotesName: Bool
 
     /// An aggregate call; see the static constructors on ``SQLExpression`` for the common ones.
     public init(
         name: String, arguments: [SQLExpression], distinct: Bool = false,
-        ordering: [SQLOrderingTerm] = [], filter: SQLExpression? = nil
+        ordering: [SQLOrderingTerm] = [], filter: SQLExpression? = nil, quotesName: Bool = false
     ) {
         self.name = name
+        self.quotesName = quotesName
         self.arguments = arguments
         self.distinct = distinct
         self.ordering = ordering

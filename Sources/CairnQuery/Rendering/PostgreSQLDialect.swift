@@ -163,7 +163,7 @@ public struct PostgreSQLDialect: SQLDialect {
             switch rhs.node {
             case .value, .parameter, .null: return nil
             default:
-                if case .function(let name, _) = rhs.node, name == "nullif" { return nil }
+                if case .function(let name, _, false) = rhs.node, name == "nullif" { return nil }
                 return .binary(op, lhs, .function("nullif", [rhs, Self.literal("0")]))
             }
         default:

@@ -155,17 +155,20 @@ extension SQLGenerationContext {
                 emit(" ESCAPE ")
                 try operand(escape, above: SQLPrecedence.escape)
             }
-        case let .function(name, arguments):
-            if let replacement = try dialect.function(name, arguments) {
+        case let .function(name, arguments, quotesName):
+            if quotesName {
+                try identifier(name)
+            } else if let replacement = try dialect.function(name, arguments) {
                 try self.expression(replacement)
                 return
+            } else {
+                try bareName(name, kind: "function")
             }
-            try bareName(name, kind: "function")
             emit("(")
             try list(arguments) { try $0.expression($1) }
             emit(")")
         case .aggregate(let aggregate):
-            if let replacement = try dialect.aggregate(aggregate) {
+            if !aggregate.quotesName, let replacement = try dialect.aggregate(aggregate) {
                 try self.expression(replacement)
                 return
             }
@@ -297,7 +300,11 @@ extension SQLGenerationContext {
     static let logicalGroupSize = 100
 
     private mutating func aggregate(_ aggregate: SQLAggregate) throws {
-        try bareName(aggregate.name, kind: "aggregate function")
+        if aggregate.quotesName {
+            try identifier(aggregate.name)
+        } else {
+            try bareName(aggregate.name, kind: "aggregate function")
+        }
         emit("(")
         if aggregate.distinct { emit("DISTINCT ") }
         try list(aggregate.arguments) { try $0.expression($1) }

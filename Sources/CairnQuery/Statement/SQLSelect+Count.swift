@@ -32,7 +32,7 @@ extension SQLExpression {
             return false
         case .aggregate, .fragment:
             return true
-        case .function(let name, let arguments):
+        case .function(let name, let arguments, _):
             // `min(x)`/`max(x)` with one argument are aggregates in SQLite.
             let lowered = name.lowercased()
             if arguments.count == 1 && (lowered == "min" || lowered == "max") { return true }

@@ -175,7 +175,7 @@ enum IdenticalText {
         case let (.binary(_, x, p), .binary(_, y, q)): expression(x, y) && expression(p, q)
         case let (.like(x, p, e, _), .like(y, q, f, _)):
             expression(x, y) && expression(p, q) && optional(e, f, expression)
-        case let (.function(n, x), .function(m, y)): text(n, m) && all(x, y, expression)
+        case let (.function(n, x, _), .function(m, y, _)): text(n, m) && all(x, y, expression)
         case let (.aggregate(x), .aggregate(y)):
             text(x.name, y.name) && all(x.arguments, y.arguments, expression)
                 && all(x.ordering, y.ordering, ordering) && optional(x.filter, y.filter, expression)

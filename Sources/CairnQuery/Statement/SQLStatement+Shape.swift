@@ -222,8 +222,8 @@ struct SQLShapeExtractor {
             let pattern = self.expression(pattern)
             rewritten = SQLExpression(.like(
                 subject, pattern: pattern, escape: escape.map { self.expression($0) }, negated: negated))
-        case let .function(name, arguments):
-            rewritten = SQLExpression(.function(name: name, arguments: expressions(arguments)))
+        case let .function(name, arguments, quotesName):
+            rewritten = SQLExpression(.function(name: name, arguments: expressions(arguments), quotesName: quotesName))
         case .aggregate(let aggregate):
             var copy = aggregate
             copy.arguments = expressions(aggregate.arguments)

@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 
-/// A scalar SQL function implemented in Swift, registered on a connection with
+/// A SQL function implemented in Swift, scalar or aggregate, registered on a connection with
 /// `Database/add(function:)` or on every connection through ``Configuration/functions``.
 ///
 /// ```swift
@@ -13,8 +13,9 @@ import Foundation
 /// // SELECT * FROM workout WHERE fold(title) = fold(?)
 /// ```
 ///
-/// A thrown error becomes an SQL error whose message is the error's description.
-public struct DatabaseFunction: Sendable {
+/// A thrown error becomes an SQL error whose message is the function's name and the error's
+/// description.
+public struct DatabaseFunction: DatabaseFunctionConvertible {
     /// The SQL name.
     public let name: String
     /// The number of arguments, or nil for any number.
@@ -22,9 +23,16 @@ public struct DatabaseFunction: Sendable {
     /// Whether the result depends only on the arguments (`SQLITE_DETERMINISTIC`; lets SQLite
     /// use it in indexes and factor calls out).
     public let isDeterministic: Bool
-    let function: @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?
+    let kind: Kind
 
-    /// Creates a function. Return nil for SQL `NULL`.
+    enum Kind: Sendable {
+        /// Called once per row with the row's arguments.
+        case scalar(@Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
+        /// Makes the accumulator of one group.
+        case aggregate(@Sendable () -> any DatabaseAggregate)
+    }
+
+    /// Creates a scalar function. Return nil for SQL `NULL`.
     public init(
         _ name: String,
         argumentCount: Int? = nil,
@@ -34,38 +42,72 @@ public struct DatabaseFunction: Sendable {
         self.name = name
         self.argumentCount = argumentCount
         self.isDeterministic = isDeterministic
-        self.function = function
+        self.kind = .scalar(function)
     }
-}
 
-/// A text collation implemented in Swift, for `ORDER BY x COLLATE name` and column
-/// definitions; registered with ``Database/add(collation:)`` or ``Configuration/collations``.
-///
-/// ```swift
-/// let localized = DatabaseCollation("cairn_localized") { $0.localizedStandardCompare($1) }
-/// // SELECT * FROM workout ORDER BY title COLLATE cairn_localized
-/// ```
-public struct DatabaseCollation: Sendable {
-    /// The SQL name.
-    public let name: String
-    let compare: @Sendable (String, String) -> ComparisonResult
-
-    /// Creates a collation from a comparison of two strings.
-    public init(_ name: String, compare: @escaping @Sendable (String, String) -> ComparisonResult) {
+    /// Creates an aggregate function: SQLite makes one accumulator per group with `aggregate`,
+    /// feeds it each row of the group, then asks it for the group's result.
+    ///
+    /// ```swift
+    /// struct Longest: DatabaseAggregate {
+    ///     var longest: String?
+    ///     mutating func step(_ arguments: [DatabaseValue]) throws {
+    ///         guard case .text(let text) = arguments[0] else { return }
+    ///         if text.count > longest?.count ?? -1 { longest = text }
+    ///     }
+    ///     func finalize() throws -> (any DatabaseValueConvertible)? { longest }
+    /// }
+    /// try db.add(function: DatabaseFunction("longest", argumentCount: 1, aggregate: { Longest() }))
+    /// // SELECT longest(title) FROM workout GROUP BY kind
+    /// ```
+    public init<Aggregate: DatabaseAggregate>(
+        _ name: String,
+        argumentCount: Int? = nil,
+        isDeterministic: Bool = true,
+        aggregate: @escaping @Sendable () -> Aggregate
+    ) {
         self.name = name
-        self.compare = compare
+        self.argumentCount = argumentCount
+        self.isDeterministic = isDeterministic
+        self.kind = .aggregate(aggregate)
     }
+
+    /// The function itself.
+    public var databaseFunction: DatabaseFunction { self }
 }
 
-/// Reference boxes handed to SQLite as user data; released by SQLite's destructor callback.
+/// The accumulator of an aggregate ``DatabaseFunction`` for one group of rows.
+///
+/// SQLite calls ``step(_:)`` once per row of the group, then ``finalize()`` once, also for an
+/// empty group and when the statement stops early (then the result is unused).
+public protocol DatabaseAggregate {
+    /// Takes in one row's arguments; a thrown error fails the statement.
+    mutating func step(_ arguments: [DatabaseValue]) throws
+    /// The group's result; nil for SQL `NULL`. A thrown error fails the statement.
+    func finalize() throws -> (any DatabaseValueConvertible)?
+}
+
+/// A value that can be registered as a SQL function: ``DatabaseFunction`` itself, or a typed
+/// function such as the `$name` that `@DatabaseFunction` generates.
+public protocol DatabaseFunctionConvertible: Sendable {
+    /// The engine's function.
+    var databaseFunction: DatabaseFunction { get }
+}
+
+/// The function handed to SQLite as user data; released by SQLite's destructor callback.
 private final class FunctionBox {
     let function: DatabaseFunction
     init(_ function: DatabaseFunction) { self.function = function }
 }
 
-private final class CollationBox {
-    let collation: DatabaseCollation
-    init(_ collation: DatabaseCollation) { self.collation = collation }
+/// One group's accumulator, kept alive by the pointer stored in SQLite's aggregate context
+/// from the first row until `xFinal` (which SQLite also calls when a statement is reset or
+/// fails mid-group).
+private final class AggregateState {
+    var aggregate: any DatabaseAggregate
+    /// Set once a row failed: later rows of the group are skipped.
+    var failed = false
+    init(_ aggregate: any DatabaseAggregate) { self.aggregate = aggregate }
 }
 
 extension Database {
@@ -74,67 +116,134 @@ extension Database {
         for collation in configuration.collations { try add(collation: collation) }
     }
 
-    /// Registers (or replaces) a SQL function on this connection.
+    /// Registers (or replaces) a SQL function on this connection: a ``DatabaseFunction`` or a
+    /// typed function such as `@DatabaseFunction`'s `$name`.
+    ///
+    /// ```swift
+    /// try db.add(function: $exclaim)
+    /// ```
     ///
     /// - Throws: ``DatabaseError`` when SQLite rejects it (bad name or argument count).
-    public func add(function: DatabaseFunction) throws {
+    public func add(function: some DatabaseFunctionConvertible) throws {
+        let function = function.databaseFunction
         let handle = try connection()
         let box = Unmanaged.passRetained(FunctionBox(function)).toOpaque()
         var flags = SQLITE_UTF8
         if function.isDeterministic { flags |= SQLITE_DETERMINISTIC }
-        let code = sqlite3_create_function_v2(
-            handle, function.name, Int32(function.argumentCount ?? -1), flags, box,
-            { context, count, values in
-                guard let context else { return }
-                let box = Unmanaged<FunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
-                var arguments: [DatabaseValue] = []
-                arguments.reserveCapacity(Int(count))
-                for index in 0..<Int(count) {
-                    arguments.append(values?[index].map { DatabaseValue(sqliteValue: $0) } ?? .null)
-                }
-                do {
-                    let result = try box.function.function(arguments)
-                    let value = try result?.databaseValueForBinding() ?? .null
-                    value.setResult(of: context)
-                } catch {
-                    sqlite3_result_error(context, "\(box.function.name): \(error)", -1)
-                }
-            }, nil, nil,
-            { box in
-                if let box { Unmanaged<FunctionBox>.fromOpaque(box).release() }
-            })
+        let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { box in
+            if let box { Unmanaged<FunctionBox>.fromOpaque(box).release() }
+        }
+        let code: Int32
+        switch function.kind {
+        case .scalar:
+            code = sqlite3_create_function_v2(
+                handle, function.name, Int32(function.argumentCount ?? -1), flags, box,
+                { context, count, values in
+                    guard let context else { return }
+                    let function = Database.function(of: context)
+                    guard case .scalar(let body) = function.kind else { return }
+                    do {
+                        let result = try body(Database.arguments(count, values))
+                        let value = try result?.databaseValueForBinding() ?? .null
+                        value.setResult(of: context)
+                    } catch {
+                        sqlite3_result_error(context, "\(function.name): \(error)", -1)
+                    }
+                }, nil, nil, destroy)
+        case .aggregate:
+            code = sqlite3_create_function_v2(
+                handle, function.name, Int32(function.argumentCount ?? -1), flags, box, nil,
+                { context, count, values in
+                    guard let context else { return }
+                    guard let state = Database.aggregateState(of: context) else {
+                        sqlite3_result_error_nomem(context)
+                        return
+                    }
+                    guard !state.failed else { return }
+                    do {
+                        try state.aggregate.step(Database.arguments(count, values))
+                    } catch {
+                        state.failed = true
+                        sqlite3_result_error(context, "\(Database.function(of: context).name): \(error)", -1)
+                    }
+                },
+                { context in
+                    guard let context else { return }
+                    let function = Database.function(of: context)
+                    // Takes back the reference xStep stored, so the group's state is freed here.
+                    let state = Database.takeAggregateState(of: context)
+                    guard case .aggregate(let make) = function.kind, !(state?.failed ?? false) else { return }
+                    do {
+                        let result = try (state?.aggregate ?? make()).finalize()
+                        let value = try result?.databaseValueForBinding() ?? .null
+                        value.setResult(of: context)
+                    } catch {
+                        sqlite3_result_error(context, "\(function.name): \(error)", -1)
+                    }
+                }, destroy)
+        }
         guard code == SQLITE_OK else {
             throw DatabaseError(connection: handle, code: code, sql: nil, arguments: nil, public: false)
         }
     }
 
-    /// Registers (or replaces) a collation on this connection.
-    public func add(collation: DatabaseCollation) throws {
+    /// Unregisters a SQL function from this connection; later statements that call it fail
+    /// with "no such function".
+    ///
+    /// ```swift
+    /// try db.remove(function: $exclaim)
+    /// ```
+    ///
+    /// - Throws: ``DatabaseError`` when SQLite rejects the name or argument count.
+    public func remove(function: some DatabaseFunctionConvertible) throws {
+        let function = function.databaseFunction
         let handle = try connection()
-        let box = Unmanaged.passRetained(CollationBox(collation)).toOpaque()
-        let code = sqlite3_create_collation_v2(
-            handle, collation.name, SQLITE_UTF8, box,
-            { box, leftCount, left, rightCount, right in
-                guard let box else { return 0 }
-                let collation = Unmanaged<CollationBox>.fromOpaque(box).takeUnretainedValue().collation
-                let lhs = left.map {
-                    String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(leftCount)), as: UTF8.self)
-                } ?? ""
-                let rhs = right.map {
-                    String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(rightCount)), as: UTF8.self)
-                } ?? ""
-                switch collation.compare(lhs, rhs) {
-                case .orderedAscending: return -1
-                case .orderedSame: return 0
-                case .orderedDescending: return 1
-                }
-            },
-            { box in
-                if let box { Unmanaged<CollationBox>.fromOpaque(box).release() }
-            })
+        let code = sqlite3_create_function_v2(
+            handle, function.name, Int32(function.argumentCount ?? -1), SQLITE_UTF8, nil, nil, nil, nil, nil)
         guard code == SQLITE_OK else {
             throw DatabaseError(connection: handle, code: code, sql: nil, arguments: nil, public: false)
         }
+    }
+
+    private static func function(of context: OpaquePointer) -> DatabaseFunction {
+        Unmanaged<FunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue().function
+    }
+
+    private static func arguments(
+        _ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?
+    ) -> [DatabaseValue] {
+        var arguments: [DatabaseValue] = []
+        arguments.reserveCapacity(Int(count))
+        for index in 0..<Int(count) {
+            arguments.append(values?[index].map { DatabaseValue(sqliteValue: $0) } ?? .null)
+        }
+        return arguments
+    }
+
+    /// The group's state, made on its first row; nil when SQLite cannot allocate the slot.
+    private static func aggregateState(of context: OpaquePointer) -> AggregateState? {
+        // SQLite zeroes the slot on first use and keeps it for the group.
+        guard let slot = sqlite3_aggregate_context(context, Int32(MemoryLayout<UnsafeMutableRawPointer?>.size))?
+            .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        else { return nil }
+        if let stored = slot.pointee {
+            return Unmanaged<AggregateState>.fromOpaque(stored).takeUnretainedValue()
+        }
+        guard case .aggregate(let make) = function(of: context).kind else { return nil }
+        let state = AggregateState(make())
+        slot.pointee = Unmanaged.passRetained(state).toOpaque()
+        return state
+    }
+
+    /// The group's state with the slot's reference handed over, or nil for a group with no row.
+    private static func takeAggregateState(of context: OpaquePointer) -> AggregateState? {
+        // Size 0: no allocation, nil when no row ever reached xStep.
+        guard let slot = sqlite3_aggregate_context(context, 0)?
+            .assumingMemoryBound(to: UnsafeMutableRawPointer?.self),
+              let stored = slot.pointee
+        else { return nil }
+        slot.pointee = nil
+        return Unmanaged<AggregateState>.fromOpaque(stored).takeRetainedValue()
     }
 }
 

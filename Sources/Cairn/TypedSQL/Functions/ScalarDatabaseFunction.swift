@@ -1,22 +1,26 @@
-// Swift functions callable from typed SQL: what `@DatabaseFunction` generates (`$name`), also
-// usable by hand. Registered on a connection with `db.add(function:)`, called in a query as
-// `$name(expression, …)`.
+// Swift functions callable from typed SQL: the typed functions `@DatabaseFunction`'s `$name`
+// wraps, also usable by hand. Registered on a connection with `db.add(function:)`, called in a
+// query as `$name(expression, …)`.
 
 /// A scalar SQL function implemented by a Swift closure over typed values.
 ///
 /// ```swift
 /// @DatabaseFunction func exclaim(_ text: String) -> String { text + "!" }
-/// // generates: var $exclaim: ScalarDatabaseFunction<String, String>
+/// // generates `$exclaim`, which wraps a ScalarDatabaseFunction<String, String>
 ///
 /// try db.add(function: $exclaim)
 /// try Reminder.select { $exclaim($0.title) }.fetchAll(db)
-/// // SELECT exclaim("reminders"."title") FROM "reminders"
+/// // SELECT "exclaim"("reminders"."title") FROM "reminders"
 /// ```
+///
+/// With representations, the closure sees the represented values:
+/// `ScalarDatabaseFunction<Date.UnixTimeRepresentation, Bool>` reads an `INTEGER` of seconds
+/// and hands the closure a `Date`.
 ///
 /// Arguments arrive decoded as the declared types; a value that does not decode (a `NULL` for
 /// a non-optional parameter, text for an `Int`) fails the statement with an error naming the
 /// function and the argument. An error the closure throws fails the statement too.
-public struct ScalarDatabaseFunction<each Input: QueryBindable, Output: QueryBindable>: Sendable {
+public struct ScalarDatabaseFunction<each Input: QueryBindable, Output: QueryBindable>: DatabaseFunctionConvertible {
     /// The SQL name.
     public let name: String
     /// Whether the result depends only on the arguments (lets SQLite factor calls out).
@@ -33,13 +37,13 @@ public struct ScalarDatabaseFunction<each Input: QueryBindable, Output: QueryBin
         self.body = body
     }
 
-    /// A call of the function in a query: `name(argument, …)`; values are bound.
+    /// A call of the function in a query: `"name"(argument, …)`; values are bound.
     public func callAsFunction<each Argument: QueryExpression>(
         _ arguments: repeat each Argument
     ) -> SQLQueryExpression<Output> where repeat (each Argument).QueryValue == each Input {
         var expressions: [SQLExpression] = []
         for argument in repeat each arguments { expressions.append(argument.sqlExpression) }
-        return SQLQueryExpression(.function(name, expressions))
+        return SQLQueryExpression(.quotedFunction(name, expressions))
     }
 
     /// The engine's untyped function: decodes the arguments, runs the closure, encodes the
@@ -50,33 +54,28 @@ public struct ScalarDatabaseFunction<each Input: QueryBindable, Output: QueryBin
         var count = 0
         for _ in repeat (each Input).self { count += 1 }
         return DatabaseFunction(name, argumentCount: count, isDeterministic: isDeterministic) { values in
-            var index = 0
-            func next<Value: QueryBindable>(_: Value.Type) throws -> Value.QueryOutput {
-                defer { index += 1 }
-                let value = values[index]
-                guard let decoded = Value.fromDatabaseValue(value) else {
-                    throw TypedSQLError(
-                        message: "argument \(index + 1) of \(name)(…) is \(value), which does not decode as \(Value.self)",
-                        sql: "")
-                }
-                return decoded.queryOutput
-            }
-            let result = try body(repeat try next((each Input).self))
+            var arguments = FunctionArguments(function: name, values: values)
+            let result = try body(repeat try arguments.next((each Input).self))
             return try Output(queryOutput: result).databaseValueForBinding()
         }
     }
 }
 
-extension Database {
-    /// Registers a typed function (`@DatabaseFunction`'s `$name`) on this connection.
-    ///
-    /// ```swift
-    /// try db.add(function: $exclaim)
-    /// ```
-    public func add<each Input: QueryBindable, Output: QueryBindable>(
-        function: ScalarDatabaseFunction<repeat each Input, Output>
-    ) throws {
-        try add(function: function.databaseFunction)
+/// Decodes a function call's arguments one after the other as their declared types.
+struct FunctionArguments {
+    let function: String
+    let values: [DatabaseValue]
+    var index = 0
+
+    mutating func next<Value: QueryBindable>(_: Value.Type) throws -> Value.QueryOutput {
+        defer { index += 1 }
+        let value = index < values.count ? values[index] : .null
+        guard let decoded = Value.fromDatabaseValue(value) else {
+            throw TypedSQLError(
+                message: "argument \(index + 1) of \(function)(…) is \(value), which does not decode as \(Value.self)",
+                sql: "")
+        }
+        return decoded.queryOutput
     }
 }
 
@@ -87,7 +86,7 @@ extension Database {
 /// @DatabaseFunction func remindersChanged() { … }
 /// // var $remindersChanged: ScalarDatabaseFunction<DatabaseVoid>
 /// try Reminder.createTemporaryTrigger(after: .update { _, _ in Values($remindersChanged()) })
-/// // … BEGIN SELECT remindersChanged(); END
+/// // … BEGIN SELECT "remindersChanged"(); END
 /// ```
 public struct DatabaseVoid: QueryBindable, Hashable, Sendable {
     /// Wraps a value decoded from a query.

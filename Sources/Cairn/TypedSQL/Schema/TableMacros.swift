@@ -87,24 +87,88 @@ public macro Ephemeral() = #externalMacro(module: "CairnMacros", type: "Ephemera
     named(init(decoder:)), named(decode(from:)), named(databaseValues))
 public macro Selection(_ name: String = "") = #externalMacro(module: "CairnMacros", type: "SelectionMacro")
 
-/// Makes a Swift function callable from typed SQL: generates `$name`, a
-/// ``ScalarDatabaseFunction`` to register with `db.add(function:)` and call in queries.
+/// Makes a Swift function callable from typed SQL: generates `$name`, to register with
+/// `db.add(function:)` and call in queries with the function's own labels and defaults.
 ///
 /// ```swift
 /// @DatabaseFunction func exclaim(_ text: String) -> String { text + "!" }
 ///
 /// try db.add(function: $exclaim)
 /// try Reminder.select { $exclaim($0.title) }.fetchAll(db)
-/// // SELECT exclaim("reminders"."title") FROM "reminders"
+/// // SELECT "exclaim"("reminders"."title") FROM "reminders"
+/// ```
+///
+/// A function whose only parameter is a `some Sequence<…>` is an aggregate, run once per
+/// group with the group's values (a sequence of tuples for several arguments):
+///
+/// ```swift
+/// @DatabaseFunction func joined(_ titles: some Sequence<String>) -> String { titles.joined(separator: ", ") }
+/// Reminder.group(by: \.remindersListID).select { $joined($0.title) }
+/// // SELECT "joined"("reminders"."title") FROM "reminders" GROUP BY "reminders"."remindersListID"
 /// ```
 ///
 /// The SQL name is the function's, or `name`; parameters and the result must be types SQL can
-/// hold (`QueryBindable`: `Int`, `String`, `Double`, `Bool`, `Date`, `UUID`, … and optionals).
-/// A throwing function fails the statement with its error. Calls in a type's methods capture
-/// `self`, so use global or `static` functions unless the type is `Sendable`.
+/// hold (`QueryBindable`: `Int`, `String`, `Double`, `Bool`, `Date`, `UUID`, … and optionals),
+/// or name a representation with `as:`. A computed property becomes a function of no
+/// arguments, used as an expression (`Values($epoch)`). A throwing function fails the
+/// statement with its error. Calls in a type's instance members capture `self`, so use global
+/// or `static` functions unless the type is `Sendable`.
 @attached(peer, names: prefixed(`$`))
 public macro DatabaseFunction(_ name: String = "", isDeterministic: Bool = false) =
     #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
+
+/// `@DatabaseFunction` with the representations SQL passes and returns, for arguments or
+/// results stored in another form than the Swift type (`@Column(as:)`).
+///
+/// ```swift
+/// @DatabaseFunction(as: ((Date.UnixTimeRepresentation) -> Bool).self)
+/// func isPastDue(_ date: Date) -> Bool { date < Date() }
+/// Reminder.where { $isPastDue($0.dueDate) }   // dueDate: @Column(as: Date.UnixTimeRepresentation.self)
+/// // … WHERE "isPastDue"("reminders"."dueDate")
+/// ```
+@attached(peer, names: prefixed(`$`))
+public macro DatabaseFunction<each T: QueryBindable, R: QueryBindable>(
+    _ name: String = "", as representableFunctionType: ((repeat each T) -> R).Type, isDeterministic: Bool = false
+) = #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
+
+/// `@DatabaseFunction` of a function that returns nothing, with the representations SQL passes.
+@attached(peer, names: prefixed(`$`))
+public macro DatabaseFunction<each T: QueryBindable>(
+    _ name: String = "", as representableFunctionType: ((repeat each T) -> Void).Type, isDeterministic: Bool = false
+) = #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
+
+/// An aggregate `@DatabaseFunction` with the representations SQL passes and returns; the
+/// sequence is spelled `any Sequence<…>` in the type literal.
+///
+/// ```swift
+/// @DatabaseFunction(as: ((any Sequence<[String].JSONRepresentation>) -> [String].JSONRepresentation).self)
+/// func jsonJoined(_ arrays: some Sequence<[String]>) -> [String] { arrays.flatMap(\.self) }
+/// ```
+@attached(peer, names: prefixed(`$`))
+public macro DatabaseFunction<each T: QueryBindable, R: QueryBindable>(
+    _ name: String = "", as representableFunctionType: ((any Sequence<(repeat each T)>) -> R).Type,
+    isDeterministic: Bool = false
+) = #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
+
+/// An aggregate `@DatabaseFunction` that returns nothing, with the representations SQL passes.
+@attached(peer, names: prefixed(`$`))
+public macro DatabaseFunction<each T: QueryBindable>(
+    _ name: String = "", as representableFunctionType: ((any Sequence<(repeat each T)>) -> Void).Type,
+    isDeterministic: Bool = false
+) = #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
+
+/// `@DatabaseFunction` on a computed property, with the representation of its result.
+///
+/// ```swift
+/// @DatabaseFunction("epoch", as: Date.UnixTimeRepresentation.self)
+/// var seconds: Date { Date(timeIntervalSince1970: 0) }
+/// Values($seconds)
+/// // SELECT "epoch"()
+/// ```
+@attached(peer, names: prefixed(`$`))
+public macro DatabaseFunction<R: QueryBindable>(
+    _ name: String = "", as representableType: R.Type, isDeterministic: Bool = false
+) = #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
 
 /// SQL written by hand, with interpolations that are bound (values), rendered (typed
 /// expressions) or quoted (`\(Table.self)`); `raw:` alone is verbatim.
