@@ -217,6 +217,17 @@ struct DateModifierTests {
             AND "appointments"."iso" >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) AND "appointments"."id" > ?
             """#))
         #expect(try lastWeek.fetchAll(db) == [1_001])
+        // Swift's operators, as StructuredQueries code writes them.
+        let operators = Appointment.where { $0.at >= .now(.days(-7)) && $0.iso > .now(.days(-7)) && $0.id > 1_000 }
+            .select(\.id)
+        #expect(try operators.render().sql == #"SELECT "appointments"."id" FROM "appointments" WHERE "appointments"."at" >= (((round(julianday('now', ?) * 86400000.0) - 211845067200000) / 1000.0)) AND "appointments"."iso" > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) AND "appointments"."id" > ?"#)
+        #expect(try operators.fetchAll(db) == [1_001])
+        let older = Appointment.where { $0.unix < .now(.days(-7)) && $0.id > 1_000 }.select(\.id)
+        #expect(try older.fetchAll(db) == [1_002])
+        #expect(try Appointment.where { $0.at(.days(7)) < .now && $0.id > 1_000 }.select(\.id).fetchAll(db) == [1_002])
+        // Without modifiers, `.now` in `<` or `lt` is Foundation's `Date.now`, bound.
+        #expect(try Appointment.where { $0.at < .now }.render().sql.hasSuffix(#"WHERE "appointments"."at" < ?"#))
+        #expect(try Appointment.where { $0.at.lt(.now) }.render().sql.hasSuffix(#"WHERE "appointments"."at" < ?"#))
         // A column moved by a modifier compares with a column of its storage.
         let due = Appointment.where { $0.at(.days(7)).lt(.now) }.select(\.id)
         #expect(try due.fetchAll(db).contains(1_002))

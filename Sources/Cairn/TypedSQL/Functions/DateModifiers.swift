@@ -161,10 +161,10 @@ extension QueryExpression where QueryValue: _SQLiteDateValue {
     ///
     /// ```swift
     /// Reminder.where { $0.dueDate.lt(.now(.days(-7))) }
-    /// // … WHERE "reminders"."dueDate" < ((round(julianday('now', ?) * 86400000.0)
-    /// //   - 211845067200000) / 1000.0)                                    ('-7 days')
+    /// // … WHERE "reminders"."dueDate" < (((round(julianday('now', ?) * 86400000.0)
+    /// //   - 211845067200000) / 1000.0))                                   ('-7 days')
     /// Reminder.select { $0.dueDate(.days(1)) }
-    /// // SELECT ("reminders"."dueDate" + ?) FROM "reminders"              (86400.0)
+    /// // SELECT "reminders"."dueDate" + ? FROM "reminders"                (86400.0)
     /// Reminder.select { $0.dueDate(.startOfMonth) }
     /// // SELECT ((round(julianday("reminders"."dueDate" + 978307200, 'unixepoch', ?)
     /// //   * 86400000.0) - 211845067200000) / 1000.0) FROM "reminders"   ('start of month')
@@ -196,4 +196,46 @@ extension QueryExpression where Self == _ModifiedDate<Date.UnixTimeRepresentatio
 extension QueryExpression where Self == _ModifiedDate<Date.ISO8601Representation> {
     /// The current date, stored as ISO 8601 text.
     public static var now: Self { _ModifiedDate(base: nil, modifier: DateTimeModifier()) }
+}
+
+// Swift's ordering operators with a modified date on the right, as StructuredQueries code
+// writes them: `$0.dueDate < .now(.days(-7))`. Members of the two concrete expression types
+// only, with a concrete right-hand type, for the type-checking reasons ComparisonOperators.swift
+// gives. Disfavored, so that `$0.dueDate < .now` keeps meaning Foundation's `Date.now`, bound.
+extension TableColumn where Value: _SQLiteDateValue {
+    /// `column < modified date`
+    ///
+    /// ```swift
+    /// Reminder.where { $0.dueDate < .now(.days(-7)) }
+    /// // … WHERE "reminders"."dueDate" < (((round(julianday('now', ?) * 86400000.0)
+    /// //   - 211845067200000) / 1000.0))                                   ('-7 days')
+    /// ```
+    @_disfavoredOverload
+    public static func < <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>
+    where D._Optionalized == Value._Optionalized { lhs.lt(rhs) }
+
+    /// `column > modified date`
+    @_disfavoredOverload
+    public static func > <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>
+    where D._Optionalized == Value._Optionalized { lhs.gt(rhs) }
+
+    /// `column <= modified date`
+    @_disfavoredOverload
+    public static func <= <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>
+    where D._Optionalized == Value._Optionalized { lhs.lte(rhs) }
+
+    /// `column >= modified date`
+    @_disfavoredOverload
+    public static func >= <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>
+    where D._Optionalized == Value._Optionalized { lhs.gte(rhs) }
+}
+
+extension _ModifiedDate {
+    /// `modified date < modified date`: `$0.dueDate(.days(7)) < .now`.
+    public static func < <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>
+    where D._Optionalized == QueryValue._Optionalized { lhs.lt(rhs) }
+
+    /// `modified date > modified date`
+    public static func > <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>
+    where D._Optionalized == QueryValue._Optionalized { lhs.gt(rhs) }
 }
