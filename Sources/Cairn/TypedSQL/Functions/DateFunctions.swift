@@ -25,6 +25,25 @@ public protocol _SQLiteDateValue: QueryRepresentable {
     /// The arguments that give SQLite the stored date as a time value (the column, then any
     /// modifiers that say how to read it).
     static func _timeValue(_ date: SQLExpression) -> [SQLExpression]
+
+    /// Whether the stored date is REAL seconds from an epoch, so that an offset is an addition.
+    static var _storesSeconds: Bool { get }
+
+    /// SQLite's time value with modifiers (`'now'`, `'-7 days'`…), turned into this storage.
+    static func _dateStorage(_ timeValue: [SQLExpression]) -> SQLExpression
+}
+
+extension _SQLiteDateValue {
+    /// Seconds since the epoch that is `epochJulianMilliseconds` milliseconds after the Julian
+    /// day's origin, from SQLite's time value: SQLite counts whole milliseconds, and the Julian
+    /// day in milliseconds (exact in a double) gives that count back without the rounding error
+    /// of the Julian day itself.
+    static func _seconds(since epochJulianMilliseconds: Int, _ timeValue: [SQLExpression]) -> SQLExpression {
+        .raw(SQLFragment(segments: [
+            .sql("((round("), .expression(.function("julianday", timeValue)),
+            .sql(" * 86400000.0) - \(epochJulianMilliseconds)) / 1000.0)"),
+        ]))
+    }
 }
 
 extension Date: _SQLiteDateValue {
@@ -39,6 +58,13 @@ extension Date: _SQLiteDateValue {
         let unixTime = SQLFragment(segments: [.expression(date), .sql(" + \(referenceDateUnixTime)")])
         return [.raw(unixTime), .raw(SQLFragment(sql: "'unixepoch'"))]
     }
+
+    public static var _storesSeconds: Bool { true }
+
+    /// 2001-01-01 is Julian day 2451910.5.
+    public static func _dateStorage(_ timeValue: [SQLExpression]) -> SQLExpression {
+        _seconds(since: 211_845_067_200_000, timeValue)
+    }
 }
 
 extension Date.UnixTimeRepresentation: _SQLiteDateValue {
@@ -48,6 +74,13 @@ extension Date.UnixTimeRepresentation: _SQLiteDateValue {
     public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] {
         [date, .raw(SQLFragment(sql: "'unixepoch'"))]
     }
+
+    public static var _storesSeconds: Bool { true }
+
+    /// 1970-01-01 is Julian day 2440587.5.
+    public static func _dateStorage(_ timeValue: [SQLExpression]) -> SQLExpression {
+        _seconds(since: 210_866_760_000_000, timeValue)
+    }
 }
 
 extension Date.ISO8601Representation: _SQLiteDateValue {
@@ -55,6 +88,13 @@ extension Date.ISO8601Representation: _SQLiteDateValue {
     public typealias _DateReal = Double
 
     public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] { [date] }
+
+    public static var _storesSeconds: Bool { false }
+
+    /// The representation's own text form, to the millisecond.
+    public static func _dateStorage(_ timeValue: [SQLExpression]) -> SQLExpression {
+        .function("strftime", [.raw(SQLFragment(sql: "'%Y-%m-%dT%H:%M:%fZ'"))] + timeValue)
+    }
 }
 
 extension Optional: _SQLiteDateValue where Wrapped: _SQLiteDateValue {
@@ -62,6 +102,12 @@ extension Optional: _SQLiteDateValue where Wrapped: _SQLiteDateValue {
     public typealias _DateReal = Double?
 
     public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] { Wrapped._timeValue(date) }
+
+    public static var _storesSeconds: Bool { Wrapped._storesSeconds }
+
+    public static func _dateStorage(_ timeValue: [SQLExpression]) -> SQLExpression {
+        Wrapped._dateStorage(timeValue)
+    }
 }
 
 extension QueryExpression where QueryValue: _SQLiteDateValue {

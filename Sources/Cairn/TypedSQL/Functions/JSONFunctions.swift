@@ -1,8 +1,8 @@
 // SQLite's JSON functions on JSON-stored arrays (`@Column(as: [String].JSONRepresentation.self)`),
 // spelled as StructuredQueries spells them: `jsonArrayLength()` and `jsonAppend(_:)`.
 //
-// StructuredQueries also reaches into JSON objects by key path (`jsonExtract(\.name)`,
-// `jsonSet`, `jsonRemove`…); Cairn has no JSON path type yet, so those are written with `#sql`.
+// Reaching into JSON objects by key path (`jsonExtract(\.name)`, `jsonSet`, `jsonRemove`…) is
+// in JSONKeyPathFunctions.swift.
 
 /// A stored value that is a JSON array: `[T].JSONRepresentation` (any `Codable` element), or an
 /// optional one.

@@ -143,21 +143,21 @@ public protocol TouchableDate {
 extension Date: TouchableDate {
     /// The current date as this column stores dates, for touch triggers.
     public static var currentDateExpression: SQLQueryExpression<Date> {
-        SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0)")))
+        SQLQueryExpression(Date._dateStorage([.raw(SQLFragment(sql: "'now'"))]))
     }
 }
 
 extension Date.UnixTimeRepresentation: TouchableDate {
     /// The current date as this column stores dates, for touch triggers.
     public static var currentDateExpression: SQLQueryExpression<Self> {
-        SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "((round(julianday('now') * 86400000.0) - 210866760000000) / 1000.0)")))
+        SQLQueryExpression(Date.UnixTimeRepresentation._dateStorage([.raw(SQLFragment(sql: "'now'"))]))
     }
 }
 
 extension Date.ISO8601Representation: TouchableDate {
     /// The current date as this column stores dates, for touch triggers.
     public static var currentDateExpression: SQLQueryExpression<Self> {
-        SQLQueryExpression(SQLExpression.raw(SQLFragment(sql: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")))
+        SQLQueryExpression(Date.ISO8601Representation._dateStorage([.raw(SQLFragment(sql: "'now'"))]))
     }
 }
 
