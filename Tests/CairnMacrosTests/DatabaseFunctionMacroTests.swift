@@ -75,10 +75,12 @@ struct DatabaseFunctionMacroTests {
             [
                 #"Cairn.AggregateDatabaseFunction<Int, Int>("sum", isDeterministic: false) { (rows: [Int]) in"#,
                 "sum(of: rows)",
-                "func callAsFunction(of p0: some Cairn.QueryExpression<Int>, distinct: Swift.Bool = false, filter: (any Cairn.QueryExpression<Swift.Bool>)? = nil) -> Cairn.SQLQueryExpression<Int> {",
-                "base(p0, distinct: distinct, filter: filter)",
-                // StructuredQueries' unlabeled one-argument spelling with `distinct:`.
-                "func callAsFunction(_ p0: some Cairn.QueryExpression<Int>, distinct: Swift.Bool, filter:",
+                "func callAsFunction(of p0: some Cairn.QueryExpression<Int>, distinct: Swift.Bool = false, order: (any Cairn.QueryOrderingTerm)? = nil, filter: (any Cairn.QueryExpression<Swift.Bool>)? = nil) -> Cairn.SQLQueryExpression<Int> {",
+                "base(p0, distinct: distinct, order: order, filter: filter)",
+                // StructuredQueries' unlabeled one-argument spellings with `distinct:` and `order:`.
+                "func callAsFunction(_ p0: some Cairn.QueryExpression<Int>, distinct: Swift.Bool, order: (any Cairn.QueryOrderingTerm)? = nil, filter:",
+                "func callAsFunction(_ p0: some Cairn.QueryExpression<Int>, order: any Cairn.QueryOrderingTerm, filter:",
+                "base(p0, order: order, filter: filter)",
             ])
         assertExpansionContains(
             "@DatabaseFunction func joined(_ titles: any Sequence<String>) throws -> String { \"\" }",
@@ -92,7 +94,7 @@ struct DatabaseFunctionMacroTests {
                 "Cairn.AggregateDatabaseFunction<String, String, String?>(",
                 "{ (rows: [(String, String)]) in",
                 "joined(rows.map { row -> (String, separator: String) in row })",
-                "func callAsFunction(_ p0: some Cairn.QueryExpression<String>, separator p1: some Cairn.QueryExpression<String>, distinct: Swift.Bool = false,",
+                "func callAsFunction(_ p0: some Cairn.QueryExpression<String>, separator p1: some Cairn.QueryExpression<String>, distinct: Swift.Bool = false, order: (any Cairn.QueryOrderingTerm)? = nil,",
             ])
     }
 

@@ -32,7 +32,7 @@ import Testing
 
     @Test func functionResultIsAnError() throws {
         let db = try Database.inMemory()
-        try db.add(function: DatabaseFunction("huge", argumentCount: 0) { _ in Self.huge })
+        db.add(function: DatabaseFunction("huge", argumentCount: 0) { _ in Self.huge })
         #expect {
             _ = try db.fetchAll(sql: "SELECT length(huge())") { try $0.decode(Int.self, at: 0) }
         } throws: { ($0 as? DatabaseError)?.resultCode == .SQLITE_TOOBIG }

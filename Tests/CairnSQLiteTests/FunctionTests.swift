@@ -45,7 +45,7 @@ private struct NotAllowed: Error, CustomStringConvertible {
 
     @Test func thrownErrorBecomesAnSQLError() throws {
         let db = try Database.inMemory()
-        try db.add(function: Self.checkedDouble)
+        db.add(function: Self.checkedDouble)
         #expect(try db.fetchValue(Int.self, sql: "SELECT checked_double(21)") == 42)
         let error = #expect(throws: DatabaseError.self) {
             try db.fetchValue(Int.self, sql: "SELECT checked_double(-1)")
@@ -54,10 +54,44 @@ private struct NotAllowed: Error, CustomStringConvertible {
         #expect(error?.sql == "SELECT checked_double(-1)")
     }
 
+    @Test func aRefusedRegistrationIsThrownByTheNextStatementNamingTheFunction() throws {
+        let db = try Database.inMemory()
+        let name = String(repeating: "n", count: 256)
+        db.add(function: DatabaseFunction(name, argumentCount: 0) { _ in 1 })
+        let error = #expect(throws: DatabaseError.self) { try db.fetchValue(Int.self, sql: "SELECT 1") }
+        #expect(error?.resultCode == .SQLITE_MISUSE)
+        #expect(error?.message.contains("the SQL function \(name) was not registered") == true)
+        #expect(error?.message.contains("longer than 255 UTF-8 bytes") == true)
+        // Thrown once: the connection goes on working.
+        #expect(try db.fetchValue(Int.self, sql: "SELECT 1") == 1)
+    }
+
+    @Test func aRegistrationSQLiteRefusesIsThrownByTheNextStatement() throws {
+        let db = try Database.inMemory()
+        // More arguments than SQLITE_MAX_FUNCTION_ARG: SQLite itself refuses it.
+        db.add(function: DatabaseFunction("wide", argumentCount: 100_000) { _ in 1 })
+        db.add(function: Self.checkedDouble)
+        let error = #expect(throws: DatabaseError.self) { try db.fetchValue(Int.self, sql: "SELECT checked_double(1)") }
+        #expect(error?.message.hasPrefix("the SQL function wide was not registered") == true)
+        // The registration after the refused one was made.
+        #expect(try db.fetchValue(Int.self, sql: "SELECT checked_double(1)") == 2)
+        db.remove(function: DatabaseFunction("wide", argumentCount: 100_000) { _ in 1 })
+        let removal = #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT 1") }
+        #expect(removal?.message.hasPrefix("the SQL function wide was not removed") == true)
+    }
+
+    @Test func aRefusedRegistrationIsThrownEvenForACachedStatement() throws {
+        let db = try Database.inMemory()
+        #expect(try db.fetchValue(Int.self, sql: "SELECT 1") == 1)
+        db.add(function: DatabaseFunction("bad", argumentCount: -2) { _ in 1 })
+        let error = #expect(throws: DatabaseError.self) { try db.fetchValue(Int.self, sql: "SELECT 1") }
+        #expect(error?.message.hasPrefix("the SQL function bad was not registered: it takes -2 arguments") == true)
+    }
+
     @Test func variadicFunctionsSeeEveryArgumentType() throws {
         let db = try Database.inMemory()
         let seen = Collected<[DatabaseValue]>()
-        try db.add(function: DatabaseFunction("spy") { arguments in
+        db.add(function: DatabaseFunction("spy") { arguments in
             seen.append(arguments)
             return arguments.count
         })

@@ -183,7 +183,7 @@ import CairnTestSupport
     @Test func explicitInterruptIsADatabaseError() throws {
         let db = try Database.inMemory()
         let handle = db.interruptHandle
-        try db.add(function: DatabaseFunction("stop", argumentCount: 1, isDeterministic: false) { arguments in
+        db.add(function: DatabaseFunction("stop", argumentCount: 1, isDeterministic: false) { arguments in
             if arguments[0] == .integer(1000) { handle.interrupt() }
             return 0
         })

@@ -45,11 +45,11 @@ struct AggregateDatabaseFunctionTests {
 
     init() throws {
         db = try RemindersDatabase.make()
-        try db.add(function: $joined)
-        try db.add(function: $mode)
-        try db.add(function: $sum)
-        try db.add(function: $interleaved)
-        try db.add(function: $failingCount)
+        db.add(function: $joined)
+        db.add(function: $mode)
+        db.add(function: $sum)
+        db.add(function: $interleaved)
+        db.add(function: $failingCount)
     }
 
     @Test func runsOncePerGroupWithTheGroupsValues() throws {
@@ -108,7 +108,7 @@ struct AggregateDatabaseFunctionTests {
     }
 
     @Test func removedFunctionsAreNoLongerCallable() throws {
-        try db.remove(function: $joined)
+        db.remove(function: $joined)
         #expect {
             try Reminder.select { $joined($0.title) }.fetchAll(db)
         } throws: { error in
@@ -136,7 +136,7 @@ final class CountingAggregate: DatabaseAggregate {
 struct EngineAggregateTests {
     @Test func eachGroupsStateIsFreedAfterItsResultAndOnFailure() throws {
         let db = try Database.inMemory()
-        try db.add(function: DatabaseFunction("counting_total", argumentCount: 1, aggregate: { CountingAggregate() }))
+        db.add(function: DatabaseFunction("counting_total", argumentCount: 1, aggregate: { CountingAggregate() }))
         try db.execute(sql: "CREATE TABLE t(g INTEGER, v INTEGER)")
         try db.execute(sql: "INSERT INTO t VALUES (1, 1), (1, 2), (2, 5), (3, -1), (3, 4)")
         let sql = "SELECT counting_total(v) FROM t WHERE g < 3 GROUP BY g ORDER BY g"

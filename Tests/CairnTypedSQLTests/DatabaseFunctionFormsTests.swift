@@ -73,16 +73,16 @@ struct DatabaseFunctionFormsTests {
 
     init() throws {
         db = try RemindersDatabase.make()
-        try db.add(function: $concat)
-        try db.add(function: $describe)
-        try db.add(function: $nextDay)
-        try db.add(function: $jsonDropFirst)
-        try db.add(function: $jsonJoined)
-        try db.add(function: $epoch)
-        try db.add(function: $seconds)
-        try db.add(function: $unavailable)
-        try db.add(function: Scoring.$default)
-        try db.add(function: greeter.$greet)
+        db.add(function: $concat)
+        db.add(function: $describe)
+        db.add(function: $nextDay)
+        db.add(function: $jsonDropFirst)
+        db.add(function: $jsonJoined)
+        db.add(function: $epoch)
+        db.add(function: $seconds)
+        db.add(function: $unavailable)
+        db.add(function: Scoring.$default)
+        db.add(function: greeter.$greet)
     }
 
     @Test func defaultArguments() throws {
@@ -142,7 +142,7 @@ struct DatabaseFunctionFormsTests {
         var audit: Audit? = Audit(prefix: "#")
         weak let released = audit
         guard let function = audit?.$tagged else { return }
-        try db.add(function: function)
+        db.add(function: function)
         let query = Reminder.where { $0.id.lte(2) }.select { function($0.title) }
         #expect(try query.fetchAll(db) == ["#Groceries+Haircut"])
         audit = nil

@@ -37,10 +37,10 @@ struct DatabaseFunctionTests {
 
     init() throws {
         db = try RemindersDatabase.make()
-        try db.add(function: $exclaim)
-        try db.add(function: $initials)
-        try db.add(function: $refuse)
-        try db.add(function: $noteTitleChange)
+        db.add(function: $exclaim)
+        db.add(function: $initials)
+        db.add(function: $refuse)
+        db.add(function: $noteTitleChange)
     }
 
     @Test func aFunctionReturningNothingRunsForItsEffectFromATrigger() throws {

@@ -112,12 +112,16 @@ public struct DatabaseFunctionMacro: PeerMacro {
                 }
             """
         if signature.aggregate != nil, signature.inputs.count == 1, signature.inputs[0].label != "_" {
-            // The unlabeled spelling with `distinct:` that StructuredQueries offers every
-            // one-argument aggregate.
+            // The unlabeled spellings with `distinct:` and with `order:` that StructuredQueries
+            // offers every one-argument aggregate.
+            let input = "_ p0: some Cairn.QueryExpression<\(signature.inputs[0].representation)>"
             members += """
 
-                    \(access)func callAsFunction(_ p0: some Cairn.QueryExpression<\(signature.inputs[0].representation)>, distinct: Swift.Bool, filter: (any Cairn.QueryExpression<Swift.Bool>)? = nil) -> Cairn.SQLQueryExpression<\(signature.output)> {
-                        base(p0, distinct: distinct, filter: filter)
+                    \(access)func callAsFunction(\(input), distinct: Swift.Bool, order: (any Cairn.QueryOrderingTerm)? = nil, filter: (any Cairn.QueryExpression<Swift.Bool>)? = nil) -> Cairn.SQLQueryExpression<\(signature.output)> {
+                        base(p0, distinct: distinct, order: order, filter: filter)
+                    }
+                    \(access)func callAsFunction(\(input), order: any Cairn.QueryOrderingTerm, filter: (any Cairn.QueryExpression<Swift.Bool>)? = nil) -> Cairn.SQLQueryExpression<\(signature.output)> {
+                        base(p0, order: order, filter: filter)
                     }
                 """
         }
@@ -216,8 +220,9 @@ public struct DatabaseFunctionMacro: PeerMacro {
         }
         var forwarded = signature.inputs.indices.map { "p\($0)" }
         if signature.aggregate != nil {
-            parameters += ["distinct: Swift.Bool = false", "filter: (any Cairn.QueryExpression<Swift.Bool>)? = nil"]
-            forwarded += ["distinct: distinct", "filter: filter"]
+            parameters += ["distinct: Swift.Bool = false", "order: (any Cairn.QueryOrderingTerm)? = nil",
+                           "filter: (any Cairn.QueryExpression<Swift.Bool>)? = nil"]
+            forwarded += ["distinct: distinct", "order: order", "filter: filter"]
         }
         return (parameters.joined(separator: ", "), forwarded.joined(separator: ", "))
     }

@@ -48,6 +48,8 @@ public final class Database {
     var lastDataVersion: Int64?
     /// True while ``tablesCommittedByOthers()`` runs its own statements: they are not traced.
     var isCheckingOthersCommits = false
+    /// A function registration or removal SQLite refused, thrown by the next prepared statement.
+    var refusedRegistration: DatabaseError?
     /// Retains the function and collation boxes registered with SQLite.
     var registrations: [AnyObject] = []
     /// A `Sendable` handle other threads use to interrupt this connection's running

@@ -57,7 +57,7 @@ public struct DatabaseFunction: DatabaseFunctionConvertible {
     ///     }
     ///     func finalize() throws -> (any DatabaseValueConvertible)? { longest }
     /// }
-    /// try db.add(function: DatabaseFunction("longest", argumentCount: 1, aggregate: { Longest() }))
+    /// db.add(function: DatabaseFunction("longest", argumentCount: 1, aggregate: { Longest() }))
     /// // SELECT longest(title) FROM workout GROUP BY kind
     /// ```
     public init<Aggregate: DatabaseAggregate>(
@@ -112,7 +112,7 @@ private final class AggregateState {
 
 extension Database {
     func registerFunctionsAndCollations() throws {
-        for function in configuration.functions { try add(function: function) }
+        for function in configuration.functions { try register(function.databaseFunction) }
         for collation in configuration.collations { try add(collation: collation) }
     }
 
@@ -120,12 +120,42 @@ extension Database {
     /// typed function such as `@DatabaseFunction`'s `$name`.
     ///
     /// ```swift
-    /// try db.add(function: $exclaim)
+    /// db.add(function: $exclaim)
     /// ```
     ///
-    /// - Throws: ``DatabaseError`` when SQLite rejects it (bad name or argument count).
-    public func add(function: some DatabaseFunctionConvertible) throws {
+    /// It does not throw, as in StructuredQueries and GRDB. A registration SQLite refuses (a name
+    /// longer than 255 UTF-8 bytes, more arguments than `SQLITE_MAX_FUNCTION_ARG`, a closed
+    /// connection) is kept on the connection
+    /// and thrown, naming the function, by the next statement the connection prepares: a query
+    /// that would call the function fails instead of running without it.
+    public func add(function: some DatabaseFunctionConvertible) {
         let function = function.databaseFunction
+        do {
+            try register(function)
+        } catch {
+            refusedRegistration = refusedRegistration ?? DatabaseError(
+                resultCode: (error as? DatabaseError)?.resultCode ?? .SQLITE_MISUSE,
+                message: "the SQL function \(function.name) was not registered: \(Self.reason(of: error)); "
+                    + "give it a name of at most 255 UTF-8 bytes and no more arguments than SQLite's "
+                    + "SQLITE_MAX_FUNCTION_ARG")
+        }
+    }
+
+    private static func reason(of error: any Error) -> String {
+        (error as? DatabaseError)?.message ?? "\(error)"
+    }
+
+    /// Throws the registration ``add(function:)`` or ``remove(function:)`` could not make, once.
+    func throwRefusedRegistration() throws {
+        guard let error = refusedRegistration else { return }
+        refusedRegistration = nil
+        throw error
+    }
+
+    /// Registers `function`, checking up front what SQLite would refuse with a bare
+    /// "bad parameter or other API misuse".
+    func register(_ function: DatabaseFunction) throws {
+        try Self.validate(function)
         let handle = try connection()
         let box = Unmanaged.passRetained(FunctionBox(function)).toOpaque()
         var flags = SQLITE_UTF8
@@ -191,17 +221,34 @@ extension Database {
     /// with "no such function".
     ///
     /// ```swift
-    /// try db.remove(function: $exclaim)
+    /// db.remove(function: $exclaim)
     /// ```
     ///
-    /// - Throws: ``DatabaseError`` when SQLite rejects the name or argument count.
-    public func remove(function: some DatabaseFunctionConvertible) throws {
+    /// Like ``add(function:)``, it does not throw: a removal SQLite refuses is thrown by the next
+    /// statement the connection prepares.
+    public func remove(function: some DatabaseFunctionConvertible) {
         let function = function.databaseFunction
-        let handle = try connection()
-        let code = sqlite3_create_function_v2(
-            handle, function.name, Int32(function.argumentCount ?? -1), SQLITE_UTF8, nil, nil, nil, nil, nil)
-        guard code == SQLITE_OK else {
-            throw DatabaseError(connection: handle, code: code, sql: nil, arguments: nil, public: false)
+        do {
+            try Self.validate(function)
+            let handle = try connection()
+            let code = sqlite3_create_function_v2(
+                handle, function.name, Int32(function.argumentCount ?? -1), SQLITE_UTF8, nil, nil, nil, nil, nil)
+            guard code == SQLITE_OK else {
+                throw DatabaseError(connection: handle, code: code, sql: nil, arguments: nil, public: false)
+            }
+        } catch {
+            refusedRegistration = refusedRegistration ?? DatabaseError(
+                resultCode: (error as? DatabaseError)?.resultCode ?? .SQLITE_MISUSE,
+                message: "the SQL function \(function.name) was not removed: \(Self.reason(of: error))")
+        }
+    }
+
+    private static func validate(_ function: DatabaseFunction) throws {
+        if function.name.utf8.count > 255 {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "its name is longer than 255 UTF-8 bytes")
+        }
+        if let count = function.argumentCount, count < 0 {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "it takes \(count) arguments")
         }
     }
 

@@ -37,6 +37,8 @@ extension Database {
     /// equal without reading it, while hashing a 180-byte SQL text for the dictionary cost about
     /// 1,300 instructions a lookup (callgrind, SwiftData W5).
     func idleCachedStatement(sql: String) -> Statement? {
+        // A refused function registration is thrown by `prepare`, before any statement runs.
+        guard refusedRegistration == nil else { return nil }
         if let recent = recentStatement, SQLCacheKey.sameText(recent.sql, sql) {
             return recent.isIdle ? recent : nil
         }
@@ -67,6 +69,7 @@ extension Database {
     /// Compiles one statement starting at `start`, recording the tables it reads and writes.
     /// Returns nil when only whitespace or comments remain.
     func prepare(_ start: UnsafePointer<CChar>, sql: String?, tail: inout UnsafePointer<CChar>?) throws -> Statement? {
+        try throwRefusedRegistration()
         let handle = try connection()
         var raw: OpaquePointer?
         let recorder = TableAccessRecorder()

@@ -39,17 +39,21 @@ extension QueryExpression where QueryValue: QueryRepresentable {
         SQLQueryExpression(.max(sqlExpression, filter: filter?.sqlExpression))
     }
 
-    /// `GROUP_CONCAT([DISTINCT] x[, separator])`: the values joined (`,` by default), `nil`
-    /// when there are none.
+    /// `GROUP_CONCAT([DISTINCT] x[, separator] [ORDER BY …])`: the values joined (`,` by
+    /// default), in `order` when given (SQLite 3.44 or later), `nil` when there are none.
     ///
     /// ```swift
     /// Tag.select { $0.title.groupConcat(", ") }  // SELECT GROUP_CONCAT("tags"."title", ?) …
+    /// Tag.select { $0.title.groupConcat(order: $0.title.desc()) }
+    /// // SELECT GROUP_CONCAT("tags"."title" ORDER BY "tags"."title" DESC) …
     /// ```
     public func groupConcat(
-        _ separator: String? = nil, distinct: Bool = false, filter: (any QueryExpression<Bool>)? = nil
+        _ separator: String? = nil, distinct: Bool = false, order: (any QueryOrderingTerm)? = nil,
+        filter: (any QueryExpression<Bool>)? = nil
     ) -> SQLQueryExpression<String?> {
         SQLQueryExpression(.groupConcat(
-            sqlExpression, separator: separator, distinct: distinct, filter: filter?.sqlExpression))
+            sqlExpression, separator: separator, distinct: distinct,
+            ordering: order.map { [$0.orderingTerm] } ?? [], filter: filter?.sqlExpression))
     }
 }
 

@@ -29,11 +29,14 @@ extension QueryExpression where QueryValue: JSONArrayElement {
     /// ```
     ///
     /// A group with no rows gives `[]`; the optional side of an outer join contributes `nil`s
-    /// unless `filter` leaves them out (`filter: $1.id.isNot(nil)`).
+    /// unless `filter` leaves them out (`filter: $1.id.isNot(nil)`). `order` (SQLite 3.44 or later) sorts the array:
+    /// `$1.title.jsonGroupArray(order: $1.title.desc())` renders
+    /// `json_group_array("reminders"."title" ORDER BY "reminders"."title" DESC)`.
     public func jsonGroupArray(
-        distinct: Bool = false, filter: (any QueryExpression<Bool>)? = nil
+        distinct: Bool = false, order: (any QueryOrderingTerm)? = nil, filter: (any QueryExpression<Bool>)? = nil
     ) -> SQLQueryExpression<[QueryValue.QueryOutput].JSONRepresentation> {
         SQLQueryExpression(.aggregate(SQLAggregate(
-            name: "json_group_array", arguments: [sqlExpression], distinct: distinct, filter: filter?.sqlExpression)))
+            name: "json_group_array", arguments: [sqlExpression], distinct: distinct,
+            ordering: order.map { [$0.orderingTerm] } ?? [], filter: filter?.sqlExpression)))
     }
 }

@@ -9,7 +9,7 @@
 /// }
 /// // generates `$joined`, which wraps an AggregateDatabaseFunction<String, String>
 ///
-/// try db.add(function: $joined)
+/// db.add(function: $joined)
 /// try Reminder.group(by: \.remindersListID).select { $joined($0.title) }.fetchAll(db)
 /// // SELECT "joined"("reminders"."title") FROM "reminders" GROUP BY "reminders"."remindersListID"
 /// ```
@@ -36,21 +36,27 @@ public struct AggregateDatabaseFunction<each Input: QueryBindable, Output: Query
         self.body = body
     }
 
-    /// A call of the function in a query: `"name"([DISTINCT] argument, …) [FILTER (WHERE …)]`.
+    /// A call of the function in a query:
+    /// `"name"([DISTINCT] argument, … [ORDER BY …]) [FILTER (WHERE …)]`; `order` sets the order
+    /// in which the group's values reach the function (SQLite 3.44 or later).
     ///
     /// ```swift
     /// Reminder.select { $joined($0.title, distinct: true, filter: $0.isCompleted) }
     /// // SELECT "joined"(DISTINCT "reminders"."title") FILTER (WHERE "reminders"."isCompleted") …
+    /// Reminder.select { $joined($0.title, order: $0.title.desc()) }
+    /// // SELECT "joined"("reminders"."title" ORDER BY "reminders"."title" DESC) …
     /// ```
     public func callAsFunction<each Argument: QueryExpression>(
         _ arguments: repeat each Argument,
         distinct: Bool = false,
+        order: (any QueryOrderingTerm)? = nil,
         filter: (any QueryExpression<Bool>)? = nil
     ) -> SQLQueryExpression<Output> where repeat (each Argument).QueryValue == each Input {
         var expressions: [SQLExpression] = []
         for argument in repeat each arguments { expressions.append(argument.sqlExpression) }
         return SQLQueryExpression(.aggregate(SQLAggregate(
-            name: name, arguments: expressions, distinct: distinct, filter: filter?.sqlExpression,
+            name: name, arguments: expressions, distinct: distinct,
+            ordering: order.map { [$0.orderingTerm] } ?? [], filter: filter?.sqlExpression,
             quotesName: true)))
     }
 

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// @DatabaseFunction func concat(first: String = "", second: String = "") -> String { first + second }
-/// try db.add(function: $concat)
+/// db.add(function: $concat)
 /// Values($concat(first: "a"))
 /// // SELECT "concat"(?, ?)   -- 'a', ''
 /// ```
@@ -46,7 +46,7 @@ extension DatabaseFunctionWrapper {
 /// final class Audit: Sendable {
 ///     @DatabaseFunction func record(_ title: String) { … }
 /// }
-/// try db.add(function: audit.$record)   // then `audit` is released …
+/// db.add(function: audit.$record)   // then `audit` is released …
 /// // SELECT "record"(?) fails: record(…) was called after the instance it belongs to was released
 /// ```
 public struct DatabaseFunctionOwnerReleased: Error, CustomStringConvertible, Sendable {

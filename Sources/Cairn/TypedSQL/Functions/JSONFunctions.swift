@@ -56,7 +56,7 @@ extension QueryExpression where QueryValue: _JSONArrayValue {
     /// ```
     ///
     /// The element is bound (or read from a column) and stored as a JSON string or integer,
-    /// so elements are text and integers only, as for ``jsonGroupArray(distinct:filter:)``:
+    /// so elements are text and integers only, as for ``jsonGroupArray(distinct:order:filter:)``:
     /// SQLite writes a real with 15 significant digits and a `Bool` as 0 or 1, which would not
     /// decode back as the Swift value. On an optional array column (Cairn only, as for
     /// ``jsonArrayLength()``), appending to NULL leaves it NULL, as SQLite's `json_insert` does.

@@ -8,7 +8,7 @@
 /// @DatabaseFunction func exclaim(_ text: String) -> String { text + "!" }
 /// // generates `$exclaim`, which wraps a ScalarDatabaseFunction<String, String>
 ///
-/// try db.add(function: $exclaim)
+/// db.add(function: $exclaim)
 /// try Reminder.select { $exclaim($0.title) }.fetchAll(db)
 /// // SELECT "exclaim"("reminders"."title") FROM "reminders"
 /// ```

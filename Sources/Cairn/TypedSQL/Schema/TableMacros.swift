@@ -93,7 +93,7 @@ public macro Selection(_ name: String = "") = #externalMacro(module: "CairnMacro
 /// ```swift
 /// @DatabaseFunction func exclaim(_ text: String) -> String { text + "!" }
 ///
-/// try db.add(function: $exclaim)
+/// db.add(function: $exclaim)
 /// try Reminder.select { $exclaim($0.title) }.fetchAll(db)
 /// // SELECT "exclaim"("reminders"."title") FROM "reminders"
 /// ```
