@@ -17,7 +17,7 @@ extension PostgresConnection {
     /// - Throws: ``PostgresError`` with the server's SQLSTATE and the SQL, or the error of `body`
     ///   (a `RowDecodingError` for a value that does not convert).
     public func forEachRow(sql: String, arguments: StatementArguments = [], _ body: (Row) throws -> Void) throws {
-        try bufferedRows(sql: sql, arguments: arguments, limit: .max).forEach(body)
+        try withRows(sql: sql, arguments: arguments, limit: .max, body)
     }
 
     /// Runs a query and returns each row transformed by `transform`, as SQLite's
@@ -28,31 +28,43 @@ extension PostgresConnection {
     ///     try $0.decode(String.self, at: 0)
     /// }
     /// ```
+    ///
+    /// Inlinable, so that the rows are collected in code specialized for `T`: generic code
+    /// looks up `Array<T>`'s metadata for every row it appends.
+    @inlinable
     public func fetchAll<T>(sql: String, arguments: StatementArguments = [], _ transform: (Row) throws -> T) throws -> [T] {
-        try bufferedRows(sql: sql, arguments: arguments, limit: .max).map(transform)
+        var rows: [T] = []
+        try withRows(sql: sql, arguments: arguments, limit: .max, reserving: { rows.reserveCapacity($0) }) {
+            rows.append(try transform($0))
+        }
+        return rows
     }
 
     /// Runs a query and returns its first row transformed by `transform`, or nil when it has no
     /// rows. Only that row is converted.
     public func fetchOne<T>(sql: String, arguments: StatementArguments = [], _ transform: (Row) throws -> T) throws -> T? {
         var first: T?
-        try bufferedRows(sql: sql, arguments: arguments, limit: 1).forEach { first = try transform($0) }
+        try withRows(sql: sql, arguments: arguments, limit: 1) { first = try transform($0) }
         return first
     }
 
-    /// The first `limit` rows of a query's result, converted straight from libpq's result
-    /// into the values `Row` reads.
-    private func bufferedRows(sql: String, arguments: StatementArguments, limit: Int32) throws -> BufferedRows {
+    /// Calls `body` with each of the first `limit` rows of a query's result, each row's
+    /// values converted from libpq's result when `body` reaches it: no copy of the result is
+    /// made beside libpq's, which is freed when this returns.
+    @usableFromInline
+    func withRows(
+        sql: String, arguments: StatementArguments, limit: Int32, reserving: (Int) -> Void = { _ in },
+        _ body: (Row) throws -> Void
+    ) throws {
         let (statement, result) = try query(sql, arguments: arguments)
         defer { PQclear(result) }
-        let rowCount = min(PQntuples(result), limit)
+        let rowCount = Int(min(PQntuples(result), limit))
+        reserving(rowCount)
         let width = statement.columnTypes.count
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(Int(rowCount) * width)
-        for row in 0..<rowCount {
+        try BufferedRows.forEach(columnNames: statement.columnNames, sql: sql, rowCount: rowCount, readRow: { row, values in
+            let row = Int32(truncatingIfNeeded: row)
             for column in 0..<width { values.append(statement.value(result, row: row, column: column)) }
-        }
-        return BufferedRows(columnNames: statement.columnNames, sql: sql, values: values)
+        }, body)
     }
 }
 

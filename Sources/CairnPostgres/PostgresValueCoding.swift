@@ -110,14 +110,15 @@ enum PostgresValueCoding {
         case TypeOID.bytea:
             return .blob(Data(bytes))
         default:
-            return .text(String(decoding: bytes, as: UTF8.self))
+            guard let base = bytes.baseAddress else { return .text("") }
+            return .text(makeString(utf8: base.assumingMemoryBound(to: UInt8.self), count: bytes.count))
         }
     }
 
+    /// The integer in the first bytes of `bytes`, which the caller has checked are enough.
+    @inline(__always)
     private static func bigEndian<T: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, as: T.Type) -> T {
-        var value: T = 0
-        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(MemoryLayout<T>.size))) }
-        return T(bigEndian: value)
+        T(bigEndian: bytes.loadUnaligned(as: T.self))
     }
 
     /// Reads a text-format column value: integers, floats and `numeric` become numbers,

@@ -65,6 +65,27 @@ public struct BufferedRows {
         }
     }
 
+    /// Calls `body` with each of `rowCount` rows that stay where they are (say, in a database
+    /// server's result, in its client library's memory) until `body` reaches them:
+    /// `readRow(row, &values)` appends that row's values, one a column, to an emptied buffer
+    /// that every row reuses. So one row is converted at a time, and no copy of the result is
+    /// held beside it. The ``Row`` is valid only inside `body`.
+    public static func forEach(
+        columnNames: [String], sql: String, rowCount: Int,
+        readRow: (_ row: Int, _ values: inout [DatabaseValue]) -> Void, _ body: (Row) throws -> Void
+    ) rethrows {
+        guard rowCount > 0, !columnNames.isEmpty else { return }
+        let buffer = RowBuffer(columnNames: columnNames, values: [])
+        buffer.values.reserveCapacity(columnNames.count)
+        let statement = Statement(buffer: buffer, sql: sql)
+        defer { statement.buffer = nil }
+        for index in 0..<rowCount {
+            buffer.values.removeAll(keepingCapacity: true)
+            readRow(index, &buffer.values)
+            try body(Row(statement: statement))
+        }
+    }
+
     /// Each row transformed by `transform`, in order.
     public func map<T>(_ transform: (Row) throws -> T) rethrows -> [T] {
         var result: [T] = []
@@ -76,11 +97,16 @@ public struct BufferedRows {
 
 /// What a ``Statement`` standing for ``BufferedRows`` reads its columns from: the values and
 /// the row it is on.
+///
+/// A class: the statement holds it in an optional, and reading a struct's method through that
+/// copied the arrays it holds for each value read.
 @usableFromInline
-struct RowBuffer {
+final class RowBuffer {
     let columnNames: [String]
-    let values: [DatabaseValue]
-    var current = 0
+    /// The rows' values, row after row.
+    @exclusivity(unchecked) var values: [DatabaseValue]
+    /// The row the statement is on.
+    @exclusivity(unchecked) var current = 0
 
     init(columnNames: [String], values: [DatabaseValue]) {
         self.columnNames = columnNames

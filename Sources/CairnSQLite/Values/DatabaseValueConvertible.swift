@@ -155,7 +155,15 @@ extension DatabaseValue {
 }
 
 /// The text of a value as a Swift `String` (one allocation at most, as C's `strdup`), or nil
-/// for NULL.
+/// for NULL; made by ``makeString(utf8:count:)``.
+@inlinable @inline(__always)
+func readText(_ sqliteValue: SQLiteValue) -> String? {
+    guard let pointer = sqlite3_value_text(sqliteValue) else { return nil }
+    return makeString(utf8: pointer, count: Int(sqlite3_value_bytes(sqliteValue)))
+}
+
+/// `count` bytes of UTF-8 text as a Swift `String`, one allocation at most, as C's `strdup`:
+/// SQLite's text, and a database server's.
 ///
 /// ASCII text of up to 63 bytes is built through Swift's stable ABI when this process verified
 /// it can be (StableABIText.swift; never under `CAIRN_PORTABLE=1`). The rest, and all text in
@@ -166,9 +174,7 @@ extension DatabaseValue {
 /// `String(decoding:as:)` (514–525 for 16–63 bytes, against 567–578). Both validate, and
 /// repair invalid UTF-8 (U+FFFD) rather than trust it.
 @inlinable @inline(__always)
-func readText(_ sqliteValue: SQLiteValue) -> String? {
-    guard let pointer = sqlite3_value_text(sqliteValue) else { return nil }
-    let count = Int(sqlite3_value_bytes(sqliteValue))
+package func makeString(utf8 pointer: UnsafePointer<UInt8>, count: Int) -> String {
     if let text = stableABIString(pointer, count: count) { return text }
     if count <= 15 {
         return String(unsafeUninitializedCapacity: count) { buffer in
