@@ -45,6 +45,50 @@ import CairnTestSupport
         #expect(error?.resultCode == .SQLITE_MISUSE)
     }
 
+    @Test func reentrantAccessInsideAnAsyncAccessThrows() async throws {
+        let queue = try DatabaseQueue.inMemory()
+        await #expect(throws: DatabaseError.self) {
+            try await queue.write { _ in try queue.read { _ in 1 } }
+        }
+        // The connection is free again afterwards.
+        #expect(try await queue.read { _ in 2 } == 2)
+    }
+
+    /// A blocking access runs on its caller's thread, an async one on the connection's queue:
+    /// both hold the one connection in turn, so read-modify-writes from threads and tasks at
+    /// once lose nothing.
+    @Test func blockingAndAsyncWritesTakeTurns() async throws {
+        let temp = try TemporaryDatabasePath()
+        defer { temp.cleanup() }
+        let queue = try DatabaseQueue(path: temp.path)
+        try await queue.write { db in
+            try db.execute(sql: "CREATE TABLE counter (value INTEGER NOT NULL); INSERT INTO counter VALUES (0)")
+        }
+        let increment: @Sendable (Database) throws -> Void = { db in
+            let value = try db.fetchValue(Int.self, sql: "SELECT value FROM counter") ?? 0
+            try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value + 1])
+        }
+        let threads = Task.detached {
+            // Blocking writes on dispatch's threads, outside the cooperative pool.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                        for _ in 0..<50 { try? queue.write(increment) }
+                    }
+                    done.resume()
+                }
+            }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask { for _ in 0..<50 { try await queue.write(increment) } }
+            }
+            try await group.waitForAll()
+        }
+        await threads.value
+        #expect(try await queue.read { db in try db.fetchValue(Int.self, sql: "SELECT value FROM counter") } == 400)
+    }
+
     @Test func concurrentWritesFromManyTasksLoseNoUpdate() async throws {
         let temp = try TemporaryDatabasePath()
         defer { temp.cleanup() }
