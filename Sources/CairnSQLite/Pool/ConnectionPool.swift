@@ -7,12 +7,58 @@ import Foundation
 /// through ``release(_:)``, or ``discard(_:)`` when it must not be reused (broken, left in a
 /// transaction), which frees its place for a new one. SQLite's readers and PostgreSQL's
 /// connections are pooled here.
+package final class ConnectionPool<Connection: AnyObject>: Sendable {
+    private let pool: AnyConnectionPool
+
+    /// A pool of at most `maximumCount` connections, holding `opened` (already open) and
+    /// opening more with `open`; `closedError` is thrown to callers once it is closed.
+    package init(
+        maximumCount: Int, opened: [Connection] = [], closedError: @escaping @Sendable () -> any Error,
+        open: @escaping @Sendable () throws -> Connection
+    ) {
+        pool = AnyConnectionPool(maximumCount: maximumCount, opened: opened, closedError: closedError, open: open)
+    }
+
+    /// A connection, blocking the thread while all are taken.
+    package func acquire() throws -> Connection { Self.typed(try pool.acquire()) }
+
+    /// A connection, suspending the task (not blocking a thread) while all are taken.
+    package func acquire() async throws -> Connection { Self.typed(try await pool.acquire()) }
+
+    /// Puts a connection back, or hands it to the first waiter. After ``close()`` it is
+    /// dropped instead.
+    package func release(_ connection: Connection) { pool.release(connection) }
+
+    /// Drops a connection that must not be used again; a waiter opens a new one in its place.
+    package func discard(_ connection: Connection) { pool.discard(connection) }
+
+    /// Closes the pool: waiters and later callers get `closedError`, connections released
+    /// later are dropped. Returns every connection still open, idle or taken, for the caller
+    /// to close as its kind of connection allows.
+    package func close() -> (idle: [Connection], taken: [Connection]) {
+        let (idle, taken) = pool.close()
+        return (idle.map(Self.typed), taken.map(Self.typed))
+    }
+
+    /// The pool only ever holds what `opened` and `open` gave it and what ``release(_:)`` and
+    /// ``discard(_:)`` took, all of them `Connection`s.
+    private static func typed(_ connection: AnyObject) -> Connection {
+        unsafeDowncast(connection, to: Connection.self)
+    }
+}
+
+/// The pool itself, on connections of any class: not generic, so that a pool used from
+/// another module (PostgreSQL's) runs code made for its types rather than generic code, which
+/// looked up the metadata of `Optional<Grant>`, `Array<Connection>` and the rest on every
+/// acquire and release (about 7,000 instructions a read, callgrind, PostgreSQL W5).
 ///
 /// `@unchecked Sendable`: `idle`, `all`, `openedCount`, `waiters` and `isClosed` are only
 /// touched under `lock`, and a connection is only ever held by one caller: handed over under
 /// the lock, or through a waiter's semaphore or continuation, which order the handover before
-/// its use. So `Connection` need not be `Sendable` itself.
-package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
+/// its use. So a connection need not be `Sendable` itself.
+private final class AnyConnectionPool: @unchecked Sendable {
+    typealias Connection = AnyObject
+
     private let lock = NSLock()
     private var idle: [Connection] = []
     /// Every open connection, taken or idle, for ``close()``.
@@ -25,7 +71,7 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
     private let closedError: () -> any Error
 
     /// What a waiting caller is given.
-    private enum Grant {
+    fileprivate enum Grant {
         /// A connection another caller released.
         case connection(Connection)
         /// A place for a new connection, which the caller opens outside the lock.
@@ -34,9 +80,7 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
         case closed
     }
 
-    /// A pool of at most `maximumCount` connections, holding `opened` (already open) and
-    /// opening more with `open`; `closedError` is thrown to callers once it is closed.
-    package init(
+    init(
         maximumCount: Int, opened: [Connection] = [], closedError: @escaping @Sendable () -> any Error,
         open: @escaping @Sendable () throws -> Connection
     ) {
@@ -77,11 +121,11 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
 
     /// A connection, blocking the thread while all are taken. The semaphore and the handoff
     /// are made only to wait: a store's every read comes here.
-    package func acquire() throws -> Connection {
-        let (granted, waiting) = lock.withLock { () -> (Grant?, (DispatchSemaphore, Handoff<Grant>)?) in
+    func acquire() throws -> Connection {
+        let (granted, waiting) = lock.withLock { () -> (Grant?, (DispatchSemaphore, Handoff)?) in
             if let grant = grantNow() { return (grant, nil) }
             let semaphore = DispatchSemaphore(value: 0)
-            let handoff = Handoff<Grant>()
+            let handoff = Handoff()
             waiters.append { grant in
                 handoff.value = grant
                 semaphore.signal()
@@ -95,19 +139,19 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
     }
 
     /// A connection, suspending the task (not blocking a thread) while all are taken.
-    package func acquire() async throws -> Connection {
-        let grant = await withCheckedContinuation { (continuation: CheckedContinuation<Handoff<Grant>, Never>) in
+    func acquire() async throws -> Connection {
+        let grant = await withCheckedContinuation { (continuation: CheckedContinuation<Handoff, Never>) in
             let granted: Grant? = lock.withLock {
                 if let grant = grantNow() { return grant }
                 waiters.append { grant in
-                    let handoff = Handoff<Grant>()
+                    let handoff = Handoff()
                     handoff.value = grant
                     continuation.resume(returning: handoff)
                 }
                 return nil
             }
             if let granted {
-                let handoff = Handoff<Grant>()
+                let handoff = Handoff()
                 handoff.value = granted
                 continuation.resume(returning: handoff)
             }
@@ -117,7 +161,7 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
 
     /// Puts a connection back, or hands it to the first waiter. After ``close()`` it is
     /// dropped instead.
-    package func release(_ connection: Connection) {
+    func release(_ connection: Connection) {
         let waiter: ((Grant) -> Void)? = lock.withLock {
             if isClosed {
                 forget(connection)
@@ -131,7 +175,7 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
     }
 
     /// Drops a connection that must not be used again; a waiter opens a new one in its place.
-    package func discard(_ connection: Connection) {
+    func discard(_ connection: Connection) {
         lock.withLock { forget(connection) }
         freePlace()
     }
@@ -155,7 +199,7 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
     /// Closes the pool: waiters and later callers get `closedError`, connections released
     /// later are dropped. Returns every connection still open, idle or taken, for the caller
     /// to close as its kind of connection allows.
-    package func close() -> (idle: [Connection], taken: [Connection]) {
+    func close() -> (idle: [Connection], taken: [Connection]) {
         let (idle, all, pending) = lock.withLock {
             isClosed = true
             let result = (self.idle, self.all, waiters)
@@ -174,6 +218,6 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
 /// continuation orders the write before the read.
 ///
 /// `@unchecked Sendable`: written once before the signal or resume, read once after.
-private final class Handoff<Value>: @unchecked Sendable {
-    var value: Value?
+private final class Handoff: @unchecked Sendable {
+    var value: AnyConnectionPool.Grant?
 }
