@@ -141,9 +141,6 @@ public struct DatabaseFunctionMacro: PeerMacro {
         }
         let names = signature.inputs.isEmpty ? ""
             : ", parameterNames: [" + signature.inputs.map { TableMacro.stringLiteral($0.name) }.joined(separator: ", ") + "]"
-        // `nonisolated`, as in StructuredQueries: under default main-actor isolation the wrapper
-        // and `$name` would otherwise be main-actor isolated, and SQLite calls the function on
-        // whichever thread runs the statement.
         // The probe has the function's isolation (its context's, its own `nonisolated` or
         // `@MainActor`), so the check can tell a main-actor function without naming the
         // function itself, which may be generic (an aggregate) or overloaded.
@@ -154,6 +151,9 @@ public struct DatabaseFunctionMacro: PeerMacro {
         }
         let probeSource = "\(isMainActor ? "@MainActor " : "")\(isNonisolated ? "nonisolated " : "")"
             + "\(isStatic ? "static " : "")func \(probe)() {}"
+        // `nonisolated`, as in StructuredQueries: under default main-actor isolation the wrapper
+        // and `$name` would otherwise be main-actor isolated, and SQLite calls the function on
+        // whichever thread runs the statement.
         let source = """
             \(access)\(isStatic ? "static " : "")nonisolated var $\(swiftName.trimmingBackticks): \(wrapper) {
                 #_DatabaseFunctionIsolationCheck(\(probe))

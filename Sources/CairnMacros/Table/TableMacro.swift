@@ -200,6 +200,8 @@ public struct TableMacro: ExtensionMacro {
     }
 
     /// `Draft`: the written columns (generated ones left out), the primary key optional.
+    /// `nonisolated`: under default main-actor isolation a nested type is main-actor isolated,
+    /// and its `TableDraft` conformance could then not serve `PrimaryKeyedTable.Draft`.
     static func draft(access: String, type: String, columns all: [TableProperty], primaryKey: TableProperty) -> [String] {
         let columns = all.filter { !$0.isGenerated }
         var lines = ["    \(access)nonisolated struct Draft: Cairn.TableDraft {", "        \(access)typealias Into = \(type)"]

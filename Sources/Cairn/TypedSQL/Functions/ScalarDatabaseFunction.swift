@@ -26,7 +26,7 @@
 ///
 /// db.add(function: $isPastDue)
 /// try Reminder.where { $isPastDue($0) }.fetchAll(db)
-/// // SELECT … FROM "reminders" WHERE "isPastDue"("reminders"."id", "reminders"."title", …)
+/// // SELECT … FROM "reminders" WHERE "isPastDue"("reminders"."id", …, "reminders"."title")
 /// ```
 ///
 /// Arguments arrive decoded as the declared types; a value that does not decode (a `NULL` for

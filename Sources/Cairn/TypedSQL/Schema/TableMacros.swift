@@ -113,7 +113,7 @@ public macro Selection(_ name: String = "") = #externalMacro(module: "CairnMacro
 /// ```swift
 /// @DatabaseFunction func isPastDue(_ reminder: Reminder) -> Bool { … }
 /// Reminder.where { $isPastDue($0) }
-/// // … WHERE "isPastDue"("reminders"."id", "reminders"."title", …)
+/// // … WHERE "isPastDue"("reminders"."id", …, "reminders"."title")
 /// ```
 ///
 /// The SQL name is the function's, or `name`; other parameters and the result must be types
