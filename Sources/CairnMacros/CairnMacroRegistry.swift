@@ -20,6 +20,8 @@ enum CairnMacroRegistry {
             "SQLMacro": SQLMacro.self,
             "BindMacro": BindMacro.self,
             "DatabaseFunctionMacro": DatabaseFunctionMacro.self,
+            "DatabaseFunctionIsolationCheckMacro": DatabaseFunctionIsolationCheckMacro.self,
+            "MainActorDatabaseFunctionCheckMacro": MainActorDatabaseFunctionCheckMacro.self,
             "ModelActorMacro": ModelActorMacro.self,
             "QueryMacro": QueryMacro.self,
         ]

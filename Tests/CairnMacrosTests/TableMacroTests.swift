@@ -62,7 +62,7 @@ struct TableMacroTests {
                     try values._append(self.title, as: String.self)
                     return values
                 }
-                struct Draft: Cairn.TableDraft {
+                nonisolated struct Draft: Cairn.TableDraft {
                     typealias Into = Tag
                     var id: Int?
                     var title: String

@@ -101,7 +101,7 @@ struct AggregateDatabaseFunctionTests {
         #expect {
             try #sql("SELECT \"joined\"(id) FROM reminders", as: String.self).fetchAll(db)
         } throws: { error in
-            "\(error)".contains("argument 1 of joined(…) is 1, which does not decode as String")
+            "\(error)".contains("argument 1 (titles) of joined(…) is 1, which does not decode as String")
         }
         // The connection is still usable, and the function still works.
         #expect(try Reminder.where { $0.id.eq(4) }.select { $joined($0.title) }.fetchAll(db) == ["Take a walk"])

@@ -88,7 +88,7 @@ struct DatabaseFunctionTests {
         #expect {
             try #sql("SELECT exclaim(NULL)", as: String.self).fetchAll(db)
         } throws: { error in
-            "\(error)".contains("argument 1 of exclaim(…) is NULL, which does not decode as String")
+            "\(error)".contains("argument 1 (text) of exclaim(…) is NULL, which does not decode as String")
         }
     }
 }

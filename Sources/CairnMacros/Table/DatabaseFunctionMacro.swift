@@ -10,12 +10,14 @@ import SwiftSyntaxMacros
 ///
 /// ```swift
 /// @DatabaseFunction func exclaim(_ text: String) -> String { text + "!" }
-/// // var $exclaim: __macro_local_7exclaimfMu_ {
-/// //     __macro_local_7exclaimfMu_(base: Cairn.ScalarDatabaseFunction<String, String>("exclaim", isDeterministic: false) { (p0: String) in
+/// // func __macro_local_21exclaimIsolationProbefMu_() {}
+/// // nonisolated var $exclaim: __macro_local_7exclaimfMu_ {
+/// //     #_DatabaseFunctionIsolationCheck(__macro_local_21exclaimIsolationProbefMu_)
+/// //     return __macro_local_7exclaimfMu_(base: Cairn.ScalarDatabaseFunction<String, String>("exclaim", isDeterministic: false, parameterNames: ["text"]) { (p0: String) in
 /// //         exclaim(p0)
 /// //     })
 /// // }
-/// // struct __macro_local_7exclaimfMu_: Cairn.DatabaseFunctionWrapper {
+/// // nonisolated struct __macro_local_7exclaimfMu_: Cairn.DatabaseFunctionWrapper {
 /// //     let base: Cairn.ScalarDatabaseFunction<String, String>
 /// //     func callAsFunction(_ p0: some Cairn.QueryExpression<String>) -> Cairn.SQLQueryExpression<String> {
 /// //         base(p0)
@@ -24,7 +26,9 @@ import SwiftSyntaxMacros
 /// ```
 ///
 /// `as:` names the representations SQL passes (`((Date.UnixTimeRepresentation) -> Bool).self`);
-/// a function that returns nothing gets `Cairn.DatabaseVoid` as its output (SQL `NULL`).
+/// a function that returns nothing gets `Cairn.DatabaseVoid` as its output (SQL `NULL`). A
+/// `@Table` row parameter needs nothing special: its type is the typed function's input, which
+/// SQL passes as the row's columns.
 public struct DatabaseFunctionMacro: PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -135,17 +139,33 @@ public struct DatabaseFunctionMacro: PeerMacro {
                     \(access)var sqlExpression: Cairn.SQLExpression { base().sqlExpression }
                 """
         }
+        let names = signature.inputs.isEmpty ? ""
+            : ", parameterNames: [" + signature.inputs.map { TableMacro.stringLiteral($0.name) }.joined(separator: ", ") + "]"
+        // The probe has the function's isolation (its context's, its own `nonisolated` or
+        // `@MainActor`), so the check can tell a main-actor function without naming the
+        // function itself, which may be generic (an aggregate) or overloaded.
+        let probe = context.makeUniqueName(swiftName.trimmingBackticks + "IsolationProbe").text
+        let isNonisolated = modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) }
+        let isMainActor = (function?.attributes ?? property?.attributes ?? []).contains {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+        }
+        let probeSource = "\(isMainActor ? "@MainActor " : "")\(isNonisolated ? "nonisolated " : "")"
+            + "\(isStatic ? "static " : "")func \(probe)() {}"
+        // `nonisolated`, as in StructuredQueries: under default main-actor isolation the wrapper
+        // and `$name` would otherwise be main-actor isolated, and SQLite calls the function on
+        // whichever thread runs the statement.
         let source = """
-            \(access)\(isStatic ? "static " : "")var $\(swiftName.trimmingBackticks): \(wrapper) {
-                \(wrapper)(base: \(baseType)(\(TableMacro.stringLiteral(sqlName)), isDeterministic: \(isDeterministic)) \(body))
+            \(access)\(isStatic ? "static " : "")nonisolated var $\(swiftName.trimmingBackticks): \(wrapper) {
+                #_DatabaseFunctionIsolationCheck(\(probe))
+                return \(wrapper)(base: \(baseType)(\(TableMacro.stringLiteral(sqlName)), isDeterministic: \(isDeterministic)\(names)) \(body))
             }
             """
         let structSource = """
-            \(access)struct \(wrapper): \(conformances) {
+            \(access)nonisolated struct \(wrapper): \(conformances) {
             \(members)
             }
             """
-        return [DeclSyntax(stringLiteral: source), DeclSyntax(stringLiteral: structSource)]
+        return [DeclSyntax(stringLiteral: probeSource), DeclSyntax(stringLiteral: source), DeclSyntax(stringLiteral: structSource)]
     }
 
     /// The getter of a computed property (`var x: T { … }` or `{ get throws { … } }`).
@@ -173,6 +193,7 @@ public struct DatabaseFunctionMacro: PeerMacro {
             let inputs = elements.enumerated().map { offset, element in
                 DatabaseFunctionSignature.Input(
                     label: elements.count == 1 ? parameter.firstName.text : element.label ?? "_",
+                    name: elements.count == 1 ? parameterName(parameter) : element.label ?? "",
                     swiftType: element.type, representation: element.type, defaultValue: nil)
             }
             return DatabaseFunctionSignature(
@@ -181,11 +202,17 @@ public struct DatabaseFunctionMacro: PeerMacro {
         }
         let inputs = parameters.map { parameter in
             DatabaseFunctionSignature.Input(
-                label: parameter.firstName.text, swiftType: parameter.type.trimmedDescription,
+                label: parameter.firstName.text, name: parameterName(parameter), swiftType: parameter.type.trimmedDescription,
                 representation: parameter.type.trimmedDescription,
                 defaultValue: parameter.defaultValue?.value.trimmedDescription)
         }
         return DatabaseFunctionSignature(inputs: inputs, output: output, aggregate: nil)
+    }
+
+    /// The name the function's body knows a parameter by (empty for `_`).
+    private static func parameterName(_ parameter: FunctionParameterSyntax) -> String {
+        let name = (parameter.secondName ?? parameter.firstName).text.trimmingBackticks
+        return name == "_" ? "" : name
     }
 
     /// The closure the typed function runs: it calls the Swift function with the decoded values.

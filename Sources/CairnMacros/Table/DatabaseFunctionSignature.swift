@@ -7,6 +7,8 @@ struct DatabaseFunctionSignature {
     struct Input {
         /// The label of `$name(…)`'s argument (`_` for none).
         var label: String
+        /// The Swift parameter's name (empty for an unnamed tuple element), for error messages.
+        var name: String
         /// The Swift type the function receives.
         var swiftType: String
         /// The `QueryBindable` type SQL passes (a representation or the Swift type).

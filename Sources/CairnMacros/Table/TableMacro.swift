@@ -200,9 +200,11 @@ public struct TableMacro: ExtensionMacro {
     }
 
     /// `Draft`: the written columns (generated ones left out), the primary key optional.
+    /// `nonisolated`: under default main-actor isolation a nested type is main-actor isolated,
+    /// and its `TableDraft` conformance could then not serve `PrimaryKeyedTable.Draft`.
     static func draft(access: String, type: String, columns all: [TableProperty], primaryKey: TableProperty) -> [String] {
         let columns = all.filter { !$0.isGenerated }
-        var lines = ["    \(access)struct Draft: Cairn.TableDraft {", "        \(access)typealias Into = \(type)"]
+        var lines = ["    \(access)nonisolated struct Draft: Cairn.TableDraft {", "        \(access)typealias Into = \(type)"]
         var parameters: [String] = []
         for column in columns {
             let isKey = column.name == primaryKey.name

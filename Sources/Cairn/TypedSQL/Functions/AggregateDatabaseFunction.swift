@@ -16,23 +16,28 @@
 ///
 /// SQLite feeds the function each row of a group; the closure runs once per group, at its end,
 /// with the group's values in order (an empty array for a group with no rows). With several
-/// inputs each element is a tuple, one value per argument. A value that does not decode as its
-/// declared type, or an error the closure throws, fails the statement with an error naming the
-/// function (and the argument).
-public struct AggregateDatabaseFunction<each Input: QueryBindable, Output: QueryBindable>: DatabaseFunctionConvertible {
+/// inputs each element is a tuple, one value per argument. An input may be a whole `@Table` row,
+/// passed as its columns (`Tag.select { $tagged($0) }` calls `"tagged"("tags"."id",
+/// "tags"."title")`). A value that does not decode as its declared type, or an error the
+/// closure throws, fails the statement with an error naming the function (and the argument).
+public struct AggregateDatabaseFunction<each Input: QueryRepresentable, Output: QueryBindable>: DatabaseFunctionConvertible {
     /// The SQL name.
     public let name: String
     /// Whether the result depends only on the arguments.
     public let isDeterministic: Bool
+    /// The Swift parameters' names, which error messages show (empty when not given).
+    public let parameterNames: [String]
     let body: @Sendable ([(repeat (each Input).QueryOutput)]) throws -> Output.QueryOutput
 
-    /// A function named `name` whose SQL calls run `body` once per group.
+    /// A function named `name` whose SQL calls run `body` once per group; `parameterNames`
+    /// name its parameters in the errors of arguments that do not decode.
     public init(
-        _ name: String, isDeterministic: Bool = false,
+        _ name: String, isDeterministic: Bool = false, parameterNames: [String] = [],
         _ body: @escaping @Sendable ([(repeat (each Input).QueryOutput)]) throws -> Output.QueryOutput
     ) {
         self.name = name
         self.isDeterministic = isDeterministic
+        self.parameterNames = parameterNames
         self.body = body
     }
 
@@ -53,7 +58,7 @@ public struct AggregateDatabaseFunction<each Input: QueryBindable, Output: Query
         filter: (any QueryExpression<Bool>)? = nil
     ) -> SQLQueryExpression<Output> where repeat (each Argument).QueryValue == each Input {
         var expressions: [SQLExpression] = []
-        for argument in repeat each arguments { expressions.append(argument.sqlExpression) }
+        for argument in repeat each arguments { expressions += argument.selectedExpressions }
         return SQLQueryExpression(.aggregate(SQLAggregate(
             name: name, arguments: expressions, distinct: distinct,
             ordering: order.map { [$0.orderingTerm] } ?? [], filter: filter?.sqlExpression,
@@ -63,24 +68,24 @@ public struct AggregateDatabaseFunction<each Input: QueryBindable, Output: Query
     /// The engine's untyped function: decodes each row's arguments, collects them per group and
     /// runs the closure at the group's end.
     public var databaseFunction: DatabaseFunction {
-        let name = self.name
         let body = self.body
-        var count = 0
-        for _ in repeat (each Input).self { count += 1 }
-        return DatabaseFunction(name, argumentCount: count, isDeterministic: isDeterministic) {
-            Group<repeat each Input, Output>(name: name, body: body)
+        let layout = FunctionArgumentLayout(function: name, parameterNames: parameterNames, repeat (each Input).self)
+        return DatabaseFunction(name, argumentCount: layout.argumentCount, isDeterministic: isDeterministic) {
+            Group<repeat each Input, Output>(layout: layout, body: body)
         }
     }
 
     /// One group's decoded rows.
-    struct Group<each Value: QueryBindable, Result: QueryBindable>: DatabaseAggregate {
-        let name: String
+    struct Group<each Value: QueryRepresentable, Result: QueryBindable>: DatabaseAggregate {
+        let layout: FunctionArgumentLayout
         let body: @Sendable ([(repeat (each Value).QueryOutput)]) throws -> Result.QueryOutput
         var rows: [(repeat (each Value).QueryOutput)] = []
 
         mutating func step(_ values: [DatabaseValue]) throws {
-            var arguments = FunctionArguments(function: name, values: values)
-            rows.append((repeat try arguments.next((each Value).self)))
+            let row = try FunctionArguments.with(values, layout) { arguments in
+                (repeat try arguments.next((each Value).self))
+            }
+            rows.append(row)
         }
 
         func finalize() throws -> (any DatabaseValueConvertible)? {

@@ -17,65 +17,64 @@
 /// `ScalarDatabaseFunction<Date.UnixTimeRepresentation, Bool>` reads an `INTEGER` of seconds
 /// and hands the closure a `Date`.
 ///
+/// A parameter may be a whole `@Table` row (or an optional one, or a table under an alias):
+/// SQL passes it as its columns, one argument each, and the closure receives the decoded row.
+///
+/// ```swift
+/// @DatabaseFunction func isPastDue(_ reminder: Reminder) -> Bool { … }
+/// // generates `$isPastDue`, which wraps a ScalarDatabaseFunction<Reminder, Bool>
+///
+/// db.add(function: $isPastDue)
+/// try Reminder.where { $isPastDue($0) }.fetchAll(db)
+/// // SELECT … FROM "reminders" WHERE "isPastDue"("reminders"."id", …, "reminders"."title")
+/// ```
+///
 /// Arguments arrive decoded as the declared types; a value that does not decode (a `NULL` for
-/// a non-optional parameter, text for an `Int`) fails the statement with an error naming the
-/// function and the argument. An error the closure throws fails the statement too.
-public struct ScalarDatabaseFunction<each Input: QueryBindable, Output: QueryBindable>: DatabaseFunctionConvertible {
+/// a non-optional parameter, text for an `Int`, a row column that does not decode as its
+/// property) fails the statement with an error naming the function, the parameter and, for a
+/// row, the column. An error the closure throws fails the statement too.
+public struct ScalarDatabaseFunction<each Input: QueryRepresentable, Output: QueryBindable>: DatabaseFunctionConvertible {
     /// The SQL name.
     public let name: String
     /// Whether the result depends only on the arguments (lets SQLite factor calls out).
     public let isDeterministic: Bool
+    /// The Swift parameters' names, which error messages show (empty when not given).
+    public let parameterNames: [String]
     let body: @Sendable (repeat (each Input).QueryOutput) throws -> Output.QueryOutput
 
-    /// A function named `name` whose SQL calls run `body`.
+    /// A function named `name` whose SQL calls run `body`; `parameterNames` name its
+    /// parameters in the errors of arguments that do not decode.
     public init(
-        _ name: String, isDeterministic: Bool = false,
+        _ name: String, isDeterministic: Bool = false, parameterNames: [String] = [],
         _ body: @escaping @Sendable (repeat (each Input).QueryOutput) throws -> Output.QueryOutput
     ) {
         self.name = name
         self.isDeterministic = isDeterministic
+        self.parameterNames = parameterNames
         self.body = body
     }
 
-    /// A call of the function in a query: `"name"(argument, …)`; values are bound.
+    /// A call of the function in a query: `"name"(argument, …)`; values are bound, and a row
+    /// argument stands for its columns.
     public func callAsFunction<each Argument: QueryExpression>(
         _ arguments: repeat each Argument
     ) -> SQLQueryExpression<Output> where repeat (each Argument).QueryValue == each Input {
         var expressions: [SQLExpression] = []
-        for argument in repeat each arguments { expressions.append(argument.sqlExpression) }
+        for argument in repeat each arguments { expressions += argument.selectedExpressions }
         return SQLQueryExpression(.quotedFunction(name, expressions))
     }
 
     /// The engine's untyped function: decodes the arguments, runs the closure, encodes the
     /// result.
     public var databaseFunction: DatabaseFunction {
-        let name = self.name
         let body = self.body
-        var count = 0
-        for _ in repeat (each Input).self { count += 1 }
-        return DatabaseFunction(name, argumentCount: count, isDeterministic: isDeterministic) { values in
-            var arguments = FunctionArguments(function: name, values: values)
-            let result = try body(repeat try arguments.next((each Input).self))
+        let layout = FunctionArgumentLayout(function: name, parameterNames: parameterNames, repeat (each Input).self)
+        return DatabaseFunction(name, argumentCount: layout.argumentCount, isDeterministic: isDeterministic) { values in
+            let result = try FunctionArguments.with(values, layout) { arguments in
+                try body(repeat try arguments.next((each Input).self))
+            }
             return try Output(queryOutput: result).databaseValueForBinding()
         }
-    }
-}
-
-/// Decodes a function call's arguments one after the other as their declared types.
-struct FunctionArguments {
-    let function: String
-    let values: [DatabaseValue]
-    var index = 0
-
-    mutating func next<Value: QueryBindable>(_: Value.Type) throws -> Value.QueryOutput {
-        defer { index += 1 }
-        let value = index < values.count ? values[index] : .null
-        guard let decoded = Value.fromDatabaseValue(value) else {
-            throw TypedSQLError(
-                message: "argument \(index + 1) of \(function)(…) is \(value), which does not decode as \(Value.self)",
-                sql: "")
-        }
-        return decoded.queryOutput
     }
 }
 

@@ -107,12 +107,23 @@ public macro Selection(_ name: String = "") = #externalMacro(module: "CairnMacro
 /// // SELECT "joined"("reminders"."title") FROM "reminders" GROUP BY "reminders"."remindersListID"
 /// ```
 ///
-/// The SQL name is the function's, or `name`; parameters and the result must be types SQL can
-/// hold (`QueryBindable`: `Int`, `String`, `Double`, `Bool`, `Date`, `UUID`, … and optionals),
-/// or name a representation with `as:`. A computed property becomes a function of no
-/// arguments, used as an expression (`Values($epoch)`). A throwing function fails the
+/// A parameter may be a whole `@Table` row (optional, or under an alias with `as:`), which SQL
+/// passes as its columns:
+///
+/// ```swift
+/// @DatabaseFunction func isPastDue(_ reminder: Reminder) -> Bool { … }
+/// Reminder.where { $isPastDue($0) }
+/// // … WHERE "isPastDue"("reminders"."id", …, "reminders"."title")
+/// ```
+///
+/// The SQL name is the function's, or `name`; other parameters and the result must be types
+/// SQL can hold (`QueryBindable`: `Int`, `String`, `Double`, `Bool`, `Date`, `UUID`, … and
+/// optionals), or name a representation with `as:`. A computed property becomes a function of
+/// no arguments, used as an expression (`Values($epoch)`). A throwing function fails the
 /// statement with its error. Calls in a type's instance members capture `self`, so use global
-/// or `static` functions unless the type is `Sendable`.
+/// or `static` functions unless the type is `Sendable`. The function must not be isolated to
+/// the main actor (SQLite calls it on the thread that runs the statement): under default
+/// main-actor isolation, declare it `nonisolated func`.
 @attached(peer, names: prefixed(`$`))
 public macro DatabaseFunction(_ name: String = "", isDeterministic: Bool = false) =
     #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
@@ -127,13 +138,13 @@ public macro DatabaseFunction(_ name: String = "", isDeterministic: Bool = false
 /// // … WHERE "isPastDue"("reminders"."dueDate")
 /// ```
 @attached(peer, names: prefixed(`$`))
-public macro DatabaseFunction<each T: QueryBindable, R: QueryBindable>(
+public macro DatabaseFunction<each T: QueryRepresentable, R: QueryBindable>(
     _ name: String = "", as representableFunctionType: ((repeat each T) -> R).Type, isDeterministic: Bool = false
 ) = #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
 
 /// `@DatabaseFunction` of a function that returns nothing, with the representations SQL passes.
 @attached(peer, names: prefixed(`$`))
-public macro DatabaseFunction<each T: QueryBindable>(
+public macro DatabaseFunction<each T: QueryRepresentable>(
     _ name: String = "", as representableFunctionType: ((repeat each T) -> Void).Type, isDeterministic: Bool = false
 ) = #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
 
@@ -145,14 +156,14 @@ public macro DatabaseFunction<each T: QueryBindable>(
 /// func jsonJoined(_ arrays: some Sequence<[String]>) -> [String] { arrays.flatMap(\.self) }
 /// ```
 @attached(peer, names: prefixed(`$`))
-public macro DatabaseFunction<each T: QueryBindable, R: QueryBindable>(
+public macro DatabaseFunction<each T: QueryRepresentable, R: QueryBindable>(
     _ name: String = "", as representableFunctionType: ((any Sequence<(repeat each T)>) -> R).Type,
     isDeterministic: Bool = false
 ) = #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
 
 /// An aggregate `@DatabaseFunction` that returns nothing, with the representations SQL passes.
 @attached(peer, names: prefixed(`$`))
-public macro DatabaseFunction<each T: QueryBindable>(
+public macro DatabaseFunction<each T: QueryRepresentable>(
     _ name: String = "", as representableFunctionType: ((any Sequence<(repeat each T)>) -> Void).Type,
     isDeterministic: Bool = false
 ) = #externalMacro(module: "CairnMacros", type: "DatabaseFunctionMacro")
