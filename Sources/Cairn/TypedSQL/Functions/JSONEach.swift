@@ -60,7 +60,8 @@ extension QueryExpression where QueryValue: _JSONArrayDocument {
     /// Post.where { $0.tags.jsonEach().where { $0.value.eq("swift") }.exists() }
     /// // SELECT … FROM "posts" WHERE EXISTS (SELECT "json_each"."key", "json_each"."value"
     /// //   FROM json_each("posts"."tags") WHERE "json_each"."value" = ?)
-    /// Post.where { $0.tags.jsonEach().count().gt(1) }   // … WHERE (SELECT count(*) FROM json_each(…)) > ?
+    /// Post.select { ($0.id, $0.tags.jsonEach().count()) }
+    /// // SELECT "posts"."id", (SELECT COUNT(*) FROM json_each("posts"."tags")) FROM "posts"
     /// ```
     ///
     /// Elements are text, integers, `Bool`, `Double`, `Date` or `UUID` values (what
