@@ -215,7 +215,7 @@ extension QueryExpression where QueryValue: _JSONDocument {
     /// // UPDATE "profiles" SET "author" = json_insert("profiles"."author", ?, ?)  ('$."tags"[#]', 'new')
     /// ```
     ///
-    /// Text and integer elements, as for ``jsonSet(_:_:)``; a whole `Codable` element is
+    /// Text and integer elements, as for `jsonSet`; a whole `Codable` element is
     /// appended with `jsonAppend(\.pastLinks, Link(…))`. The array is a non-optional member.
     public func jsonAppend<Context: _RequiredJSONPathContext, Member: _JSONArrayDocument, Element: JSONArrayElement>(
         _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>,
