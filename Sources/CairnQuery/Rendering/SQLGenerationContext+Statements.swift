@@ -115,6 +115,9 @@ extension SQLGenerationContext {
             try self.select(select)
             emit(")")
             alias = subqueryAlias
+        case let .function(_, call, functionAlias):
+            try expression(call)
+            alias = functionAlias
         }
         if let alias {
             emit(" AS ")

@@ -19,7 +19,8 @@ public struct SQLSelectColumn: Sendable, Hashable {
     }
 }
 
-/// What a `FROM` clause or a join reads: a table or a subquery, optionally aliased.
+/// What a `FROM` clause or a join reads: a table, a subquery or a table-valued function,
+/// optionally aliased.
 ///
 /// ```swift
 /// SQLTableSource.table("reminders", as: "r")           // "reminders" AS "r"
@@ -31,6 +32,9 @@ public struct SQLTableSource: Sendable, Hashable {
         case table(name: String, alias: String?)
         /// `(SELECT …) [AS "alias"]`
         case subquery(SQLSelect, alias: String?)
+        /// `json_each(…) [AS "alias"]`: a table-valued function, whose columns go by the
+        /// function's name (or the alias).
+        case function(name: String, call: SQLExpression, alias: String?)
     }
 
     let kind: Kind
@@ -45,7 +49,12 @@ public struct SQLTableSource: Sendable, Hashable {
         SQLTableSource(kind: .subquery(select, alias: alias))
     }
 
-    /// The table name, or `nil` for a subquery.
+    /// A table-valued function called with `arguments` (`json_each("reminders"."tags")`).
+    public static func function(_ name: String, _ arguments: [SQLExpression], as alias: String? = nil) -> SQLTableSource {
+        SQLTableSource(kind: .function(name: name, call: .function(name, arguments), alias: alias))
+    }
+
+    /// The table name, or `nil` for a subquery or a table-valued function.
     public var tableName: String? {
         if case .table(let name, _) = kind { return name }
         return nil
@@ -54,12 +63,16 @@ public struct SQLTableSource: Sendable, Hashable {
     /// The alias, if any.
     public var alias: String? {
         switch kind {
-        case .table(_, let alias), .subquery(_, let alias): alias
+        case .table(_, let alias), .subquery(_, let alias), .function(_, _, let alias): alias
         }
     }
 
-    /// The name columns of this source are qualified with: the alias, else the table name.
-    public var qualifier: String? { alias ?? tableName }
+    /// The name columns of this source are qualified with: the alias, else the table (or
+    /// table-valued function's) name.
+    public var qualifier: String? {
+        if case .function(let name, _, let alias) = kind { return alias ?? name }
+        return alias ?? tableName
+    }
 }
 
 /// The kind of a join.

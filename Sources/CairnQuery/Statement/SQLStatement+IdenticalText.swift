@@ -150,6 +150,7 @@ enum IdenticalText {
         switch (a.kind, b.kind) {
         case let (.table(x, p), .table(y, q)): text(x, y) && text(p, q)
         case let (.subquery(x, p), .subquery(y, q)): text(p, q) && select(x, y)
+        case let (.function(_, x, p), .function(_, y, q)): text(p, q) && expression(x, y)
         default: false
         }
     }

@@ -174,6 +174,7 @@ struct SQLShapeExtractor {
         switch source.kind {
         case .table: source
         case let .subquery(select, alias): .subquery(self.select(select), as: alias)
+        case let .function(name, call, alias): SQLTableSource(kind: .function(name: name, call: expression(call), alias: alias))
         }
     }
 

@@ -101,6 +101,7 @@ private struct TableCollector {
         switch source.kind {
         case .table(let name, _): tables.insert(name)
         case .subquery(let select, _): self.select(select)
+        case .function(_, let call, _): expression(call)
         }
     }
 

@@ -184,10 +184,77 @@ extension QueryExpression where QueryValue: _JSONDocument {
         SQLQueryExpression(.function("json_remove", sqlExpression, Self.bound(path)))
     }
 
-    private static func bound<Context, Member>(
+    /// `json_array_length(x, path)`: the number of elements of the array at a key path.
+    ///
+    /// ```swift
+    /// Profile.select { $0.author.jsonArrayLength(\.pastLinks) }
+    /// // SELECT json_array_length("profiles"."author", ?) FROM "profiles"       ('$."pastLinks"')
+    /// ```
+    ///
+    /// The member is a `[T].JSONRepresentation` (an optional one gives `Int?`, `nil` where
+    /// it is null). A missing array element on the way (`\.pastLinks[9].tags`) is NULL, which
+    /// the non-optional result reports as a decoding error.
+    public func jsonArrayLength<Context: _RequiredJSONPathContext, Member: _JSONArrayValue>(
         _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>
+    ) -> SQLQueryExpression<Member._ArrayLength> {
+        SQLQueryExpression(.function("json_array_length", sqlExpression, Self.bound(path)))
+    }
+
+    /// `json_array_length(x, path)` through an optional object: `nil` where it is absent.
+    public func jsonArrayLength<Member: _JSONArrayValue>(
+        _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<_JSONPathOptional, Member>>
+    ) -> SQLQueryExpression<Int?> {
+        SQLQueryExpression(.function("json_array_length", sqlExpression, Self.bound(path)))
+    }
+
+    /// `json_insert(x, 'path[#]', value)`: the document with `value` appended to the array at
+    /// a key path, to assign in an update.
+    ///
+    /// ```swift
+    /// Profile.update { $0.author = $0.author.jsonAppend(\.tags, "new") }
+    /// // UPDATE "profiles" SET "author" = json_insert("profiles"."author", ?, ?)  ('$."tags"[#]', 'new')
+    /// ```
+    ///
+    /// Text and integer elements, as for `jsonSet`; a whole `Codable` element is
+    /// appended with `jsonAppend(\.pastLinks, Link(…))`. The array is a non-optional member.
+    public func jsonAppend<Context: _RequiredJSONPathContext, Member: _JSONArrayDocument, Element: JSONArrayElement>(
+        _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>,
+        _ value: some QueryExpression<Element>
+    ) -> SQLQueryExpression<QueryValue> where Member._JSONElement == Element.QueryOutput {
+        SQLQueryExpression(.function("json_insert", sqlExpression, Self.bound(path, appending: "[#]"), value.sqlExpression))
+    }
+
+    /// `json_insert(x, 'path[#]', json(value))`: a `Codable` element (an object, an array)
+    /// appended to the array at a key path.
+    ///
+    /// ```swift
+    /// Profile.update { $0.author = $0.author.jsonAppend(\.pastLinks, Link(homepage: "example.org")) }
+    /// // UPDATE "profiles" SET "author" = json_insert("profiles"."author", ?, json(?))
+    /// ```
+    @_disfavoredOverload
+    public func jsonAppend<Context: _RequiredJSONPathContext, Member: _JSONArrayDocument>(
+        _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>,
+        _ value: some QueryExpression<_CodableJSONRepresentation<Member._JSONElement>>
+    ) -> SQLQueryExpression<QueryValue> {
+        SQLQueryExpression(.function(
+            "json_insert", sqlExpression, Self.bound(path, appending: "[#]"), .function("json", value.sqlExpression)))
+    }
+
+    /// `json_insert(x, 'path[#]', json(?))`: a `Codable` element appended, bound as its JSON
+    /// text.
+    @_disfavoredOverload
+    public func jsonAppend<Context: _RequiredJSONPathContext, Member: _JSONArrayDocument>(
+        _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>,
+        _ value: Member._JSONElement
+    ) -> SQLQueryExpression<QueryValue> {
+        jsonAppend(path, BindQueryExpression<_CodableJSONRepresentation<Member._JSONElement>>(value))
+    }
+
+    /// The key path's JSON path, bound; `[#]` after an array's path is the place past its end.
+    private static func bound<Context, Member>(
+        _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>, appending suffix: String = ""
     ) -> SQLExpression {
-        .value(.text(JSONPath<_JSONPathMember, QueryValue>()[keyPath: path].pathString))
+        .value(.text(JSONPath<_JSONPathMember, QueryValue>()[keyPath: path].pathString + suffix))
     }
 }
 
@@ -203,5 +270,18 @@ extension QueryExpression {
     ) -> SQLQueryExpression<Member._Optionalized> where QueryValue == Document? {
         let text = JSONPath<_JSONPathOptional, Document>()[keyPath: path].pathString
         return SQLQueryExpression(.function("json_extract", sqlExpression, .value(.text(text))))
+    }
+
+    /// `json_array_length(x, path)` on an optional JSON column: `nil` where the column is NULL.
+    ///
+    /// ```swift
+    /// Profile.select { $0.editor.jsonArrayLength(\.tags) }   // editor: Author? → Int?
+    /// // SELECT json_array_length("profiles"."editor", ?) FROM "profiles"        ('$."tags"')
+    /// ```
+    public func jsonArrayLength<Document: _JSONDocument, Context, Member: _JSONArrayValue>(
+        _ path: KeyPath<JSONPath<_JSONPathOptional, Document>, JSONPath<Context, Member>>
+    ) -> SQLQueryExpression<Int?> where QueryValue == Document? {
+        let text = JSONPath<_JSONPathOptional, Document>()[keyPath: path].pathString
+        return SQLQueryExpression(.function("json_array_length", sqlExpression, .value(.text(text))))
     }
 }
