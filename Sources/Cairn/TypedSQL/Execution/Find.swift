@@ -39,7 +39,7 @@ extension PrimaryKeyedTable {
     /// // … WHERE ("enrollments"."courseID", "enrollments"."studentID") = (?, ?)
     /// ```
     ///
-    /// The table's default scope applies, as it does to ``find(_:)``.
+    /// The table's default scope applies, as it does to `find(key)`.
     @inlinable
     public static func find(_ db: some QueryConnection, key: TableColumns.PrimaryKey.QueryOutput) throws -> QueryOutput {
         guard let row = try find(key).fetchOne(db) else { throw NotFound(tableName: tableName) }
