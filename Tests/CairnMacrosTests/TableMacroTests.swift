@@ -27,9 +27,7 @@ struct TableMacroTests {
                     typealias QueryValue = Tag
                     let id = Cairn.TableColumn<Tag, Int>._column("id", table: Tag.tableName)
                     let title = Cairn.TableColumn<Tag, String>._column("title", table: Tag.tableName)
-                    var primaryKey: Cairn.TableColumn<Tag, Int> {
-                        id
-                    }
+                    let primaryKey = Cairn.TableColumn<Tag, Int>._column("id", table: Tag.tableName)
                     var allColumns: [any Cairn.TableColumnExpression] {
                         Self._flattened([id, title])
                     }
@@ -245,7 +243,7 @@ struct TableMacroTests {
             [
                 #"let createdAt = Cairn.TableColumn<Attachment, Date.UnixTimeRepresentation>._column("created_at", table: Attachment.tableName)"#,
                 #"let editedAt = Cairn.TableColumn<Attachment, Date.ISO8601Representation?>._column("editedAt", table: Attachment.tableName)"#,
-                "var primaryKey: Cairn.TableColumn<Attachment, Int> { key }",
+                #"let primaryKey = Cairn.TableColumn<Attachment, Int>._column("key", table: Attachment.tableName)"#,
                 "Self._flattened([key, createdAt, editedAt])",
                 "self.editedAt = try decoder.decodeColumn((Date.ISO8601Representation?).self)",
                 "try values._append(self.createdAt, as: Date.UnixTimeRepresentation.self)",
@@ -322,6 +320,30 @@ struct TableMacroTests {
     func anInitializerCallNamesTheType(declaration: String, type: String) {
         assertExpansionContains("@Table struct Row { let id: Int; \(declaration) }", ["Cairn.TableColumn<Row, \(type)>._column("])
         #expect(MacroExpansion.expand("@Table struct Row { var at = Date.now.advanced(by: 1) }").diagnostics.count == 1)
+    }
+
+    @Test func aGroupIsACompositePrimaryKey() {
+        let source = """
+            @Table
+            struct Enrollment {
+                let id: ID
+                var grade: String?
+            }
+            """
+        assertExpansionContains(source, [
+            #"let id = Cairn.TableColumn<Enrollment, ID>._column("id", table: Enrollment.tableName)"#,
+            #"let primaryKey = Cairn.TableColumn<Enrollment, ID>._column("id", table: Enrollment.tableName)"#,
+            "var primaryKey: ID { id }",
+            "var id: ID?",
+            "init( id: ID? = nil, grade: String? = nil ) {",
+            "try values._append(self.id, as: Optional<ID>.self)",
+        ])
+        for attribute in ["@Column(primaryKey: true)", "@Columns(primaryKey: true)"] {
+            assertExpansionContains(
+                "@Table struct Membership { \(attribute) let key: MembershipKey; var role = \"\" }",
+                [#"let primaryKey = Cairn.TableColumn<Membership, MembershipKey>._column("key", table: Membership.tableName)"#,
+                 "var key: MembershipKey?"])
+        }
     }
 
     @Test func aPropertyNamedPrimaryKeyIsNotShadowed() {

@@ -7,7 +7,7 @@ import SwiftSyntaxMacros
 ///
 /// It writes one extension, the documented manual conformance to `Cairn.Table` (plus
 /// `Cairn.PrimaryKeyedTable` when the struct has an `id` property or a
-/// `@Column(primaryKey: true)` one):
+/// `@Column(primaryKey: true)` one, whose type may be a `@Selection` row: a composite key):
 /// - `TableColumns`, one `Cairn.TableColumn` per stored property (`@Ephemeral` ones excepted),
 ///   or a `Cairn.ColumnGroup` where the property's type is a `@Selection` or `@Table` struct,
 ///   whose columns `allColumns` lists in its place;
@@ -96,10 +96,12 @@ public struct TableMacro: ExtensionMacro {
         lines.append("    \(access)struct TableColumns: \(definition), Sendable {")
         lines.append("        \(access)typealias QueryValue = \(type)")
         lines.append(contentsOf: columnDeclarations(access: access, type: type, columns: columns, groups: true))
+        // The key's column, or its group for a composite key (`let id: Enrollment.ID`): the
+        // same overloaded `_column` as the property's own, since only the type checker knows
+        // which one the key's type makes it.
         if let primaryKey {
-            lines.append("        \(access)var primaryKey: Cairn.TableColumn<\(type), \(primaryKey.storedType)> {")
-            lines.append("            \(primaryKey.name)")
-            lines.append("        }")
+            lines.append("        \(access)let primaryKey = Cairn.TableColumn<\(type), \(primaryKey.storedType)>"
+                + "._column(\(stringLiteral(primaryKey.columnName)), table: \(type).tableName)")
         }
         lines.append(contentsOf: columnLists(access: access, columns: columns))
         lines.append("    }")

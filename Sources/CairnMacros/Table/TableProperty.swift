@@ -70,7 +70,9 @@ enum TableMember {
         var storedType = type
         var isPrimaryKey = false
         var isGenerated = false
-        for case .attribute(let attribute) in variable.attributes where attributeName(.attribute(attribute)) == "Column" {
+        // `@Columns` is StructuredQueries' older spelling of `@Column` for a group (`as:`, `primaryKey:`).
+        for case .attribute(let attribute) in variable.attributes
+        where ["Column", "Columns"].contains(attributeName(.attribute(attribute))) {
             for argument in attribute.arguments?.as(LabeledExprListSyntax.self) ?? [] {
                 switch argument.label?.text {
                 case nil:
@@ -229,7 +231,7 @@ struct TableShape {
                 else { continue }  // computed: not a parameter
             }
             let attributes = variable.attributes.map { TableMember.attributeName($0) }
-            if attributes.contains(where: { $0 != "Column" && $0 != "Ephemeral" }) { return false }
+            if attributes.contains(where: { $0 != "Column" && $0 != "Columns" && $0 != "Ephemeral" }) { return false }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             if attributes.contains("Ephemeral") {
                 // A `var` with a default is a defaulted parameter; a `let` with one is none.

@@ -57,9 +57,10 @@ extension QueryExpression where QueryValue: QueryRepresentable {
     }
 }
 
-extension PrimaryKeyedTableDefinition {
+extension PrimaryKeyedTableDefinition where PrimaryColumn == TableColumn<QueryValue, PrimaryKey> {
     /// `COUNT([DISTINCT] primaryKey) [FILTER (WHERE …)]`: the number of rows of this table
-    /// (0 for the unmatched side of a left join).
+    /// (0 for the unmatched side of a left join). A table whose key is a group has none, as in
+    /// StructuredQueries: count one of the group's columns.
     ///
     /// ```swift
     /// Reminder.select { $0.count(filter: !$0.isCompleted) }

@@ -153,6 +153,19 @@ extension Array where Element == DatabaseValue {
     }
 }
 
+// A group is written, and is a primary key, as its written columns: a composite key
+// (`let id: Enrollment.ID`) compares as a row value, `("courseID", "studentID") = (?, ?)`.
+extension ColumnGroup: _TableColumnExpression where Values: BindableRow, Values.QueryOutput == Values {
+    /// The names of the group's written columns.
+    public var _writtenNames: [String] { (_groupedColumns(writable: true) ?? []).map(\.name) }
+    /// The group's written columns as a row value.
+    public var _writtenExpression: SQLExpression { .row((_groupedColumns(writable: true) ?? []).map(\.sqlExpression)) }
+    /// The value's columns, bound in order.
+    public func _databaseValues(_ value: Values) throws -> [DatabaseValue] { try value.databaseValues() }
+    /// The values as a row value.
+    public func _operand(_ values: [SQLExpression]) -> SQLExpression { .row(values) }
+}
+
 // MARK: - Comparing a whole group
 
 extension ColumnGroup where Values: BindableRow {

@@ -59,16 +59,17 @@ public protocol PrimaryKeyedTable: Table where TableColumns: PrimaryKeyedTableDe
 }
 
 /// The columns of a table with a primary key.
+///
+/// The key is one column (`TableColumn<Reminder, Int>`) or a column group whose columns
+/// together are the key (`ColumnGroup<Enrollment, Enrollment.ID>`, a composite key).
 public protocol PrimaryKeyedTableDefinition: TableDefinition {
-    /// The primary key's value type (as stored).
-    associatedtype PrimaryKey: QueryBindable
-    /// The primary-key column.
-    var primaryKey: TableColumn<QueryValue, PrimaryKey> { get }
-}
-
-extension PrimaryKeyedTableDefinition {
-    /// The primary-key column's name.
-    var primaryKeyName: String { primaryKey.name }
+    /// The primary key's value type (as stored): a value stored in one column, or the
+    /// `@Selection` row of a composite key.
+    associatedtype PrimaryKey: QueryRepresentable
+    /// The type of the key's column: a ``TableColumn``, or a ``ColumnGroup`` for a composite key.
+    associatedtype PrimaryColumn: _TableColumnExpression<QueryValue, PrimaryKey>
+    /// The primary-key column (or group of columns).
+    var primaryKey: PrimaryColumn { get }
 }
 
 /// A column of a table, typed by the stored `Value` (a plain type or a representation).
@@ -123,6 +124,51 @@ extension TableColumnExpression {
     public func _groupedColumns(writable: Bool) -> [any TableColumnExpression]? { nil }
 }
 
+/// A column, or a column group, as a place values are written to: a table's primary key, and
+/// each of the columns named in `insert { ($0.timestamps, $0.title) } values: { … }`.
+///
+/// A ``TableColumn`` of a bindable value writes one column; a ``ColumnGroup`` writes its
+/// group's columns, and compares with a value as a row value (`("a", "b") = (?, ?)`).
+public protocol _TableColumnExpression<Root, Value>: TableColumnExpression, QueryExpression
+where QueryValue == Value, Value: QueryRepresentable {
+    /// The table the column belongs to.
+    associatedtype Root
+    /// The value type the column (or group) holds, as stored.
+    associatedtype Value
+    /// The names of the columns written, in the order ``_databaseValues(_:)`` binds them.
+    var _writtenNames: [String] { get }
+    /// The written columns as one operand: the column, or the group's columns as a row value.
+    var _writtenExpression: SQLExpression { get }
+    /// A value's column values, bound as an insert binds them; throws for a value SQLite
+    /// cannot hold.
+    func _databaseValues(_ value: Value.QueryOutput) throws -> [DatabaseValue]
+    /// Expressions of the written columns' values as one operand: the value, or a row value.
+    func _operand(_ values: [SQLExpression]) -> SQLExpression
+}
+
+extension _TableColumnExpression {
+    /// A value as one operand, bound; a value that cannot be bound binds NULLs, as
+    /// ``QueryBindable/sqlExpression`` does, so a comparison with it holds for no row.
+    @usableFromInline func _boundOperand(_ value: Value.QueryOutput) -> SQLExpression {
+        let values = (try? _databaseValues(value)) ?? Array(repeating: .null, count: _writtenNames.count)
+        return _operand(values.map(SQLExpression.value))
+    }
+}
+
+extension TableColumn: _TableColumnExpression where Value: QueryBindable {
+    /// The column's name.
+    public var _writtenNames: [String] { [name] }
+    /// The column.
+    public var _writtenExpression: SQLExpression { sqlExpression }
+    /// The value in the column's representation.
+    @inlinable
+    public func _databaseValues(_ value: Value.QueryOutput) throws -> [DatabaseValue] {
+        [try Value(queryOutput: value).databaseValueForBinding()]
+    }
+    /// The one value.
+    public func _operand(_ values: [SQLExpression]) -> SQLExpression { values.first ?? .null }
+}
+
 // MARK: - Optional tables (outer joins)
 
 /// The columns of a table on the optional side of an outer join: every column reads as
@@ -173,7 +219,11 @@ extension Optional: Table where Wrapped: Table {
     public static var tableAlias: String? { Wrapped.tableAlias }
 }
 
-extension OptionalTableColumns: PrimaryKeyedTableDefinition where Base.TableColumns: PrimaryKeyedTableDefinition {
+// A table on the optional side of a join has a primary key when it is one column: what
+// `$1.count()` counts.
+extension OptionalTableColumns: PrimaryKeyedTableDefinition
+where Base.TableColumns: PrimaryKeyedTableDefinition, Base.TableColumns.PrimaryKey: QueryBindable,
+    Base.TableColumns.PrimaryColumn == TableColumn<Base, Base.TableColumns.PrimaryKey> {
     /// The primary key's value type.
     public typealias PrimaryKey = Base.TableColumns.PrimaryKey._Optionalized
 

@@ -102,7 +102,10 @@ public enum TableAlias<Base: Table, Name: AliasName>: Table {
     }
 }
 
-extension TableAlias.TableColumns: PrimaryKeyedTableDefinition where Base.TableColumns: PrimaryKeyedTableDefinition {
+// An alias of a table whose key is one column has that key, qualified by the alias.
+extension TableAlias.TableColumns: PrimaryKeyedTableDefinition
+where Base.TableColumns: PrimaryKeyedTableDefinition, Base.TableColumns.PrimaryKey: QueryBindable,
+    Base.TableColumns.PrimaryColumn == TableColumn<Base, Base.TableColumns.PrimaryKey> {
     /// The primary key's value type.
     public typealias PrimaryKey = Base.TableColumns.PrimaryKey
 

@@ -31,6 +31,20 @@ public macro Table(_ name: String = "") = #externalMacro(module: "CairnMacros", 
 /// @Column("due_at", as: Date.UnixTimeRepresentation?.self) var dueDate: Date?
 /// ```
 ///
+/// On a property whose type is a `@Selection` row (a column group), `primaryKey: true` makes
+/// the group's columns together the table's primary key; a group named `id` is the key
+/// without it:
+///
+/// ```swift
+/// @Table struct Enrollment {
+///     @Selection struct ID: Hashable { let courseID: Int; let studentID: Int }
+///     let id: ID
+///     var grade: String?
+/// }
+/// Enrollment.find(Enrollment.ID(courseID: 42, studentID: 1729))
+/// // SELECT … FROM "enrollments" WHERE ("enrollments"."courseID", "enrollments"."studentID") = (?, ?)
+/// ```
+///
 /// A generated column (`GENERATED ALWAYS AS (…) VIRTUAL` or `STORED` in the table's
 /// `CREATE TABLE`) is read like any other and never written: it is left out of `INSERT`s,
 /// upserts, whole-row `UPDATE`s and the `Draft`.
@@ -50,6 +64,14 @@ public macro Column(
     _ name: String = "", as representableType: (any QueryBindable.Type)? = nil, primaryKey: Bool = false,
     generated: GeneratedColumnStorage? = nil
 ) = #externalMacro(module: "CairnMacros", type: "ColumnMacro")
+
+/// StructuredQueries' older spelling of ``Column(_:as:primaryKey:generated:)`` for a column
+/// group, kept (deprecated, as there) so that `@Columns(primaryKey: true) let id: Enrollment.ID`
+/// compiles: a composite primary key.
+@available(*, deprecated, renamed: "Column")
+@attached(peer)
+public macro Columns(as representableType: (any QueryBindable.Type)? = nil, primaryKey: Bool = false) =
+    #externalMacro(module: "CairnMacros", type: "ColumnMacro")
 
 /// How the database keeps a generated column (`@Column(generated:)`): computed when read
 /// (`VIRTUAL`) or when the row is written (`STORED`). Cairn reads both alike and writes neither.

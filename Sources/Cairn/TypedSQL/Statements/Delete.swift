@@ -63,12 +63,11 @@ extension PrimaryKeyedTable {
     ///
     /// ```swift
     /// try Tag.delete(tag).execute(db)  // DELETE FROM "tags" WHERE "tags"."id" = ?
+    /// try Enrollment.delete(enrollment).execute(db)   // a composite key
+    /// // DELETE FROM "enrollments" WHERE ("enrollments"."courseID", "enrollments"."studentID") = (?, ?)
     /// ```
     public static func delete(_ row: Self) -> Delete<Self, ()> where Self: InsertableRow, Self.Into == Self {
-        let key = columns.primaryKey
-        let index = columns.writableColumns.firstIndex { $0.name == key.name } ?? 0
-        let value = (try? row.databaseValues()).flatMap { index < $0.count ? $0[index] : nil } ?? .null
-        let byKey = key.sqlExpression.equals(.value(value))
+        let byKey = columns.primaryKey._writtenExpression.equals(keyOperand(ofWritten: (try? row.databaseValues()) ?? []))
         return Delete(statement: SQLDelete(from: tableName).where(defaultScopeCondition.map { $0.and(byKey) } ?? byKey),
                       decodeReturning: nil)
     }

@@ -16,50 +16,35 @@ extension Table {
     /// // INSERT INTO "tags" ("title") VALUES (?), (?)
     /// ```
     ///
+    /// A column group named among them writes its columns in its place, from one value of its
+    /// type:
+    ///
+    /// ```swift
+    /// Item.insert { ($0.status, $0.title) } values: { (Status(isOutOfStock: true), "Phone") }
+    /// // INSERT INTO "items" ("isOutOfStock", "isOnBackOrder", "title") VALUES (?, ?, ?)
+    /// ```
+    ///
     /// Each value is bound in its column's representation. The `values` closure is an
     /// ``InsertValuesBuilder``: rows, arrays of rows, `if` and `for`.
-    public static func insert<each C: TableColumnExpression & QueryExpression>(
+    public static func insert<each C: _TableColumnExpression>(
         _ columns: (TableColumns) -> (repeat each C),
         @InsertValuesBuilder<(repeat (each C).QueryValue.QueryOutput)>
         values rows: () -> [(repeat (each C).QueryValue.QueryOutput)]
-    ) -> Insert<Self, ()> where repeat (each C).QueryValue: QueryBindable {
+    ) -> Insert<Self, ()> {
         let chosen = columns(Self.columns)
         var names: [String] = []
-        for column in repeat each chosen { names.append(column.name) }
+        for column in repeat each chosen { names.append(contentsOf: column._writtenNames) }
         var failure: String?
         let values = rows().map { row in
             var expressions: [SQLExpression] = []
+            expressions.reserveCapacity(names.count)
             for (column, value) in repeat (each chosen, each row) {
-                do { expressions.append(try bound(value, for: column)) } catch {
+                do { expressions.append(contentsOf: try column._databaseValues(value).map(SQLExpression.value)) } catch {
                     failure = failure ?? "\(error)"
-                    expressions.append(.null)
+                    expressions.append(contentsOf: Array(repeating: SQLExpression.null, count: column._writtenNames.count))
                 }
             }
             return expressions
-        }
-        return Insert(
-            statement: SQLInsert(into: tableName, as: tableAlias, columns: names, values: values),
-            bindingFailure: values.isEmpty ? "no rows to insert" : failure, decodeReturning: nil)
-    }
-
-    /// `INSERT INTO table (group's columns…) VALUES (…), …`: a column group named, one value of
-    /// its type per row.
-    ///
-    /// ```swift
-    /// Item.insert { $0.status } values: { Status(isOutOfStock: true, isOnBackOrder: true) }
-    /// // INSERT INTO "items" ("isOutOfStock", "isOnBackOrder") VALUES (?, ?)
-    /// ```
-    public static func insert<Values: Table & BindableRow>(
-        _ group: (TableColumns) -> ColumnGroup<Self, Values>,
-        @InsertValuesBuilder<Values> values rows: () -> [Values]
-    ) -> Insert<Self, ()> {
-        let names = (group(Self.columns)._groupedColumns(writable: true) ?? []).map(\.name)
-        var failure: String?
-        let values = rows().map { row in
-            do { return try row.databaseValues().map(SQLExpression.value) } catch {
-                failure = failure ?? "\(error)"
-                return Array(repeating: SQLExpression.null, count: names.count)
-            }
         }
         return Insert(
             statement: SQLInsert(into: tableName, as: tableAlias, columns: names, values: values),
@@ -75,13 +60,13 @@ extension Table {
     /// // INSERT INTO "counters" ("id", "count") VALUES (?, ?)
     /// // ON CONFLICT ("id") DO UPDATE SET "count" = "counters"."count" + "excluded"."count"
     /// ```
-    public static func insert<each C: TableColumnExpression & QueryExpression, each Target: TableColumnExpression>(
+    public static func insert<each C: _TableColumnExpression, each Target: TableColumnExpression>(
         _ columns: (TableColumns) -> (repeat each C),
         @InsertValuesBuilder<(repeat (each C).QueryValue.QueryOutput)>
         values rows: () -> [(repeat (each C).QueryValue.QueryOutput)],
         onConflict target: (TableColumns) -> (repeat each Target),
         doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void
-    ) -> Insert<Self, ()> where repeat (each C).QueryValue: QueryBindable {
+    ) -> Insert<Self, ()> {
         insert(columns, values: rows).onConflict(target, doUpdate: updates)
     }
 
@@ -100,21 +85,13 @@ extension Table {
         select selection: () -> Select<(repeat (each C).QueryValue.QueryOutput), F, J>
     ) -> Insert<Self, ()> where repeat (each C).QueryValue: QueryRepresentable {
         var names: [String] = []
-        for column in repeat each columns(Self.columns) { names.append(column.name) }
+        for column in repeat each columns(Self.columns) { names.append(contentsOf: groupedColumnNames(column, writable: true)) }
         let query = selection()
         return Insert(
             statement: SQLInsert(into: tableName, as: tableAlias, columns: names, source: .select(query.query)),
             bindingFailure: query.isSelected ? nil : "the query chooses no columns: add select { … }",
             decodeReturning: nil)
     }
-}
-
-/// `value` as a bound value in `column`'s representation; throws for a value SQLite cannot
-/// hold (a `UInt64` above `Int64.max`, a JSON value that does not encode), which
-/// `QueryBindable.sqlExpression` would bind as `NULL`.
-private func bound<C: QueryExpression>(_ value: C.QueryValue.QueryOutput, for column: C) throws -> SQLExpression
-where C.QueryValue: QueryBindable {
-    .value(try C.QueryValue(queryOutput: value).databaseValueForBinding())
 }
 
 extension Insert {
@@ -124,7 +101,7 @@ extension Insert {
         doUpdate updates: (inout Updates<Into>, Excluded<Into>) -> Void
     ) -> Self {
         var names: [String] = []
-        for column in repeat each target(Into.columns) { names.append(column.name) }
+        for column in repeat each target(Into.columns) { names.append(contentsOf: groupedColumnNames(column, writable: false)) }
         var assignments = Updates<Into>()
         updates(&assignments, Excluded())
         var insert = self
@@ -134,4 +111,11 @@ extension Insert {
             : statement.onConflict(names, doUpdate: assignments.assignments)
         return insert
     }
+}
+
+/// The names of a column named in a statement, a group's in its place: `onConflict: { $0.id }`
+/// on a composite key is `ON CONFLICT ("courseID", "studentID")`, as in StructuredQueries; with
+/// `writable`, a group's generated columns are left out.
+func groupedColumnNames(_ column: some TableColumnExpression, writable: Bool) -> [String] {
+    column._groupedColumns(writable: writable)?.map(\.name) ?? [column.name]
 }

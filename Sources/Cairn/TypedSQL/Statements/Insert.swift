@@ -70,17 +70,19 @@ extension Table {
         var values: [[SQLExpression]] = []
         var failure: String?
         // A draft without its key asks the database for one: a NULL rowid in SQLite, the
-        // identity's next value (`DEFAULT`) in PostgreSQL, which refuses a NULL key.
-        let draftKey = Row.self is any TableDraft.Type
-            ? (columns as? any PrimaryKeyedTableDefinition).flatMap { key in
-                columns.writableColumns.firstIndex { $0.name == key.primaryKeyName }
-            }
-            : nil
+        // identity's next value (`DEFAULT`) in PostgreSQL, which refuses a NULL key. A
+        // composite key's columns each take their default.
+        let draftKey: [Int] = Row.self is any TableDraft.Type
+            ? (columns as? any PrimaryKeyedTableDefinition).map { definition in
+                let keyNames = definition.primaryKey._writtenNames
+                return columns.writableColumns.indices.filter { keyNames.contains(columns.writableColumns[$0].name) }
+            } ?? []
+            : []
         for row in rows {
             do {
                 var rowValues = try row.databaseValues().map { SQLExpression.value($0) }
-                if let draftKey, draftKey < rowValues.count, rowValues[draftKey] == .value(.null) {
-                    rowValues[draftKey] = .databaseDefault
+                for index in draftKey where index < rowValues.count && rowValues[index] == .value(.null) {
+                    rowValues[index] = .databaseDefault
                 }
                 values.append(rowValues)
             } catch {
@@ -163,9 +165,9 @@ extension Table {
         @InsertValuesBuilder<Row> _ rows: () -> [Row],
         onConflictDoNothing target: (TableColumns) -> (repeat each Target)
     ) -> Insert<Self, ()> where Row.Into == Self {
-        var names: [String] = []
-        for column in repeat each target(columns) { names.append(column.name) }
         var insert = insertStatement(rows())
+        var names: [String] = []
+        for column in repeat each target(columns) { names.append(contentsOf: groupedColumnNames(column, writable: false)) }
         insert.statement = insert.statement.onConflictDoNothing(names)
         return insert
     }
@@ -200,6 +202,9 @@ extension PrimaryKeyedTable {
     /// Tag.upsert { Tag.Draft(id: 1, title: "Home") }
     /// // INSERT INTO "tags" ("id", "title") VALUES (?, ?)
     /// // ON CONFLICT ("id") DO UPDATE SET "title" = "excluded"."title"
+    /// Enrollment.upsert { Enrollment(id: Enrollment.ID(courseID: 42, studentID: 1729), grade: "A") }
+    /// // INSERT INTO "enrollments" ("courseID", "studentID", "grade") VALUES (?, ?, ?)
+    /// // ON CONFLICT ("courseID", "studentID") DO UPDATE SET "grade" = "excluded"."grade"
     /// ```
     public static func upsert<Row: InsertableRow>(
         @InsertValuesBuilder<Row> _ rows: () -> [Row]
@@ -208,13 +213,13 @@ extension PrimaryKeyedTable {
     }
 
     static func upsertStatement<Row: InsertableRow>(_ rows: [Row]) -> Insert<Self, ()> {
-        let key = columns.primaryKey.name
-        let assignments = columns.writableColumns.map(\.name).filter { $0 != key }
+        let keyNames = columns.primaryKey._writtenNames
+        let assignments = columns.writableColumns.map(\.name).filter { !keyNames.contains($0) }
             .map { SQLAssignment($0, .excluded($0)) }
         var insert = insertStatement(rows)
         insert.statement = assignments.isEmpty
-            ? insert.statement.onConflictDoNothing([key])
-            : insert.statement.onConflict([key], doUpdate: assignments)
+            ? insert.statement.onConflictDoNothing(keyNames)
+            : insert.statement.onConflict(keyNames, doUpdate: assignments)
         return insert
     }
 }

@@ -79,7 +79,7 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     /// may bind values of its own, which a template of the table could not know).
     @inlinable var lookupTemplate: SQLTemplate? {
         guard let keyLookup, !appliesDefaultScope || From.all.writtenCondition == nil else { return nil }
-        return SQLTemplate(From.self, .primaryKeyLookup, values: [keyLookup.key], statement: keyLookup.statement)
+        return SQLTemplate(From.self, .primaryKeyLookup, values: keyLookup.keys, statement: keyLookup.statement)
     }
 
     /// The statement's clauses, with the table's default scope's `WHERE` first when it
@@ -99,11 +99,12 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
 /// A lookup of one row by its primary key: the bound key, and the table's lookup statement,
 /// which knows the key column. No expression is built until the lookup is read as IR.
 @usableFromInline struct KeyLookup: Sendable {
-    @usableFromInline let key: DatabaseValue
+    /// The key's values, bound: one, or one per column of a composite key.
+    @usableFromInline let keys: [DatabaseValue]
     @usableFromInline let statement: any PrimaryKeyLookupStatement.Type
 
-    @usableFromInline init(key: DatabaseValue, statement: any PrimaryKeyLookupStatement.Type) {
-        self.key = key
+    @usableFromInline init(keys: [DatabaseValue], statement: any PrimaryKeyLookupStatement.Type) {
+        self.keys = keys
         self.statement = statement
     }
 
@@ -111,28 +112,32 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     /// is found by the value it was written with (a key that cannot be bound binds NULL, as its
     /// `sqlExpression` does, and finds none).
     @inlinable init<T: PrimaryKeyedTable>(_ table: T.Type, _ key: T.TableColumns.PrimaryKey.QueryOutput) {
+        let column = T.columns.primaryKey
         self.init(
-            key: (try? T.TableColumns.PrimaryKey(queryOutput: key).databaseValueForBinding()) ?? .null,
+            keys: (try? column._databaseValues(key)) ?? Array(repeating: .null, count: column._writtenNames.count),
             statement: PrimaryKeyLookupOf<T>.self)
     }
 
-    /// `column = key`.
-    @usableFromInline var condition: SQLExpression { statement.keyColumn.equals(.value(key)) }
+    /// `column = key`, or `(columns…) = (keys…)` for a composite key.
+    @usableFromInline var condition: SQLExpression { statement.condition(keys.map(SQLExpression.value)) }
 }
 
 /// The statement of a lookup template: every column of the rows whose primary key equals
 /// the one value.
 @usableFromInline protocol PrimaryKeyLookupStatement: SQLTemplateStatement {
-    /// The primary-key column, qualified by its table.
-    static var keyColumn: SQLExpression { get }
+    /// The primary key, qualified by its table, equal to `keys`.
+    static func condition(_ keys: [SQLExpression]) -> SQLExpression
 }
 
 /// ``PrimaryKeyLookupStatement`` of `From`.
 @usableFromInline enum PrimaryKeyLookupOf<From: PrimaryKeyedTable>: PrimaryKeyLookupStatement {
-    @usableFromInline static var keyColumn: SQLExpression { From.columns.primaryKey.sqlExpression }
+    @usableFromInline static func condition(_ keys: [SQLExpression]) -> SQLExpression {
+        let key = From.columns.primaryKey
+        return key._writtenExpression.equals(key._operand(keys))
+    }
 
     @usableFromInline static func statement(for _: SQLTemplate.Kind, _ expressions: [SQLExpression]) -> SQLStatement {
-        .select(AllRowsQueries.query(for: From.self).where(keyColumn.equals(expressions[0])))
+        .select(AllRowsQueries.query(for: From.self).where(condition(expressions)))
     }
 }
 
@@ -444,15 +449,16 @@ extension Select where From: PrimaryKeyedTable {
             lookup.keyLookup = KeyLookup(From.self, key)
             return lookup
         }
-        let value = From.TableColumns.PrimaryKey(queryOutput: key).sqlExpression
-        return with { $0 = $0.where(From.columns.primaryKey.sqlExpression.equals(value)) }
+        let column = From.columns.primaryKey
+        return with { $0 = $0.where(column._writtenExpression.equals(column._boundOperand(key))) }
     }
 
-    /// Filters to the rows with any of the given primary keys (`pk IN (…)`).
+    /// Filters to the rows with any of the given primary keys (`pk IN (…)`; a composite key
+    /// `("a", "b") IN ((?, ?), …)`).
     public func find(_ keys: some Sequence<From.TableColumns.PrimaryKey.QueryOutput>) -> Self {
         let column = From.columns.primaryKey
-        let values = keys.map { From.TableColumns.PrimaryKey(queryOutput: $0).sqlExpression }
-        return with { $0 = $0.where(column.sqlExpression.in(values)) }
+        let values = keys.map { column._boundOperand($0) }
+        return with { $0 = $0.where(column._writtenExpression.in(values)) }
     }
 
     /// Filters to the row whose primary key equals an expression: a column of another table,
@@ -466,7 +472,7 @@ extension Select where From: PrimaryKeyedTable {
     where Key.QueryValue: QueryRepresentable,
         Key.QueryValue._Optionalized == From.TableColumns.PrimaryKey._Optionalized {
         let column = From.columns.primaryKey
-        return with { $0 = $0.where(column.sqlExpression.equals(key.sqlExpression)) }
+        return with { $0 = $0.where(column._writtenExpression.equals(key.sqlExpression)) }
     }
 }
 

@@ -106,42 +106,56 @@ extension PrimaryKeyedTable where Self: InsertableRow, Self.Into == Self {
     /// ```swift
     /// try Tag.update(Tag(id: 1, title: "Home")).execute(db)
     /// // UPDATE "tags" SET "title" = ? WHERE "tags"."id" = ?
+    /// try Enrollment.update(enrollment).execute(db)   // a composite key: `let id: Enrollment.ID`
+    /// // UPDATE "enrollments" SET "grade" = ? WHERE ("enrollments"."courseID", "enrollments"."studentID") = (?, ?)
     /// ```
     public static func update(_ row: Self) -> Update<Self, ()> {
         let names = WritableColumnNames.names(of: Self.self)
         let key = columns.primaryKey
+        let keyNames = key._writtenNames
         do {
             let values = try row.databaseValues()
             // Without a default scope, the text depends only on the table: a template, whose
-            // values are the other columns' in order, then the key.
-            if defaultScopeCondition == nil, let template = rowUpdateTemplate(values, names: names, key: key) {
+            // values are the other columns' in order, then the key's.
+            if defaultScopeCondition == nil, let template = rowUpdateTemplate(values, names: names, keyNames: keyNames) {
                 return Update(template: template)
             }
-            var assignments: [SQLAssignment] = []
-            var keyValue = SQLExpression.null
-            for (name, value) in zip(names, values) {
-                if name == key.name { keyValue = .value(value) } else { assignments.append(SQLAssignment(name, .value(value))) }
-            }
-            let byKey = key.sqlExpression.equals(keyValue)
+            let assignments = zip(names, values).filter { !keyNames.contains($0.0) }.map { SQLAssignment($0, .value($1)) }
+            let byKey = key._writtenExpression.equals(keyOperand(ofWritten: values))
             let statement = SQLUpdate(tableName, set: assignments).where(defaultScopeCondition.map { $0.and(byKey) } ?? byKey)
             return Update(statement: statement, bindingFailure: nil, decodeReturning: nil)
         } catch {
             return Update(statement: SQLUpdate(tableName, set: []), bindingFailure: "\(error)", decodeReturning: nil)
         }
     }
-}
 
-extension PrimaryKeyedTable where Self: InsertableRow, Self.Into == Self {
     /// `UPDATE table SET every other column = ? WHERE primaryKey = ?` as a template of the
     /// table, for a row's `values` in the order of `names`; `nil` for a table whose only
-    /// column is its key (an update that assigns nothing, which `sqlStatement()` reports).
-    private static func rowUpdateTemplate(
-        _ values: [DatabaseValue], names: [String], key: TableColumn<Self, TableColumns.PrimaryKey>
-    ) -> SQLTemplate? {
-        guard let keyIndex = names.firstIndex(of: key.name), names.count > 1, values.count == names.count else { return nil }
-        var ordered = values
-        ordered.append(ordered.remove(at: keyIndex))
+    /// columns are its key (an update that assigns nothing, which `sqlStatement()` reports).
+    private static func rowUpdateTemplate(_ values: [DatabaseValue], names: [String], keyNames: [String]) -> SQLTemplate? {
+        guard names.count > keyNames.count, values.count == names.count else { return nil }
+        var ordered: [DatabaseValue] = []
+        ordered.reserveCapacity(values.count)
+        for (name, value) in zip(names, values) where !keyNames.contains(name) { ordered.append(value) }
+        guard ordered.count == names.count - keyNames.count else { return nil }
+        for (name, value) in zip(names, values) where keyNames.contains(name) { ordered.append(value) }
         return SQLTemplate(Self.self, .rowUpdate, values: ordered, statement: RowUpdateStatement<Self>.self)
+    }
+}
+
+extension PrimaryKeyedTable {
+    /// The primary key of a row whose written `values` are in the order of its writable
+    /// columns, bound as one operand: the key's value, or a composite key's row value. NULLs
+    /// when the values do not hold the key, so that the comparison holds for no row.
+    static func keyOperand(ofWritten values: [DatabaseValue]) -> SQLExpression {
+        let key = columns.primaryKey
+        let keyNames = key._writtenNames
+        var keyValues: [SQLExpression] = []
+        for (name, value) in zip(WritableColumnNames.names(of: Self.self), values) where keyNames.contains(name) {
+            keyValues.append(.value(value))
+        }
+        if keyValues.count != keyNames.count { keyValues = Array(repeating: .null, count: keyNames.count) }
+        return key._operand(keyValues)
     }
 }
 
@@ -150,9 +164,11 @@ extension PrimaryKeyedTable where Self: InsertableRow, Self.Into == Self {
 private enum RowUpdateStatement<T: PrimaryKeyedTable>: SQLTemplateStatement {
     static func statement(for _: SQLTemplate.Kind, _ expressions: [SQLExpression]) -> SQLStatement {
         let key = T.columns.primaryKey
-        let assigned = WritableColumnNames.names(of: T.self).filter { $0 != key.name }
-        let assignments = zip(assigned, expressions.dropLast()).map { SQLAssignment($0, $1) }
-        return .update(SQLUpdate(T.tableName, set: assignments).where(key.sqlExpression.equals(expressions.last ?? .null)))
+        let keyNames = key._writtenNames
+        let assigned = WritableColumnNames.names(of: T.self).filter { !keyNames.contains($0) }
+        let assignments = zip(assigned, expressions).map { SQLAssignment($0, $1) }
+        let keyValues = Array(expressions.suffix(keyNames.count))
+        return .update(SQLUpdate(T.tableName, set: assignments).where(key._writtenExpression.equals(key._operand(keyValues))))
     }
 }
 
