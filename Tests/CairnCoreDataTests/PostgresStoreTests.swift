@@ -104,7 +104,9 @@ struct PostgresFetchRequestInSwiftTests {
     func fill(_ container: ModelContainer) throws {
         let context = ModelContext(container)
         for (index, name) in Self.names.enumerated() {
-            var row: [String: Any] = ["id": index + 1, "amount": Double(index) * 1.5]
+            var row: [String: Any] = [
+                "id": index + 1, "amount": Double(index) * 1.5, "categoryName": index % 3 == 0 ? "Food" : "Travel",
+            ]
             if let name { row["name"] = name }
             context.insert(StoredExpense(row: row))
         }
@@ -161,6 +163,49 @@ struct PostgresFetchRequestInSwiftTests {
                 let models = try remote.fetch(identifiers).compactMap { remote.model(for: $0) as? StoredExpense }
                 #expect(models.map(\.ref) == expected, "identifiers: \(label)")
             }
+        }
+    }
+
+    /// Swift chooses the rows by the predicate; the server fetches, groups, adds up, sorts and
+    /// pages the rows chosen, as the same request does on SQLite.
+    @Test func dictionariesAnswerAsOnSQLite() throws {
+        let sqlite = try ModelContainer(
+            for: Schema([StoredExpense.self]), configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+        try fill(sqlite)
+        let total = NSExpressionDescription()
+        total.name = "total"
+        total.expression = NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "amount")])
+        total.expressionResultType = .doubleAttributeType
+        func request(_ properties: [Any], groupBy: [Any]? = nil, sort: [NSSortDescriptor] = [], limit: Int = 0)
+            -> NSFetchRequest<NSDictionary>
+        {
+            let request = NSFetchRequest<NSDictionary>(entityName: "StoredExpense")
+            request.resultType = .dictionaryResultType
+            request.predicate = NSPredicate(format: "name CONTAINS[cd] %@", "cafe")
+            request.propertiesToFetch = properties
+            request.propertiesToGroupBy = groupBy
+            request.sortDescriptors = sort
+            request.fetchLimit = limit
+            return request
+        }
+        let requests = [
+            request(["ref", "name"], sort: [NSSortDescriptor(key: "amount", ascending: false)], limit: 3),
+            request([total]),
+            request(["categoryName", total], groupBy: ["categoryName"], sort: [NSSortDescriptor(key: "categoryName", ascending: true)]),
+        ]
+        try PostgresTestSchema.withSchema { url in
+            let server = try ModelContainer(
+                for: Schema([StoredExpense.self]), configurations: [ModelConfiguration(url: try #require(URL(string: url)))])
+            try fill(server)
+            let (local, remote) = (ModelContext(sqlite), ModelContext(server))
+            for (index, request) in requests.enumerated() {
+                let expected: [NSDictionary] = try local.fetch(request)
+                let fetched: [NSDictionary] = try remote.fetch(request)
+                #expect(!expected.isEmpty, "request \(index)")
+                #expect(fetched == expected, "request \(index)")
+            }
+            let first: [NSDictionary] = try local.fetch(requests[0])
+            #expect(first.compactMap { $0["ref"] as? Int } == [8, 7, 3])
         }
     }
 

@@ -301,7 +301,18 @@ extension ModelContext {
         let sqlEntity = FormatSQLEntity(entity)
         let select = try request.sqlSelect(for: sqlEntity, as: .dictionaryResultType)
         let columns = try request.dictionaryColumns(for: sqlEntity)
-        let (store, rows) = try storedRows(entityName: entity.name, select)
+        let store: String, rows: [[DatabaseValue]]
+        do {
+            (store, rows) = try storedRows(entityName: entity.name, select)
+        } catch let error as SQLRenderError where error.unsupportedDialect != nil {
+            // A server that cannot run the predicate as Swift does: Swift chooses the rows by
+            // it (objectsInSwift), and the server groups, adds up, orders and pages the rows
+            // chosen, by their keys. A sort or havingPredicate the server cannot run still fails.
+            guard let keys = try keysChosenInSwift(request, entity), keys.count <= Self.mostKeysChosenInSwift else { throw error }
+            let chosen = SQLExpression.column(sqlEntity.primaryKey, table: sqlEntity.table).in(values: keys.map(DatabaseValue.integer))
+            (store, rows) = try storedRows(
+                entityName: entity.name, try request.sqlSelect(for: sqlEntity, as: .dictionaryResultType, condition: chosen))
+        }
         return try rows.map { row in
             var dictionary: [String: Any] = [:]
             for (column, value) in zip(columns, row) {
@@ -311,6 +322,25 @@ extension ModelContext {
             }
             return dictionary
         }
+    }
+}
+
+extension ModelContext {
+    /// The most keys a dictionary request's rows chosen in Swift are sent back to the server
+    /// with: an `IN` list of bound values, padded to a power of two, stays under PostgreSQL's
+    /// 65,535 parameters.
+    static var mostKeysChosenInSwift: Int { 30_000 }
+
+    /// The stored rows' keys that `request`'s predicate selects, evaluated in Swift
+    /// (`evaluate(with:)` on each model); nil for a request without a predicate.
+    fileprivate func keysChosenInSwift<T>(_ request: NSFetchRequest<T>, _ entity: Schema.Entity) throws -> [Int64]? {
+        guard let predicate = request.predicate else { return nil }
+        let matching = NSFetchRequest<any NSFetchRequestResult>(entityName: entity.name)
+        matching.predicate = predicate
+        func keys<M: PersistentModel>(_ type: M.Type) throws -> [Int64] {
+            try objectsInSwift(M.self, matching, entity, includingPending: false).compactMap { $0.persistentModelID.primaryKey }
+        }
+        return try keys(entity.modelType)
     }
 }
 

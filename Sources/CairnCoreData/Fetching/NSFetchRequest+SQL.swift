@@ -32,6 +32,14 @@ extension NSFetchRequest {
     func sqlSelect(for entity: FormatSQLEntity, as resultType: NSFetchRequestResultType, predicate predicateTree: FormatPredicate?)
         throws(FormatPredicateError) -> SQLSelect
     {
+        try sqlSelect(for: entity, as: resultType, condition: try predicateTree?.sqlCondition(for: entity))
+    }
+
+    /// The `SELECT` of this request as if its result type were `resultType` and its predicate
+    /// the SQL `condition` (the predicate's own, or the keys of the rows Swift chose by it).
+    func sqlSelect(for entity: FormatSQLEntity, as resultType: NSFetchRequestResultType, condition: SQLExpression?)
+        throws(FormatPredicateError) -> SQLSelect
+    {
         if let entityName, entityName != entity.name {
             throw FormatPredicateError(.unknownKey, "the request is for \(entityName), not \(entity.name)")
         }
@@ -40,8 +48,7 @@ extension NSFetchRequest {
         var select = SQLSelect([SQLSelectColumn](), from: .table(table))
         // A subentity of a `@Model` hierarchy reads only its rows of the shared table.
         select.condition = entity.rowCondition(alias: table)
-        if let predicateTree {
-            let condition = try predicateTree.sqlCondition(for: entity)
+        if let condition {
             select.condition = select.condition.map { $0.and(condition) } ?? condition
         }
         // The sort, then the primary key (dictionaries choose their own below).

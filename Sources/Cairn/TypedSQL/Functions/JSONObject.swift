@@ -11,8 +11,9 @@ import Foundation
 // stored value goes into the object as it is.
 //
 // SQLite writes a REAL in JSON with 15 significant digits, which does not give every `Double`
-// back; reals and dates are written with `printf('%!.17g', …)`, the shortest form that always
-// reads back as the same `Double`.
+// back; reals and dates are written with `printf('%!.17g', …)`, which reads back as the same
+// `Double` for magnitudes below about 1e200 (beyond, SQLite's own formatting can change the
+// last digit).
 
 /// A stored value whose column must be turned into the JSON form `JSONDecoder` reads for its
 /// Swift type.
