@@ -1,16 +1,17 @@
-// SQLite's `json_each` table-valued function over a JSON array column, spelled as
-// StructuredQueries spells it: `$0.tags.jsonEach()` is a statement over the array's elements,
-// to filter, select from, test with `exists()` or join, typically correlated with the row
-// that holds the array.
+// SQLite's `json_each` table-valued function over a JSON array or object column, spelled as
+// StructuredQueries spells it: `$0.tags.jsonEach()` is a statement over the array's elements
+// (or the object's members), to filter, select from, test with `exists()` or join, typically
+// correlated with the row that holds the JSON.
 
 /// The rows of SQLite's `json_each` over a JSON array: ``TableColumns/key``, the element's
-/// index, and ``TableColumns/value``, the element.
+/// index, and ``TableColumns/value``, the element; over a JSON object (a `[String: T]`
+/// dictionary), the member's key and its value.
 ///
-/// Statements of this table come from `jsonEach()` on a JSON array expression; its columns
+/// Statements of this table come from `jsonEach()` on a JSON expression; its columns
 /// go by the function's name, `"json_each"."key"` and `"json_each"."value"`. An element that
 /// is itself an object is JSON (`_CodableJSONRepresentation`), so `jsonExtract` reaches into it.
 public struct JSONEach<Key: QueryBindable, Value: QueryBindable>: Table {
-    /// The key of the element: its index in the array.
+    /// The key of the element: its index in the array, or its key in the object.
     public let key: Key.QueryOutput
     /// The element.
     public let value: Value.QueryOutput
@@ -116,7 +117,7 @@ extension QueryExpression where QueryValue: _JSONDocument {
     public func jsonEach<Context, Member: _JSONArrayDocument>(
         _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>
     ) -> SelectOf<JSONEach<Int, Member._JSONElement>> where Member._JSONElement: _JSONExtractable & QueryBindable {
-        JSONEach.select([sqlExpression, .value(.text(JSONPath<_JSONPathMember, QueryValue>()[keyPath: path].pathString))])
+        JSONEach.select([sqlExpression, Self.bound(path)])
     }
 
     /// `SELECT … FROM json_each(x, path)` over an array of `Codable` values at a key path.
@@ -124,6 +125,6 @@ extension QueryExpression where QueryValue: _JSONDocument {
     public func jsonEach<Context, Member: _JSONArrayDocument>(
         _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>
     ) -> SelectOf<JSONEach<Int, _CodableJSONRepresentation<Member._JSONElement>>> {
-        JSONEach.select([sqlExpression, .value(.text(JSONPath<_JSONPathMember, QueryValue>()[keyPath: path].pathString))])
+        JSONEach.select([sqlExpression, Self.bound(path)])
     }
 }

@@ -251,7 +251,7 @@ extension QueryExpression where QueryValue: _JSONDocument {
     }
 
     /// The key path's JSON path, bound; `[#]` after an array's path is the place past its end.
-    private static func bound<Context, Member>(
+    static func bound<Context, Member>(
         _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>, appending suffix: String = ""
     ) -> SQLExpression {
         .value(.text(JSONPath<_JSONPathMember, QueryValue>()[keyPath: path].pathString + suffix))
