@@ -10,12 +10,13 @@ import Foundation
 // - `Date` (REAL seconds since 2001-01-01, Cairn's default): `"t"."d" + 978307200, 'unixepoch'`
 //   (SQLite would read a bare number as a Julian day);
 // - `Date.UnixTimeRepresentation` (seconds since 1970): `"t"."d", 'unixepoch'`;
+// - `Date.JulianDayRepresentation` (a REAL Julian day): `"t"."d"`, SQLite's own reading;
 // - `Date.ISO8601Representation` (`2026-03-01T09:30:00.000Z`): `"t"."d"`, read as text.
 //
 // Every function works in UTC, as SQLite does without the 'localtime' modifier.
 
 /// A stored date that SQLite's date functions can read: `Date`, `Date.UnixTimeRepresentation`,
-/// `Date.ISO8601Representation`, or an optional one (whose components are then optional).
+/// `Date.JulianDayRepresentation`, `Date.ISO8601Representation`, or an optional one (whose components are then optional).
 public protocol _SQLiteDateValue: QueryRepresentable {
     /// `Int`, or `Int?` for an optional date.
     associatedtype _DateInteger: QueryRepresentable
@@ -80,6 +81,20 @@ extension Date.UnixTimeRepresentation: _SQLiteDateValue {
     /// 1970-01-01 is Julian day 2440587.5.
     public static func _dateStorage(_ timeValue: [SQLExpression]) -> SQLExpression {
         _seconds(since: 210_866_760_000_000, timeValue)
+    }
+}
+
+extension Date.JulianDayRepresentation: _SQLiteDateValue {
+    public typealias _DateInteger = Int
+    public typealias _DateReal = Double
+
+    public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] { [date] }
+
+    /// Days, not seconds: an offset goes through `julianday(…)` like a calendar modifier.
+    public static var _storesSeconds: Bool { false }
+
+    public static func _dateStorage(_ timeValue: [SQLExpression]) -> SQLExpression {
+        .function("julianday", timeValue)
     }
 }
 

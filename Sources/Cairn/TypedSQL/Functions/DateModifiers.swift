@@ -193,6 +193,11 @@ extension QueryExpression where Self == _ModifiedDate<Date.UnixTimeRepresentatio
     public static var now: Self { _ModifiedDate(base: nil, modifier: DateTimeModifier()) }
 }
 
+extension QueryExpression where Self == _ModifiedDate<Date.JulianDayRepresentation> {
+    /// The current date, stored as a Julian day: `julianday('now', …)`.
+    public static var now: Self { _ModifiedDate(base: nil, modifier: DateTimeModifier()) }
+}
+
 extension QueryExpression where Self == _ModifiedDate<Date.ISO8601Representation> {
     /// The current date, stored as ISO 8601 text.
     public static var now: Self { _ModifiedDate(base: nil, modifier: DateTimeModifier()) }

@@ -58,6 +58,13 @@ extension Date.UnixTimeRepresentation: JSONObjectMemberEncoding {
     }
 }
 
+extension Date.JulianDayRepresentation: JSONObjectMemberEncoding {
+    /// The day's milliseconds as seconds since 2001, read as the date functions read it.
+    static func jsonObjectValue(_ column: SQLExpression) -> SQLExpression {
+        exactJSONReal(Date._dateStorage(_timeValue(column)), nullWhen: column)
+    }
+}
+
 extension Date.ISO8601Representation: JSONObjectMemberEncoding {
     /// The text's milliseconds as seconds since 2001, read as the date functions read it.
     static func jsonObjectValue(_ column: SQLExpression) -> SQLExpression {

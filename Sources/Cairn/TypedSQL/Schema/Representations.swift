@@ -4,6 +4,7 @@ import Foundation
 // Representations choose how a Swift value is stored, with `@Column(as:)`:
 //
 //     @Column(as: Date.UnixTimeRepresentation.self) var createdAt: Date
+//     @Column(as: Date.JulianDayRepresentation.self) var observedAt: Date
 //     @Column(as: UUID.BytesRepresentation.self) var token: UUID
 //     @Column(as: [String].JSONRepresentation.self) var tags: [String]
 //
@@ -28,6 +29,48 @@ extension Date {
             case .real(let seconds): Self(queryOutput: Date(timeIntervalSince1970: seconds))
             default: nil
             }
+        }
+
+        /// Reads the value from the next result columns of a row.
+        public static func decode(from decoder: inout QueryDecoder) throws -> Date {
+            try decoder.decode(Self.self).queryOutput
+        }
+    }
+
+    /// Stores a `Date` as a REAL Julian day number (days since noon UTC, November 24, 4714 BC,
+    /// proleptic Gregorian), the number SQLite's date functions read a bare number as.
+    ///
+    /// ```swift
+    /// @Column(as: Date.JulianDayRepresentation.self) var observedAt: Date
+    /// Observation.insert { $0.observedAt } values: { Date(timeIntervalSince1970: 0) }
+    /// // INSERT INTO "observations" ("observedAt") VALUES (?)        (2440587.5)
+    /// ```
+    ///
+    /// A day is a `Double`, so a stored date keeps about 40 microseconds of precision near the
+    /// present; reading gives `Date(timeIntervalSince1970: (day - 2440587.5) * 86400)`.
+    public struct JulianDayRepresentation: QueryBindable, Hashable, Sendable {
+        /// The value as a query returns it.
+        public var queryOutput: Date
+        /// Wraps a value decoded from a query.
+        public init(queryOutput: Date) { self.queryOutput = queryOutput }
+
+        /// The Julian day of 1970-01-01T00:00:00Z.
+        static let unixEpochJulianDay = 2_440_587.5
+
+        /// The value as SQLite stores it.
+        public var databaseValue: DatabaseValue {
+            .real(Self.unixEpochJulianDay + queryOutput.timeIntervalSince1970 / 86_400)
+        }
+
+        /// The stored value as this type, or `nil` when it cannot be one.
+        public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
+            let day: Double
+            switch databaseValue {
+            case .integer(let whole): day = Double(whole)
+            case .real(let fractional): day = fractional
+            default: return nil
+            }
+            return Self(queryOutput: Date(timeIntervalSince1970: (day - unixEpochJulianDay) * 86_400))
         }
 
         /// Reads the value from the next result columns of a row.

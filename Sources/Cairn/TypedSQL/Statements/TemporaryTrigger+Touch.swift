@@ -121,6 +121,7 @@ extension TemporaryTrigger.Operation {
 /// |---|---|---|
 /// | `Date` | REAL seconds since 2001-01-01 | `((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0)` |
 /// | `Date.UnixTimeRepresentation` | REAL seconds since 1970-01-01 | `((round(julianday('now') * 86400000.0) - 210866760000000) / 1000.0)` |
+/// | `Date.JulianDayRepresentation` | REAL Julian day | `julianday('now')` |
 /// | `Date.ISO8601Representation` | ISO 8601 text, UTC | `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` |
 ///
 /// Optionals of these work too. SQLite's `'now'` is a whole number of milliseconds, the same
@@ -151,6 +152,13 @@ extension Date.UnixTimeRepresentation: TouchableDate {
     /// The current date as this column stores dates, for touch triggers.
     public static var currentDateExpression: SQLQueryExpression<Self> {
         SQLQueryExpression(Date.UnixTimeRepresentation._dateStorage([.raw(SQLFragment(sql: "'now'"))]))
+    }
+}
+
+extension Date.JulianDayRepresentation: TouchableDate {
+    /// The current date as this column stores dates, for touch triggers.
+    public static var currentDateExpression: SQLQueryExpression<Self> {
+        SQLQueryExpression(Date.JulianDayRepresentation._dateStorage([.raw(SQLFragment(sql: "'now'"))]))
     }
 }
 
