@@ -16,11 +16,7 @@ struct JulianDayRepresentationTests {
     let db: Database
 
     /// 2026-03-01T09:30:07.250Z, 2024-02-29T23:59:59.999Z and 1969-12-31T23:59:59.500Z.
-    static let instants = [
-        Date(timeIntervalSince1970: 1_772_357_407.25),
-        Date(timeIntervalSince1970: 1_709_251_199.999),
-        Date(timeIntervalSince1970: -0.5),
-    ]
+    static let instants = DateFunctionTests.instants
 
     init() throws {
         db = try RemindersDatabase.make()
