@@ -42,7 +42,7 @@ import Glibc
         }
     }
 
-    @Test func killedWriterLosesNoAcknowledgedCommit() async throws {
+    @Test func killedWriterLosesNoAcknowledgedCommit() throws {
         let temp = try TemporaryDatabasePath()
         defer { temp.cleanup() }
         var totalAcknowledged = 0
@@ -77,14 +77,19 @@ import Glibc
             // Let it commit a few batches, then kill it at a random moment. (The bound is for a
             // child that cannot write at all; a busy CI machine can take seconds to start one.)
             let deadline = Date().addingTimeInterval(30)
+            // Blocking sleeps, not `Task.sleep`: a task waiting to be resumed can wait behind
+            // every other test on a loaded machine's cooperative threads, past the child's two
+            // minutes, while a blocked thread wakes on time.
             while Self.acknowledged(in: [output()]).count < 3, Date() < deadline, process.isRunning {
-                try await Task.sleep(for: .milliseconds(10))
+                usleep(10_000)
             }
-            try await Task.sleep(for: .milliseconds(UInt64.random(in: 0...150)))
+            usleep(UInt32.random(in: 0...150_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
 
-            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(
+                process.terminationReason == .uncaughtSignal,
+                "the child ended before it was killed: \(String(decoding: errors(), as: UTF8.self).suffix(500))")
             let acknowledged = Self.acknowledged(in: [output()])
             #expect(acknowledged.count >= 3, "the child wrote too little: \(String(decoding: errors(), as: UTF8.self).suffix(500))")
             totalAcknowledged = max(totalAcknowledged, acknowledged.max() ?? 0)
