@@ -162,6 +162,49 @@ extension UUID {
             try decoder.decode(Self.self).queryOutput
         }
     }
+
+    /// Stores a `UUID` as uppercase text, `uuidString` as Foundation writes it: what a plain
+    /// `UUID` column stores, named for code that says so.
+    public struct UppercasedRepresentation: QueryBindable, Hashable, Sendable {
+        /// The value as a query returns it.
+        public var queryOutput: UUID
+        /// Wraps a value decoded from a query.
+        public init(queryOutput: UUID) { self.queryOutput = queryOutput }
+
+        /// The value as SQLite stores it.
+        public var databaseValue: DatabaseValue { .text(queryOutput.uuidString) }
+
+        /// The stored value as this type, or `nil` when it cannot be one.
+        public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
+            guard case .text(let text) = databaseValue, let uuid = UUID(uuidString: text) else { return nil }
+            return Self(queryOutput: uuid)
+        }
+
+        /// Reads the value from the next result columns of a row.
+        public static func decode(from decoder: inout QueryDecoder) throws -> UUID {
+            try decoder.decode(Self.self).queryOutput
+        }
+    }
+}
+
+// The optional spellings StructuredQueries offers beside `Date.UnixTimeRepresentation?`:
+// `@Column(as: Date?.UnixTimeRepresentation.self) var dueAt: Date?`, a NULL for `nil`.
+extension Optional where Wrapped == Date {
+    /// `Date.UnixTimeRepresentation?`: seconds since 1970, NULL for `nil`.
+    public typealias UnixTimeRepresentation = Date.UnixTimeRepresentation?
+    /// `Date.JulianDayRepresentation?`: a Julian day, NULL for `nil`.
+    public typealias JulianDayRepresentation = Date.JulianDayRepresentation?
+    /// `Date.ISO8601Representation?`: ISO 8601 text, NULL for `nil`.
+    public typealias ISO8601Representation = Date.ISO8601Representation?
+}
+
+extension Optional where Wrapped == UUID {
+    /// `UUID.BytesRepresentation?`: 16 bytes, NULL for `nil`.
+    public typealias BytesRepresentation = UUID.BytesRepresentation?
+    /// `UUID.LowercasedRepresentation?`: lowercase text, NULL for `nil`.
+    public typealias LowercasedRepresentation = UUID.LowercasedRepresentation?
+    /// `UUID.UppercasedRepresentation?`: uppercase text, NULL for `nil`.
+    public typealias UppercasedRepresentation = UUID.UppercasedRepresentation?
 }
 
 /// Stores any `Codable` value as JSON text; spelled `[String].JSONRepresentation` and so on.
@@ -194,4 +237,11 @@ extension _CodableJSONRepresentation: Sendable where Value: Sendable {}
 extension Decodable where Self: Encodable {
     /// Stores the value as JSON text: `@Column(as: [String].JSONRepresentation.self)`.
     public typealias JSONRepresentation = _CodableJSONRepresentation<Self>
+}
+
+extension Optional where Wrapped: Codable {
+    /// Stores the value as JSON text and `nil` as NULL (not the JSON text `null`):
+    /// `@Column(as: [String]?.JSONRepresentation.self) var tags: [String]?`, the same as
+    /// `[String].JSONRepresentation?`.
+    public typealias JSONRepresentation = _CodableJSONRepresentation<Wrapped>?
 }
