@@ -31,9 +31,16 @@ public struct SQLFragment: Sendable, Hashable, ExpressibleByStringInterpolation 
     /// The segments, in order.
     public var segments: [Segment]
 
-    /// A fragment made of the given segments.
-    public init(segments: [Segment]) {
+    /// Whether the fragment is NULL whenever one of its expressions is NULL, as Cairn's own
+    /// `x + 978307200` is; `false` (unknown) for hand-written SQL. It lets `map` on an optional
+    /// expression leave out its NULL test (``SQLExpression/propagatesNull(from:)``).
+    public var propagatesNull = false
+
+    /// A fragment made of the given segments; `propagatesNull` when it is NULL whenever one of
+    /// its expressions is.
+    public init(segments: [Segment], propagatesNull: Bool = false) {
         self.segments = segments
+        self.propagatesNull = propagatesNull
     }
 
     /// A fragment of verbatim SQL text; use interpolation to add values.

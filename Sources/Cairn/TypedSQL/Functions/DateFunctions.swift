@@ -43,7 +43,7 @@ extension _SQLiteDateValue {
         .raw(SQLFragment(segments: [
             .sql("((round("), .expression(.function("julianday", timeValue)),
             .sql(" * 86400000.0) - \(epochJulianMilliseconds)) / 1000.0)"),
-        ]))
+        ], propagatesNull: true))
     }
 }
 
@@ -56,7 +56,8 @@ extension Date: _SQLiteDateValue {
     static let referenceDateUnixTime = Int(Date.timeIntervalBetween1970AndReferenceDate)
 
     public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] {
-        let unixTime = SQLFragment(segments: [.expression(date), .sql(" + \(referenceDateUnixTime)")])
+        let unixTime = SQLFragment(
+            segments: [.expression(date), .sql(" + \(referenceDateUnixTime)")], propagatesNull: true)
         return [.raw(unixTime), .raw(SQLFragment(sql: "'unixepoch'"))]
     }
 
@@ -150,8 +151,8 @@ extension QueryExpression where QueryValue: _SQLiteDateValue {
     /// // FROM "events" GROUP BY CAST(strftime('%Y', "events"."startsAt", 'unixepoch') AS INTEGER)
     /// ```
     ///
-    /// On an optional date the component is optional (`nil` for NULL); StructuredQueries asks
-    /// for `$0.date.map(\.year)` there, which Cairn does not have.
+    /// On an optional date the component is optional (`nil` for NULL); StructuredQueries'
+    /// spelling there, `$0.date.map(\.year)`, gives the same SQL.
     public var year: SQLQueryExpression<QueryValue._DateInteger> { component("%Y", as: .integer) }
 
     /// The month, 1–12 (`%m`).

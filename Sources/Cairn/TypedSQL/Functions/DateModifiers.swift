@@ -235,6 +235,30 @@ extension TableColumn where Value: _SQLiteDateValue {
     where D._Optionalized == Value._Optionalized { lhs.gte(rhs) }
 }
 
+// The same on a computed date, which is what `map` hands its closure:
+// `$0.confirmedAt.map { $0 > .now(.days(-7)) }`.
+extension SQLQueryExpression where QueryValue: _SQLiteDateValue {
+    /// `date < modified date`
+    @_disfavoredOverload
+    public static func < <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>
+    where D._Optionalized == QueryValue._Optionalized { lhs.lt(rhs) }
+
+    /// `date > modified date`
+    @_disfavoredOverload
+    public static func > <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>
+    where D._Optionalized == QueryValue._Optionalized { lhs.gt(rhs) }
+
+    /// `date <= modified date`
+    @_disfavoredOverload
+    public static func <= <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>
+    where D._Optionalized == QueryValue._Optionalized { lhs.lte(rhs) }
+
+    /// `date >= modified date`
+    @_disfavoredOverload
+    public static func >= <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>
+    where D._Optionalized == QueryValue._Optionalized { lhs.gte(rhs) }
+}
+
 extension _ModifiedDate {
     /// `modified date < modified date`: `$0.dueDate(.days(7)) < .now`.
     public static func < <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>

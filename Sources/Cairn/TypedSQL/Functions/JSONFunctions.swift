@@ -8,7 +8,7 @@
 /// optional one.
 public protocol _JSONArrayValue: QueryRepresentable {
     /// The array's element type, as the application sees it (`String` for `[String]`).
-    associatedtype _ArrayElement
+    associatedtype _ArrayElement: Codable
     /// What `json_array_length` gives back: `Int`, or `Int?` for an optional array (NULL
     /// stays NULL).
     associatedtype _ArrayLength: QueryRepresentable

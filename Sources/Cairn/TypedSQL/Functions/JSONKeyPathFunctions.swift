@@ -216,11 +216,13 @@ extension QueryExpression where QueryValue: _JSONDocument {
     /// ```
     ///
     /// Text and integer elements, as for `jsonSet`; a whole `Codable` element is
-    /// appended with `jsonAppend(\.pastLinks, Link(…))`. The array is a non-optional member.
-    public func jsonAppend<Context: _RequiredJSONPathContext, Member: _JSONArrayDocument, Element: JSONArrayElement>(
+    /// appended with `jsonAppend(\.pastLinks, Link(…))`. An optional array member (`[String]?`)
+    /// that is `nil` (absent, or JSON `null`) stays `nil`, as `author.tags?.append("new")` leaves
+    /// it in Swift and as SQLite's `json_insert` leaves it: no array is started.
+    public func jsonAppend<Context: _RequiredJSONPathContext, Member: _JSONArrayValue, Element: JSONArrayElement>(
         _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>,
         _ value: some QueryExpression<Element>
-    ) -> SQLQueryExpression<QueryValue> where Member._JSONElement == Element.QueryOutput {
+    ) -> SQLQueryExpression<QueryValue> where Member._ArrayElement == Element.QueryOutput {
         SQLQueryExpression(.function("json_insert", sqlExpression, Self.bound(path, appending: "[#]"), value.sqlExpression))
     }
 
@@ -232,9 +234,9 @@ extension QueryExpression where QueryValue: _JSONDocument {
     /// // UPDATE "profiles" SET "author" = json_insert("profiles"."author", ?, json(?))
     /// ```
     @_disfavoredOverload
-    public func jsonAppend<Context: _RequiredJSONPathContext, Member: _JSONArrayDocument>(
+    public func jsonAppend<Context: _RequiredJSONPathContext, Member: _JSONArrayValue>(
         _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>,
-        _ value: some QueryExpression<_CodableJSONRepresentation<Member._JSONElement>>
+        _ value: some QueryExpression<_CodableJSONRepresentation<Member._ArrayElement>>
     ) -> SQLQueryExpression<QueryValue> {
         SQLQueryExpression(.function(
             "json_insert", sqlExpression, Self.bound(path, appending: "[#]"), .function("json", value.sqlExpression)))
@@ -243,11 +245,11 @@ extension QueryExpression where QueryValue: _JSONDocument {
     /// `json_insert(x, 'path[#]', json(?))`: a `Codable` element appended, bound as its JSON
     /// text.
     @_disfavoredOverload
-    public func jsonAppend<Context: _RequiredJSONPathContext, Member: _JSONArrayDocument>(
+    public func jsonAppend<Context: _RequiredJSONPathContext, Member: _JSONArrayValue>(
         _ path: KeyPath<JSONPath<_JSONPathMember, QueryValue>, JSONPath<Context, Member>>,
-        _ value: Member._JSONElement
+        _ value: Member._ArrayElement
     ) -> SQLQueryExpression<QueryValue> {
-        jsonAppend(path, BindQueryExpression<_CodableJSONRepresentation<Member._JSONElement>>(value))
+        jsonAppend(path, BindQueryExpression<_CodableJSONRepresentation<Member._ArrayElement>>(value))
     }
 
     /// The key path's JSON path, bound; `[#]` after an array's path is the place past its end.
