@@ -34,7 +34,7 @@ struct ChainedSelectTests {
         let rows: [(Int, String, Priority?)] = try query.fetchAll(db)
         try assertQuery(
             query,
-            sql: #"SELECT "reminders"."id", "reminders"."title", "reminders"."priority" FROM "reminders" WHERE "reminders"."priority" IS NOT NULL ORDER BY "reminders"."id" DESC"#,
+            sql: #"SELECT "reminders"."id", "reminders"."title", "reminders"."priority" FROM "reminders" WHERE "reminders"."priority" IS NOT ? ORDER BY "reminders"."id" DESC"#,
             rows: { rows.map { line($0.0, $0.1, $0.2.map { "\($0)" } ?? "nil") } },
             ["6|Pick up kids|low", "5|Buy concert tickets|high", "3|Doctor appointment|medium", "2|Haircut|low",
              "1|Groceries|high"])
@@ -49,7 +49,7 @@ struct ChainedSelectTests {
         let rows: [(Int, String, Int, Bool)] = try query.fetchAll(db)
         try assertQuery(
             query,
-            sql: #"SELECT "reminders"."id", "reminders"."title", "reminders"."position", "reminders"."isFlagged" FROM "reminders" WHERE NOT ("reminders"."isCompleted") ORDER BY "reminders"."id" ASC"#,
+            sql: #"SELECT "reminders"."id", "reminders"."title", "reminders"."position", "reminders"."isFlagged" FROM "reminders" WHERE NOT "reminders"."isCompleted" ORDER BY "reminders"."id" ASC"#,
             rows: { rows.map { line($0.0, $0.1, $0.2, $0.3) } },
             ["1|Groceries|0|true", "3|Doctor appointment|2|true", "4|Take a walk|0|false", "6|Pick up kids|2|false"])
 
@@ -85,7 +85,7 @@ struct ChainedSelectTests {
         let rows: [(String, String)] = try query.fetchAll(db)
         try assertQuery(
             query,
-            sql: #"SELECT "reminders"."title", "remindersLists"."title" FROM "reminders" JOIN "remindersLists" ON "reminders"."remindersListID" = "remindersLists"."id" WHERE "remindersLists"."position" > ? AND NOT ("reminders"."isCompleted") ORDER BY "reminders"."id" ASC"#,
+            sql: #"SELECT "reminders"."title", "remindersLists"."title" FROM "reminders" JOIN "remindersLists" ON "reminders"."remindersListID" = "remindersLists"."id" WHERE "remindersLists"."position" > ? AND NOT "reminders"."isCompleted" ORDER BY "reminders"."id" ASC"#,
             arguments: [.integer(0)],
             rows: { rows.map { line($0.0, $0.1) } }, ["Take a walk|Family", "Pick up kids|Family"])
 

@@ -13,7 +13,7 @@ struct ChainedSelectImportTests {
     @Test func selectAfterSelectAppends() throws {
         let query = Chore.select(\.id).where { $0.priority == 2 }.select(\.title)
         #expect(try query.render().sql
-            == #"SELECT "chores"."id", "chores"."title" FROM "chores" WHERE "chores"."priority" = ?"#)
+            == #"SELECT "chores"."id", "chores"."title" FROM "chores" WHERE "chores"."priority" IS ?"#)
         let rows = try database.read { db in try query.order(by: \.id).fetchAll(db) }
         #expect(rows.map { "\($0.0) \($0.1)" } == ["2 Laundry", "4 Email"])
 
@@ -28,7 +28,7 @@ struct ChainedSelectImportTests {
             .where { chore, _ in !chore.isDone }
             .select { $1.title }
         #expect(try query.render().sql == #"""
-            SELECT "chores"."title", "choreLists"."title" FROM "chores" JOIN "choreLists" ON "chores"."choreListID" = "choreLists"."id" WHERE NOT ("chores"."isDone")
+            SELECT "chores"."title", "choreLists"."title" FROM "chores" JOIN "choreLists" ON "chores"."choreListID" = "choreLists"."id" WHERE NOT "chores"."isDone"
             """#)
         let rows = try database.read { db in try query.order { chore, _ in chore.id }.fetchAll(db) }
         #expect(rows.map { "\($0.0) in \($0.1)" } == ["Dishes in Home", "Report in Work", "Email in Work"])
