@@ -13,12 +13,14 @@
 # more and Scripts/typecheck/DropIn.swift's queries. Each file is checked RUNS times
 # (default 3) and the lowest time kept, as other work on the machine only adds time; the plain
 # functions with StructuredQueries once. 30 to 60 seconds on a loaded two-core machine.
+# BIN=<dir> checks against the modules and macro plugin in <dir> (a copy of an earlier build's
+# `Modules` folder and `CairnMacros-tool`) instead of this build's, to compare two builds.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 limit_ms="${LIMIT_MS:-100}"
 ratio="${RATIO:-3}"
 runs="${RUNS:-3}"
-bin="$(cd "$root" && swift build --show-bin-path)"
+bin="${BIN:-$(cd "$root" && swift build --show-bin-path)}"
 # The C modules Cairn imports: SQLite's headers are on the default path, libpq's are not.
 libpq_includes=$(pkg-config --cflags-only-I libpq | sed 's/-I/-Xcc -I/g')
 work="$(mktemp -d "${TMPDIR:-/tmp}/cairn-typecheck.XXXXXX")"

@@ -37,3 +37,19 @@ func comparisonsOnAggregates() {
 func joinCondition() {
     _ = TimedList.join(TimedReminder.all) { $0.id.eq($1.listID) }.where { $1.priority > 2 && $0.title.neq("x") }
 }
+
+func arithmeticSelect() {
+    _ = TimedReminder.select { ($0.id - 7) / 2 }
+}
+
+func tupleSelectAcrossAJoin() {
+    _ = TimedReminder.join(TimedList.all) { $0.listID.eq($1.id) }.select { ($0.title, $1.title, $0.position + 1) }
+}
+
+func chainedSelect() {
+    _ = TimedReminder.select(\.id).where { $0.priority > 1 }.select { ($0.title, $0.position + 1) }.select(\.listID)
+}
+
+func selectJoinSelect() {
+    _ = TimedReminder.select(\.title).join(TimedList.all) { $0.listID.eq($1.id) }.where { $1.id > 2 }.select { $1.title }
+}
