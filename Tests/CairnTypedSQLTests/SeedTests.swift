@@ -39,4 +39,24 @@ struct SeedTests {
         #expect(try RemindersList.fetchCount(db) == 3)
         #expect(try Tag.find(1).fetchOne(db)?.title == "car")
     }
+
+    @Test func seedsPrepareOneInsertPerRunWithoutRunningThem() throws {
+        let db = try RemindersDatabase.make()
+        let seeds = Seeds {
+            Tag(id: 7, title: "errand")
+            Tag.Draft(title: "chore")
+            RemindersList.Draft(title: "Errands")
+            Tag(id: 9, title: "weekly")
+        }
+        let inserts = Array(seeds)
+        #expect(try inserts.map { try SQLRenderCache.shared.render($0.sqlStatement()).sql } == [
+            #"INSERT INTO "tags" ("id", "title") VALUES (?, ?), (?, ?)"#,
+            #"INSERT INTO "remindersLists" ("id", "color", "position", "title") VALUES (?, ?, ?, ?)"#,
+            #"INSERT INTO "tags" ("id", "title") VALUES (?, ?)"#,
+        ])
+        #expect(try Tag.where { $0.id.gt(6) }.fetchCount(db) == 0)
+        for insert in inserts { try insert.execute(db) }
+        #expect(try Tag.where { $0.id.gt(6) }.order(by: \.id).select(\.title).fetchAll(db) == ["errand", "chore", "weekly"])
+        #expect(try RemindersList.where { $0.title.eq("Errands") }.fetchCount(db) == 1)
+    }
 }

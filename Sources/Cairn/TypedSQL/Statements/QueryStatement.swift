@@ -99,3 +99,67 @@ extension Delete: QueryStatement {
     /// Decodes a `RETURNING` row; `nil` without `returning`.
     public var decodeQueryValue: (@Sendable (inout QueryDecoder) throws -> Returning)? { decodeReturning }
 }
+
+// A trigger or view definition is a statement of no rows, as StructuredQueries declares it, so
+// `func setUp() -> some Statement<()>` may return one.
+extension TemporaryTrigger: QueryStatement {
+    /// `nil`: creating a trigger returns no rows.
+    public var decodeQueryValue: (@Sendable (inout QueryDecoder) throws -> ())? { nil }
+}
+
+extension TemporaryView: QueryStatement {
+    /// `nil`: creating a view returns no rows.
+    public var decodeQueryValue: (@Sendable (inout QueryDecoder) throws -> ())? { nil }
+}
+
+// MARK: - #sql statements
+
+/// `#sql("…", as: T.self)` is a statement whose rows decode as `T`, and `#sql("…")` one of no
+/// rows, as in StructuredQueries:
+///
+/// ```swift
+/// func titles() -> some Statement<String> {
+///     #sql("SELECT \(Reminder.columns.title) FROM \(Reminder.self)", as: String.self)
+/// }
+/// try titles().fetchAll(db)   // SELECT "reminders"."title" FROM "reminders"
+/// ```
+///
+/// Written as a statement, the SQL runs as written; used inside another statement it is an
+/// expression. A representation type (`as: Date.UnixTimeRepresentation.self`) decodes as the
+/// representation wrapping the value; `fetchAll`/`fetchOne` on the `#sql` value itself give the
+/// value (`Date`).
+extension SQLQueryExpression: QueryStatement {
+    /// The `#sql` text as written (or the expression alone).
+    public func sqlStatement() throws -> SQLStatement { .fragment(statementFragment) }
+
+    /// Decodes a row as `QueryValue` when it is a value, a table or a `@Selection` row; `nil`
+    /// for `#sql("…")` without `as:`, whose `QueryValue` is `()`.
+    public var decodeQueryValue: (@Sendable (inout QueryDecoder) throws -> QueryValue)? {
+        guard let representable = QueryValue.self as? any QueryRepresentable.Type else { return nil }
+        return Self.rowDecoder(representable, statement: statementFragment)
+    }
+
+    private static func rowDecoder<R: QueryRepresentable>(
+        _ type: R.Type, statement: SQLFragment
+    ) -> @Sendable (inout QueryDecoder) throws -> QueryValue {
+        { decoder in
+            let output = try R.decode(from: &decoder)
+            if let value = output as? QueryValue { return value }
+            // A representation (`Date.UnixTimeRepresentation`): its `QueryOutput` is the value
+            // it wraps.
+            if let bindable = R.self as? any QueryBindable.Type,
+               let value = Self.wrap(output, in: bindable) {
+                return value
+            }
+            throw TypedSQLError(
+                message: "a #sql statement of \(QueryValue.self) decoded a \(Swift.type(of: output)), which is not "
+                    + "a \(QueryValue.self): fetch it with `fetchAll`/`fetchOne` on the #sql value itself",
+                sql: (try? SQLRenderCache.shared.render(.fragment(statement)).sql) ?? "")
+        }
+    }
+
+    private static func wrap<B: QueryBindable>(_ output: Any, in type: B.Type) -> QueryValue? {
+        guard let output = output as? B.QueryOutput else { return nil }
+        return B(queryOutput: output) as? QueryValue
+    }
+}

@@ -15,26 +15,84 @@ extension Database {
     /// // INSERT INTO "reminders" ("id", …, "title") VALUES (?, …, ?), (?, …, ?)
     /// ```
     public func seed(@SeedsBuilder _ build: () -> [any InsertableRow]) throws {
-        let rows = build()
+        let seeds = Seeds(rows: build())
         try inSavepoint {
-            var start = 0
-            while start < rows.count {
-                guard let table = rows[start].intoTable else {
-                    throw TypedSQLError(message: "seed: \(type(of: rows[start])) is not a row of a @Table type", sql: "")
-                }
-                var end = start + 1
-                while end < rows.count, rows[end].intoTable.map({ ObjectIdentifier($0) == ObjectIdentifier(table) }) == true {
-                    end += 1
-                }
-                try Self.insert(rows[start..<end], into: table, db: self)
-                start = end
-            }
+            for insert in seeds { try execute(insert.sqlStatement()) }
         }
     }
+}
 
-    private static func insert<T: Table>(_ rows: ArraySlice<any InsertableRow>, into table: T.Type, db: Database) throws {
+/// The `INSERT` statements that put rows and drafts into their tables, one per run of
+/// consecutive rows of the same table, in order, as StructuredQueries' `Seeds` prepares them:
+///
+/// ```swift
+/// let seeds = Seeds {
+///     RemindersList(id: 1, title: "Personal")
+///     Reminder.Draft(remindersListID: 1, title: "Milk")
+///     Reminder.Draft(remindersListID: 1, title: "Eggs")
+/// }
+/// for insert in seeds { try insert.execute(db) }
+/// // INSERT INTO "remindersLists" ("id", "color", "position", "title") VALUES (?, ?, ?, ?)
+/// // INSERT INTO "reminders" ("id", …, "title") VALUES (?, …, ?), (?, …, ?)
+/// ```
+///
+/// `db.seed { … }` runs them all in one savepoint.
+public struct Seeds: Sequence {
+    let rows: [any InsertableRow]
+
+    /// The statements inserting the rows `build` lists.
+    public init(@SeedsBuilder _ build: () -> [any InsertableRow]) { rows = build() }
+
+    init(rows: [any InsertableRow]) { self.rows = rows }
+
+    /// The statements, one at a time.
+    public func makeIterator() -> Iterator { Iterator(rows: rows[...]) }
+
+    /// Hands out one `INSERT` per run of rows of one table.
+    public struct Iterator: IteratorProtocol {
+        var rows: ArraySlice<any InsertableRow>
+
+        /// The next run's `INSERT`, or `nil` after the last row.
+        public mutating func next() -> SeedInsert? {
+            guard let first = rows.first else { return nil }
+            let table = first.intoTable
+            let run = rows.prefix { row in
+                guard let table, let other = row.intoTable else { return false }
+                return ObjectIdentifier(other) == ObjectIdentifier(table)
+            }
+            let count = Swift.max(run.count, 1)
+            defer { rows = rows.dropFirst(count) }
+            return SeedInsert(rows: Array(rows.prefix(count)))
+        }
+    }
+}
+
+/// One `INSERT` of ``Seeds``: rows of one table, with their values read.
+public struct SeedInsert: QueryStatement {
+    private let statement: Result<SQLStatement, any Error>
+
+    init(rows: [any InsertableRow]) {
+        statement = Result { try Self.statement(rows) }
+    }
+
+    /// The `INSERT INTO … VALUES …` of the rows; throws when a row is not of a `@Table` type or
+    /// one of its values cannot be bound.
+    public func sqlStatement() throws -> SQLStatement { try statement.get() }
+
+    /// `nil`: an insert without `returning` returns no rows.
+    public var decodeQueryValue: (@Sendable (inout QueryDecoder) throws -> ())? { nil }
+
+    private static func statement(_ rows: [any InsertableRow]) throws -> SQLStatement {
+        guard let first = rows.first, let table = first.intoTable else {
+            let name = rows.first.map { "\(type(of: $0))" } ?? "nothing"
+            throw TypedSQLError(message: "Seeds: \(name) is not a row of a @Table type", sql: "")
+        }
+        return try insert(rows, into: table)
+    }
+
+    private static func insert<T: Table>(_ rows: [any InsertableRow], into table: T.Type) throws -> SQLStatement {
         let values = try rows.map { row in try row.databaseValues().map(SQLExpression.value) }
-        try T.insertStatement(values: values, failure: nil).execute(db)
+        return try T.insertStatement(values: values, failure: nil).sqlStatement()
     }
 }
 
