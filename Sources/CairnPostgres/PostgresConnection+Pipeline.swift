@@ -77,9 +77,7 @@ extension PostgresConnection {
         var firstError: (any Error)?
         for arguments in rows {
             do {
-                let queued = try withParameters(statement, arguments) { count, values, lengths, formats in
-                    PQsendQueryPrepared(handle, statement.name, count, values, lengths, formats, statement.binaryResults ? 1 : 0)
-                }
+                let queued = try sendPrepared(statement, arguments)
                 guard queued == 1 else {
                     throw PostgresError(result: nil, connection: handle, sql: statement.sql, arguments: arguments)
                 }

@@ -61,9 +61,18 @@ extension PostgresConnection {
         let rowCount = Int(min(PQntuples(result), limit))
         reserving(rowCount)
         let width = statement.columnTypes.count
-        try BufferedRows.forEach(columnNames: statement.columnNames, sql: sql, rowCount: rowCount, readRow: { row, values in
+        guard statement.binaryResults else {
+            try BufferedRows.forEach(columnNames: statement.columnNames, sql: sql, rowCount: rowCount, readRow: { row, values in
+                let row = Int32(truncatingIfNeeded: row)
+                for column in 0..<width { values.append(statement.value(result, row: row, column: column)) }
+            }, body)
+            return
+        }
+        // Binary results are read where libpq holds them: a decoder turns each column's bytes
+        // into its Swift value, with no DatabaseValue per column.
+        try BufferedRows.forEach(columnNames: statement.columnNames, sql: sql, rowCount: rowCount, readBorrowedRow: { row, values in
             let row = Int32(truncatingIfNeeded: row)
-            for column in 0..<width { values.append(statement.value(result, row: row, column: column)) }
+            for column in 0..<width { values.append(statement.borrowedBinaryValue(result, row: row, column: column)) }
         }, body)
     }
 }
@@ -72,12 +81,28 @@ extension PreparedStatement {
     /// The value at `row`, `column` of a result of this statement, converted by its column's
     /// type (binary or text form, as the statement asked for its results).
     func value(_ result: OpaquePointer, row: Int32, column: Int) -> DatabaseValue {
-        let index = Int32(truncatingIfNeeded: column)
-        if PQgetisnull(result, row, index) != 0 { return .null }
-        let bytes = UnsafeRawBufferPointer(
-            start: PQgetvalue(result, row, index), count: Int(PQgetlength(result, row, index)))
+        guard let bytes = Self.bytes(result, row: row, column: column) else { return .null }
         return binaryResults
             ? PostgresValueCoding.decodeBinary(bytes, type: columnTypes[column])
             : PostgresValueCoding.decodeText(String(decoding: bytes, as: UTF8.self), type: columnTypes[column])
+    }
+
+    /// The value at `row`, `column` of a binary-format result of this statement, its text and
+    /// bytes left in `result` (valid until it is cleared).
+    @inline(__always)
+    func borrowedBinaryValue(_ result: OpaquePointer, row: Int32, column: Int) -> BorrowedDatabaseValue {
+        guard let bytes = Self.bytes(result, row: row, column: column) else { return .null }
+        return PostgresValueCoding.borrowBinary(bytes, type: columnTypes[column])
+    }
+
+    /// The bytes of the value at `row`, `column`, or nil for NULL. libpq gives a NULL's length
+    /// as 0 (the empty string `PQgetvalue` returns for it), so `PQgetisnull` is asked only
+    /// about a value of no bytes: most values take two calls, not three.
+    @inline(__always)
+    static func bytes(_ result: OpaquePointer, row: Int32, column: Int) -> UnsafeRawBufferPointer? {
+        let index = Int32(truncatingIfNeeded: column)
+        let length = PQgetlength(result, row, index)
+        if length == 0, PQgetisnull(result, row, index) != 0 { return nil }
+        return UnsafeRawBufferPointer(start: PQgetvalue(result, row, index), count: Int(length))
     }
 }

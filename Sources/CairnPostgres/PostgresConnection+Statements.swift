@@ -2,18 +2,33 @@ import CairnSQLite
 import CLibPQ
 
 /// A statement prepared on the server, with the types the server inferred for it.
-struct PreparedStatement {
+///
+/// A class: the connection's cache hands it out for every run, and a struct of six
+/// reference-counted fields cost a retain and a release of each per run.
+final class PreparedStatement {
     /// The server-side name (`cairn_1`).
-    var name: String
-    var sql: String
+    let name: String
+    /// ``name`` as the C string libpq takes, made once rather than on every run.
+    let cName: ContiguousArray<CChar>
+    let sql: String
     /// The type the server inferred for each `$n`, which picks each value's encoding.
-    var parameterTypes: [Oid]
+    let parameterTypes: [Oid]
     /// The result columns' names and types, read once when the statement is prepared.
-    var columnNames: [String]
-    var columnTypes: [Oid]
+    let columnNames: [String]
+    let columnTypes: [Oid]
     /// Whether every result column has a type whose binary form the engine reads; otherwise
     /// the results come as text, which every type has.
-    var binaryResults: Bool
+    let binaryResults: Bool
+
+    init(name: String, sql: String, parameterTypes: [Oid], columnNames: [String], columnTypes: [Oid], binaryResults: Bool) {
+        self.name = name
+        self.cName = name.utf8CString
+        self.sql = sql
+        self.parameterTypes = parameterTypes
+        self.columnNames = columnNames
+        self.columnTypes = columnTypes
+        self.binaryResults = binaryResults
+    }
 }
 
 extension PostgresConnection {
@@ -94,22 +109,19 @@ extension PostgresConnection {
 
     /// Runs a prepared statement with `arguments` and returns its successful result.
     func run(_ statement: PreparedStatement, arguments: StatementArguments) throws -> OpaquePointer {
-        try exchange(sql: statement.sql, arguments: arguments) {
-            try withParameters(statement, arguments) { count, values, lengths, formats in
-                PQsendQueryPrepared(handle, statement.name, count, values, lengths, formats, statement.binaryResults ? 1 : 0)
-            }
-        }
+        try exchange(sql: statement.sql, arguments: arguments) { try sendPrepared(statement, arguments) }
     }
 
-    /// Encodes `arguments` for `statement` and calls `body` with libpq's parameter arrays
-    /// (count, values, lengths, formats), valid only during the call.
+    /// Encodes `arguments` for `statement` and sends it (`PQsendQueryPrepared`), asking for
+    /// binary results when the statement reads them; libpq's answer, 1 when it was queued.
+    ///
+    /// The values are encoded into buffers the connection keeps (``ParameterBuffers``), so a
+    /// run allocates nothing once they have grown to its size: libpq copies the parameters
+    /// into its output buffer before `PQsendQueryPrepared` returns.
     ///
     /// - Throws: ``PostgresError`` when a value could not be converted or the count differs
     ///   from the statement's parameters.
-    func withParameters<R>(
-        _ statement: PreparedStatement, _ arguments: StatementArguments,
-        _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws -> R
-    ) throws -> R {
+    func sendPrepared(_ statement: PreparedStatement, _ arguments: StatementArguments) throws -> Int32 {
         if let failure = arguments.encodingFailure {
             throw PostgresError(message: "cannot bind \(failure)", sql: statement.sql, arguments: arguments)
         }
@@ -119,38 +131,64 @@ extension PostgresConnection {
                 message: "wrong number of arguments: the SQL has \(types.count) parameters, got \(arguments.count)",
                 sql: statement.sql, arguments: arguments)
         }
-        // One buffer for every value's bytes (plus a final byte, so an empty value still has an
-        // address: libpq reads a null pointer as NULL).
-        var storage: [UInt8] = []
-        storage.reserveCapacity(64 + 16 * types.count)
-        var offsets: [Int] = []
-        var lengths: [Int32] = []
-        var formats: [Int32] = []
-        offsets.reserveCapacity(types.count)
-        lengths.reserveCapacity(types.count)
-        formats.reserveCapacity(types.count)
+        let buffers = parameterBuffers
+        buffers.removeAll()
         for (value, type) in zip(arguments.values, types) {
-            let start = storage.count
-            if let format = PostgresValueCoding.encode(value, as: type, into: &storage) {
-                offsets.append(start)
-                lengths.append(Int32(storage.count - start))
+            let start = buffers.bytes.count
+            if let format = PostgresValueCoding.encode(value, as: type, into: &buffers.bytes) {
+                buffers.offsets.append(start)
+                buffers.lengths.append(Int32(buffers.bytes.count - start))
                 // libpq reads a text-format value up to its NUL, ignoring the length.
-                if format == 0 { storage.append(0) }
-                formats.append(format)
+                if format == 0 { buffers.bytes.append(0) }
+                buffers.formats.append(format)
             } else {
-                offsets.append(-1)
-                lengths.append(0)
-                formats.append(0)
+                buffers.offsets.append(-1)
+                buffers.lengths.append(0)
+                buffers.formats.append(0)
             }
         }
-        storage.append(0)
-        return try storage.withUnsafeBufferPointer { buffer in
-            guard let start = buffer.baseAddress else { return try body(0, nil, nil, nil) }
-            let base = UnsafeRawPointer(start)
-            let values: [UnsafePointer<CChar>?] = offsets.map { offset in
-                offset < 0 ? nil : (base + offset).assumingMemoryBound(to: CChar.self)
+        // A final byte, so that an empty value still has an address: libpq reads a null
+        // pointer as NULL.
+        buffers.bytes.append(0)
+        return buffers.bytes.withUnsafeBufferPointer { bytes in
+            // The addresses are taken once every value is in: appending may have moved the bytes.
+            if let start = bytes.baseAddress {
+                let base = UnsafeRawPointer(start)
+                for offset in buffers.offsets {
+                    buffers.values.append(offset < 0 ? nil : (base + offset).assumingMemoryBound(to: CChar.self))
+                }
             }
-            return try body(Int32(types.count), values, lengths, formats)
+            return statement.cName.withUnsafeBufferPointer { name in
+                PQsendQueryPrepared(
+                    handle, name.baseAddress, Int32(types.count), buffers.values, buffers.lengths, buffers.formats,
+                    statement.binaryResults ? 1 : 0)
+            }
         }
+    }
+}
+
+/// The arrays libpq takes a statement's parameters in, kept by a connection for its next
+/// statement: cleared, never freed, so that a run allocates none of the five.
+///
+/// A class the connection holds: `PostgresConnection` is not `Sendable`, and its buffers are
+/// used by one statement at a time, only while it is sent.
+final class ParameterBuffers {
+    /// Every value's bytes, one after the other.
+    @exclusivity(unchecked) var bytes: [UInt8] = []
+    /// Where each value starts in ``bytes``, -1 for NULL.
+    @exclusivity(unchecked) var offsets: [Int] = []
+    @exclusivity(unchecked) var lengths: [Int32] = []
+    /// 0 for text, 1 for binary.
+    @exclusivity(unchecked) var formats: [Int32] = []
+    /// Each value's address in ``bytes`` (nil for NULL), as libpq takes them.
+    @exclusivity(unchecked) var values: [UnsafePointer<CChar>?] = []
+
+    /// Empties every array, keeping its capacity.
+    func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true)
+        formats.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
     }
 }

@@ -32,6 +32,8 @@ public final class PostgresConnection {
     var watchesCurrentTask = false
     /// The numbers of the cursors open in the current transaction (`cairn_cursor_<n>`).
     var openCursors: Set<Int> = []
+    /// The arrays each statement's parameters are encoded into (``sendPrepared(_:_:)``).
+    let parameterBuffers = ParameterBuffers()
 
     /// Opens a connection.
     ///

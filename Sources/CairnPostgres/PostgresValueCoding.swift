@@ -91,9 +91,11 @@ enum PostgresValueCoding {
 
     // MARK: - Results
 
-    /// Reads a binary-format column value of a type in ``TypeOID/binaryReadable``. Booleans
-    /// become 0/1 integers, SQLite's representation, which Cairn's decoders expect.
-    static func decodeBinary(_ bytes: UnsafeRawBufferPointer, type: Oid) -> DatabaseValue {
+    /// Reads a binary-format column value of a type in ``TypeOID/binaryReadable``, text and
+    /// bytes left where they lie (in libpq's result). Booleans become 0/1 integers, SQLite's
+    /// representation, which Cairn's decoders expect.
+    @inline(__always)
+    static func borrowBinary(_ bytes: UnsafeRawBufferPointer, type: Oid) -> BorrowedDatabaseValue {
         switch type {
         case TypeOID.int8 where bytes.count == 8:
             return .integer(Int64(bitPattern: bigEndian(bytes, as: UInt64.self)))
@@ -108,11 +110,15 @@ enum PostgresValueCoding {
         case TypeOID.bool where bytes.count == 1:
             return .integer(bytes[0] != 0 ? 1 : 0)
         case TypeOID.bytea:
-            return .blob(Data(bytes))
+            return .blob(bytes)
         default:
-            guard let base = bytes.baseAddress else { return .text("") }
-            return .text(makeString(utf8: base.assumingMemoryBound(to: UInt8.self), count: bytes.count))
+            return .text(bytes)
         }
+    }
+
+    /// ``borrowBinary(_:type:)``'s value, copied out of libpq's result.
+    static func decodeBinary(_ bytes: UnsafeRawBufferPointer, type: Oid) -> DatabaseValue {
+        borrowBinary(bytes, type: type).databaseValue
     }
 
     /// The integer in the first bytes of `bytes`, which the caller has checked are enough.

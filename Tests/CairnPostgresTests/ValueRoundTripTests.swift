@@ -38,6 +38,30 @@ struct PostgresValueTests {
                  .text("e\u{301}"), .blob(Data([0]))],
             ]
             #expect(fetched.rows == expected)
+            // Rows read as Row take each value from libpq's bytes where they lie, and answer the
+            // same: an empty text or bytea is no NULL, a NULL is no empty value.
+            let select = "SELECT i8, i4, i2, f8, b, t, v, by FROM \(schema).value ORDER BY n"
+            let read = try db.fetchAll(sql: select) { row in (0..<row.count).map { row.databaseValue(at: $0) } }
+            #expect(read == expected)
+            func text(_ value: (some Any)?) -> String { value.map { "\($0)" } ?? "nil" }
+            let decoded = try db.fetchAll(sql: select) { row -> [String] in
+                var answers: [String] = []
+                answers.append(text(try row.decode(Int64?.self, at: 0)))
+                answers.append(text(try row.decode(Int32?.self, at: 1)))
+                answers.append(text(try row.decode(Double?.self, at: 3)))
+                answers.append(text(try row.decode(Bool?.self, at: 4)))
+                answers.append(text(try row.decode(String?.self, at: 5)))
+                answers.append(text(try row.decode(Data?.self, at: 7)?.count))
+                answers.append("\(row.isNull(at: 5))")
+                answers.append(text(row.integer(at: 0)))
+                answers.append("\(row.nullOrValue(String.self, at: 6))")
+                return answers
+            }
+            #expect(decoded[0] == ["\(Int64.min)", "\(Int32.min)", "\(-Double.greatestFiniteMagnitude)", "false", "", "0",
+                                   "false", "\(Int64.min)", #"(isNull: false, value: Optional(""))"#])
+            #expect(decoded[3] == ["nil", "nil", "nil", "nil", "nil", "nil", "true", "nil", "(isNull: true, value: nil)"])
+            #expect(decoded[4][4] == "🧗‍♀️")
+            #expect(throws: RowDecodingError.self) { try db.fetchAll(sql: select) { try $0.decode(Int64.self, at: 5) } }
             // Text keeps its exact scalars: no normalization on the way in or out.
             if case .text(let text) = fetched.rows[4][6] { #expect(Array(text.unicodeScalars.map(\.value)) == [0x65, 0x301]) }
         }

@@ -81,6 +81,20 @@ struct PostgreSQLDialectTests {
         #expect(try SQLExpression.binary(.divide, a, b).render().sql == #""a" / "b""#)
     }
 
+    @Test func aBoundDivisorOfAStatedTypeIsCastInsideNullif() throws {
+        let a = SQLExpression.column("a")
+        let integer = a.dividedBy(SQLExpression.value(.integer(0)).typed(as: .integer))
+        let rendered = try integer.render(dialect: PostgreSQLDialect())
+        #expect(rendered.sql == #""a" / nullif(CAST($1 AS BIGINT), 0)"#)
+        #expect(rendered.arguments == [.integer(0)])
+        #expect(try sql(a.remainder(dividingBy: SQLExpression.parameter(0).typed(as: .real)))
+            == #""a" % nullif(CAST($1 AS DOUBLE PRECISION), 0)"#)
+        // SQLite writes the value bare, and a stated type on anything else changes nothing.
+        #expect(try integer.render().sql == #""a" / ?"#)
+        #expect(a.typed(as: .integer) == a)
+        #expect(try sql(a.dividedBy(SQLExpression.column("b").typed(as: .integer))) == #""a" / nullif("b", 0)"#)
+    }
+
     @Test func globPatternsBecomeLikePatternsOrNil() {
         #expect(SQLPattern.like(fromGlob: "*a?b*") == "%a_b%")
         #expect(SQLPattern.like(fromGlob: "100%_\\") == #"100\%\_\\"#)

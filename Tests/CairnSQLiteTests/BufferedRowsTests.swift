@@ -61,6 +61,48 @@ import Testing
         #expect(fromBuffer == fromSQLite)
     }
 
+    /// The query's row as borrowed values (text and bytes left in buffers that `body` may
+    /// not outlive), read through `BufferedRows.forEach(columnNames:sql:rowCount:readBorrowedRow:_:)`.
+    func withBorrowedRow<T>(_ body: (Row) throws -> T) throws -> [T] {
+        let (_, buffered) = try bothWays()
+        let values = (0..<buffered.columnNames.count).compactMap { buffered.value(row: 0, column: $0) }
+        let bytes: [[UInt8]] = values.map { value in
+            switch value {
+            case .text(let text): Array(text.utf8)
+            case .blob(let data): Array(data)
+            default: []
+            }
+        }
+        var results: [T] = []
+        try bytes.withUnsafeBufferPointers { views in
+            try BufferedRows.forEach(columnNames: buffered.columnNames, sql: Self.sql, rowCount: 1, readBorrowedRow: { _, row in
+                for (value, view) in zip(values, views) {
+                    switch value {
+                    case .null: row.append(.null)
+                    case .integer(let integer): row.append(.integer(integer))
+                    case .real(let real): row.append(.real(real))
+                    case .text: row.append(.text(view))
+                    case .blob: row.append(.blob(view))
+                    }
+                }
+            }) { results.append(try body($0)) }
+        }
+        return results
+    }
+
+    @Test func borrowedValuesAnswerAsSQLiteDoes() throws {
+        let (db, _) = try bothWays()
+        let fromSQLite = try db.fetchAll(sql: Self.sql) { answers($0) }
+        #expect(try withBorrowedRow { answers($0) } == fromSQLite)
+        let error = try withBorrowedRow { row -> String in
+            do { _ = try row.decode(Int.self, column: "word"); return "" } catch { return "\(error)" }
+        }
+        #expect(error.first?.contains("seven") == true)
+        var kept: [Row] = []
+        _ = try withBorrowedRow { kept.append($0) }
+        #expect(try #require(kept.first).isNull(at: 0))
+    }
+
     @Test func aValueThatDoesNotConvertNamesTheColumnAndTheStatement() throws {
         let (_, buffered) = try bothWays()
         let error = try #require(buffered.map { row in
@@ -107,3 +149,15 @@ import Testing
         #expect(rows.value(row: 2, column: 0) == nil)
     }
 }
+
+extension Array where Element == [UInt8] {
+    /// Calls `body` with a view of each array's bytes, all valid for the whole call.
+    func withUnsafeBufferPointers<R>(_ body: ([UnsafeRawBufferPointer]) throws -> R) throws -> R {
+        func nest(_ index: Int, _ views: [UnsafeRawBufferPointer]) throws -> R {
+            guard index < count else { return try body(views) }
+            return try self[index].withUnsafeBytes { try nest(index + 1, views + [$0]) }
+        }
+        return try nest(0, [])
+    }
+}
+

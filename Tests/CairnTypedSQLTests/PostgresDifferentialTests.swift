@@ -114,6 +114,14 @@ enum DifferentialStatements {
                 let remainders = Reminder.order(by: \.id).select { $0.id % 4 }
                 return [try doubled.fetchAll(db), try halved.fetchAll(db), try remainders.fetchAll(db)]
             }
+            record("division and remainder by zero answer NULL") {
+                // position is 0 in some rows: a column divisor, then bound ones.
+                let byColumn = try Reminder.where { ($0.id / $0.position).gt(0) }.order(by: \.id).select(\.id).fetchAll(db)
+                let byBoundZero = try Reminder.where { ($0.id / 0).gt(0) }.select(\.id).fetchAll(db)
+                let remainders = try Reminder.order(by: \.id).select { ($0.id % 0, $0.id % $0.position, $0.id % 4) }.fetchAll(db)
+                    .map { "\($0.0 ?? -1) \($0.1 ?? -1) \($0.2 ?? -1)" }
+                return [byColumn, byBoundZero, remainders]
+            }
             record("case") {
                 try Reminder.order(by: \.id).select { Case().when($0.isCompleted, then: "done").else("to do") }.fetchAll(db)
             }

@@ -17,6 +17,16 @@ struct PostgresSQLTextTests {
             == #"SELECT "reminders"."title" FROM "reminders" WHERE NOT "reminders"."isCompleted" ORDER BY "reminders"."dueDate" ASC NULLS FIRST"#)
     }
 
+    @Test func aBoundDivisorIsTypedInsideNullifSoThatZeroAnswersNull() throws {
+        let halves = Reminder.select { ($0.id / 2, $0.id % 0) }
+        #expect(try postgreSQL(.select(halves.query))
+            == #"SELECT "reminders"."id" / nullif(CAST($1 AS BIGINT), 0), "reminders"."id" % nullif(CAST($2 AS BIGINT), 0) FROM "reminders""#)
+        #expect(try halves.render().sql == #"SELECT "reminders"."id" / ?, "reminders"."id" % ? FROM "reminders""#)
+        let byColumn = Reminder.update { $0.position /= $0.id }
+        #expect(try postgreSQL(byColumn.sqlStatement())
+            == #"UPDATE "reminders" SET "position" = "reminders"."position" / nullif("reminders"."id", 0)"#)
+    }
+
     @Test func anOrderingOnAColumnThatHoldsNoNullLeavesOutTheNullsClause() throws {
         // A plain index on the column serves `DESC`, not `DESC NULLS LAST`.
         let newest = Reminder.order { $0.id.desc() }.select(\.title)

@@ -179,7 +179,10 @@ extension PredicateCompiler {
             throw PredicateSQLError.unsupported(
                 "'\(symbol)' on \(typeName(outputType)) (SQL arithmetic is exact for integers and Double only)")
         }
-        let (left, right, mayRaise) = try operands(lhs, rhs, kind: kind)
+        var (left, right, mayRaise) = try operands(lhs, rhs, kind: kind)
+        // A bound divisor states its type, so that PostgreSQL's `nullif($1, 0)` (a zero divisor
+        // answers NULL, as SQLite's does) takes it as the division's type.
+        if op == .divide || op == .remainder { right = right.typed(as: kind == .integer ? .integer : .real) }
         return .scalar(.binary(op, left, right), outputType, mayRaise: mayRaise)
     }
 }

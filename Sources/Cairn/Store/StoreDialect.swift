@@ -63,6 +63,7 @@ struct PostgresModelDialect: SQLDialect {
     var supportsNullsOrdering: Bool { base.supportsNullsOrdering }
     var sortsNullsLargest: Bool { base.sortsNullsLargest }
     var writesDefaultInValues: Bool { base.writesDefaultInValues }
+    var statesBoundValueTypes: Bool { base.statesBoundValueTypes }
     func limitClause(limit: String?, offset: String?) -> String { base.limitClause(limit: limit, offset: offset) }
     func typeName(_ type: SQLType) -> String { base.typeName(type) }
     func nullSafeEqualityOperator(negated: Bool) -> String { base.nullSafeEqualityOperator(negated: negated) }

@@ -73,11 +73,28 @@ extension SQLExpression {
     public func minus(_ other: SQLExpression) -> SQLExpression { .binary(.subtract, self, other) }
     /// `self * other`
     public func times(_ other: SQLExpression) -> SQLExpression { .binary(.multiply, self, other) }
-    /// `self / other`
+    /// `self / other`. A zero divisor answers NULL, as in SQLite, on every dialect: on
+    /// PostgreSQL the divisor is `nullif(other, 0)`, which for a bound divisor needs its type
+    /// stated (``typed(as:)``, the type of the division's operands).
+    ///
+    /// ```swift
+    /// SQLExpression.column("minutes").dividedBy(SQLExpression.value(.integer(0)).typed(as: .integer))
+    /// // SQLite:     "minutes" / ?
+    /// // PostgreSQL: "minutes" / nullif(CAST($1 AS BIGINT), 0)
+    /// ```
     public func dividedBy(_ other: SQLExpression) -> SQLExpression { .binary(.divide, self, other) }
-    /// `self % other`
+    /// `self % other`; a zero divisor answers NULL, as ``dividedBy(_:)`` says.
     public func remainder(dividingBy other: SQLExpression) -> SQLExpression {
         .binary(.remainder, self, other)
+    }
+    /// A bound value (or parameter) that stands for a value of `type`, stated where the
+    /// dialect asks for it (PostgreSQL's `CAST($1 AS BIGINT)`; SQLite's `?`). Any other
+    /// expression has a type of its own and is returned as it is.
+    public func typed(as type: SQLType) -> SQLExpression {
+        switch node {
+        case .value, .parameter: SQLExpression(.typed(self, type))
+        default: self
+        }
     }
     /// `self || other` (string concatenation)
     public func concatenated(with other: SQLExpression) -> SQLExpression {

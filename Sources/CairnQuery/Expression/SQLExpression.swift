@@ -71,6 +71,10 @@ public struct SQLExpression: Sendable, Hashable {
         case collate(SQLExpression, collation: String)
         /// `CAST(x AS type)`, the type name chosen by the dialect.
         case cast(SQLExpression, SQLType)
+        /// `x`, a bound value of type `type`: written `x` on SQLite, `CAST(x AS type)` where
+        /// the dialect asks for its bound values' types (PostgreSQL, which otherwise infers
+        /// a parameter's type from where it stands).
+        case typed(SQLExpression, SQLType)
         /// Raw SQL written by the developer (`#sql`), with bound values and nested expressions.
         case fragment(SQLFragment)
     }

@@ -49,6 +49,9 @@ public struct PostgreSQLDialect: SQLDialect {
     /// `INSERT … VALUES (DEFAULT, …)` takes a column's default (an identity key's next value).
     public var writesDefaultInValues: Bool { true }
 
+    /// A bound value of a stated type is written `CAST($n AS type)`.
+    public var statesBoundValueTypes: Bool { true }
+
     /// The dialect's `LIMIT`/`OFFSET` clause around the placeholders of its bound values.
     public func limitClause(limit: String?, offset: String?) -> String {
         [limit.map { "LIMIT \($0)" }, offset.map { "OFFSET \($0)" }]
@@ -151,9 +154,12 @@ public struct PostgreSQLDialect: SQLDialect {
     /// pattern translated (``SQLPattern/like(fromGlob:)``). `LIKE`, not the `ILIKE` that
     /// stands for SQLite's `LIKE`: `GLOB` tells case.
     ///
-    /// `x / y` and `x % y` over an expression `y` divide by `NULLIF(y, 0)`: SQLite answers NULL
-    /// for a zero divisor where PostgreSQL fails. (A bound divisor stays as it is: its type is
-    /// inferred from `x`, and a zero one fails with PostgreSQL's division-by-zero error.)
+    /// `x / y` and `x % y` divide by `nullif(y, 0)`: SQLite answers NULL for a zero divisor
+    /// where PostgreSQL fails. A bound divisor is wrapped only when its type is stated
+    /// (``SQLExpression/typed(as:)``, `nullif(CAST($1 AS BIGINT), 0)`): the server infers a
+    /// bare `$1`'s type from the `0` (`integer`), and a `2.5` would not bind. A bare one
+    /// stays `x / $1`, typed as `x`, and a zero there fails with PostgreSQL's
+    /// division-by-zero error.
     public func binary(_ op: SQLBinaryOperator, _ lhs: SQLExpression, _ rhs: SQLExpression) throws -> SQLExpression? {
         switch (op, rhs.node) {
         case (.glob, .value(.text(let glob))):

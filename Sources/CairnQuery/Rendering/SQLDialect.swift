@@ -74,6 +74,11 @@ public protocol SQLDialect: Sendable {
 
     /// Whether a row of `INSERT … VALUES` may say `DEFAULT` (PostgreSQL); SQLite's may not.
     var writesDefaultInValues: Bool { get }
+
+    /// Whether a bound value whose type the caller stated (``SQLExpression/typed(as:)``) is
+    /// written `CAST(? AS type)`: PostgreSQL infers a parameter's type from where it stands,
+    /// which in `nullif($1, 0)` is the `0`'s, not the division's. SQLite writes the value bare.
+    var statesBoundValueTypes: Bool { get }
 }
 
 extension SQLDialect {
@@ -97,6 +102,10 @@ extension SQLDialect {
 
     /// No `DEFAULT` in `VALUES`, as in SQLite.
     public var writesDefaultInValues: Bool { false }
+
+    /// Bound values written bare, as SQLite takes them. A dialect that wraps another forwards
+    /// this too.
+    public var statesBoundValueTypes: Bool { false }
 
     /// NULL sorts before every value, as in SQLite.
     public var sortsNullsLargest: Bool { false }
@@ -155,6 +164,9 @@ public struct SQLiteDialect: SQLDialect {
 
     /// How the dialect writes `true` and `false`.
     public func booleanLiteral(_ value: Bool) -> String { value ? "1" : "0" }
+
+    /// Bound values written bare: SQLite takes a value of any type anywhere.
+    public var statesBoundValueTypes: Bool { false }
 
     /// SQLite understands `NULLS FIRST`/`NULLS LAST` since 3.30.
     public var supportsNullsOrdering: Bool { true }

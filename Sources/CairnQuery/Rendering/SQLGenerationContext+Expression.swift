@@ -72,6 +72,7 @@ extension SQLExpression {
         case .column, .value, .parameter, .row, .null, .databaseDefault, .boolean, .allColumns, .function,
             .aggregate, .subquery, .caseWhen, .cast:
             SQLPrecedence.primary
+        case .typed(let value, _): value.precedence
         case .exists(_, let negated): negated ? SQLPrecedence.not : SQLPrecedence.primary
         case .unary(let op, _):
             switch op {
@@ -218,20 +219,31 @@ extension SQLGenerationContext {
                 try bareName(name, kind: "collation")
             }
         case let .cast(value, type):
-            emit("CAST(")
-            try self.expression(value)
-            emit(" AS ")
-            let name = dialect.typeName(type)
-            guard Self.isTypeName(name) else {
-                throw SQLRenderError(reason: .invalidName(
-                    kind: "type", name: name,
-                    allowed: "words, then at most one final list of numbers in parentheses"))
+            try cast(value, as: type)
+        case let .typed(value, type):
+            if dialect.statesBoundValueTypes {
+                try cast(value, as: type)
+            } else {
+                try self.expression(value)
             }
-            emit(text: name)
-            emit(")")
         case .fragment(let fragment):
             try self.fragment(fragment)
         }
+    }
+
+    /// `CAST(value AS type)`, the type named by the dialect.
+    private mutating func cast(_ value: SQLExpression, as type: SQLType) throws {
+        emit("CAST(")
+        try self.expression(value)
+        emit(" AS ")
+        let name = dialect.typeName(type)
+        guard Self.isTypeName(name) else {
+            throw SQLRenderError(reason: .invalidName(
+                kind: "type", name: name,
+                allowed: "words, then at most one final list of numbers in parentheses"))
+        }
+        emit(text: name)
+        emit(")")
     }
 
     private mutating func unary(_ op: SQLUnaryOperator, _ value: SQLExpression) throws {

@@ -39,7 +39,7 @@ extension SQLExpression {
             return arguments.contains { $0.mayAggregate }
         case .row(let items), .logical(_, let items):
             return items.contains { $0.mayAggregate }
-        case .unary(_, let operand), .collate(let operand, _), .cast(let operand, _):
+        case .unary(_, let operand), .collate(let operand, _), .cast(let operand, _), .typed(let operand, _):
             return operand.mayAggregate
         case let .binary(_, lhs, rhs):
             return lhs.mayAggregate || rhs.mayAggregate

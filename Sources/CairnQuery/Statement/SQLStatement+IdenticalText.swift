@@ -189,7 +189,7 @@ enum IdenticalText {
         case let (.between(x, l, h, _), .between(y, m, i, _)):
             expression(x, y) && expression(l, m) && expression(h, i)
         case let (.collate(x, c), .collate(y, d)): text(c, d) && expression(x, y)
-        case let (.cast(x, s), .cast(y, t)): type(s, t) && expression(x, y)
+        case let (.cast(x, s), .cast(y, t)), let (.typed(x, s), .typed(y, t)): type(s, t) && expression(x, y)
         case let (.fragment(x), .fragment(y)): fragment(x, y)
         default: false
         }

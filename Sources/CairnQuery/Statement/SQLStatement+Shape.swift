@@ -257,6 +257,8 @@ struct SQLShapeExtractor {
             rewritten = SQLExpression(.collate(self.expression(value), collation: collation))
         case let .cast(value, type):
             rewritten = SQLExpression(.cast(self.expression(value), type))
+        case let .typed(value, type):
+            rewritten = SQLExpression(.typed(self.expression(value), type))
         case .fragment(let fragment):
             rewritten = SQLExpression(.fragment(self.fragment(fragment)))
         }

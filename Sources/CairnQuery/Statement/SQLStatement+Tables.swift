@@ -123,7 +123,7 @@ private struct TableCollector {
         case .column, .value, .parameter, .null, .databaseDefault, .boolean, .allColumns: break
         case .row(let items), .function(_, let items, _), .logical(_, let items):
             items.forEach { self.expression($0) }
-        case .unary(_, let operand), .collate(let operand, _), .cast(let operand, _):
+        case .unary(_, let operand), .collate(let operand, _), .cast(let operand, _), .typed(let operand, _):
             self.expression(operand)
         case let .binary(_, lhs, rhs):
             self.expression(lhs)

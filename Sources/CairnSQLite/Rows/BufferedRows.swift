@@ -86,6 +86,28 @@ public struct BufferedRows {
         }
     }
 
+    /// Calls `body` with each of `rowCount` rows that stay where they are, as
+    /// ``forEach(columnNames:sql:rowCount:readRow:_:)`` does, each value borrowed from the
+    /// memory that holds it (``BorrowedDatabaseValue``) rather than copied out: a decoder
+    /// then reads a column straight into its Swift value. The borrowed memory must outlive
+    /// the call.
+    public static func forEach(
+        columnNames: [String], sql: String, rowCount: Int,
+        readBorrowedRow: (_ row: Int, _ values: inout [BorrowedDatabaseValue]) -> Void, _ body: (Row) throws -> Void
+    ) rethrows {
+        guard rowCount > 0, !columnNames.isEmpty else { return }
+        let buffer = RowBuffer(columnNames: columnNames, values: [])
+        buffer.isBorrowing = true
+        buffer.borrowed.reserveCapacity(columnNames.count)
+        let statement = Statement(buffer: buffer, sql: sql)
+        defer { statement.buffer = nil }
+        for index in 0..<rowCount {
+            buffer.borrowed.removeAll(keepingCapacity: true)
+            readBorrowedRow(index, &buffer.borrowed)
+            try body(Row(statement: statement))
+        }
+    }
+
     /// Each row transformed by `transform`, in order.
     public func map<T>(_ transform: (Row) throws -> T) rethrows -> [T] {
         var result: [T] = []
@@ -107,6 +129,10 @@ final class RowBuffer {
     @exclusivity(unchecked) var values: [DatabaseValue]
     /// The row the statement is on.
     @exclusivity(unchecked) var current = 0
+    /// The current row's values, when it reads borrowed ones instead of ``values``.
+    @exclusivity(unchecked) @usableFromInline var borrowed: [BorrowedDatabaseValue] = []
+    /// Whether the row is read from ``borrowed``.
+    @exclusivity(unchecked) @usableFromInline var isBorrowing = false
 
     init(columnNames: [String], values: [DatabaseValue]) {
         self.columnNames = columnNames
@@ -116,9 +142,45 @@ final class RowBuffer {
     /// The number of whole rows.
     var rowCount: Int { columnNames.isEmpty ? 0 : values.count / columnNames.count }
 
+    /// Column `index` of the current row decoded as `Value`, or nil when it does not convert
+    /// or is out of range. A borrowed value converts in one step.
+    @inlinable
+    func decode<Value: DatabaseValueConvertible>(_ type: Value.Type, at index: Int) -> Value? {
+        guard isBorrowing else { return value(at: index).flatMap(Value.fromDatabaseValue) }
+        guard let value = borrowedValue(at: index) else { return nil }
+        return Value.fromBorrowed(value)
+    }
+
+    /// Column `index` of the current borrowed row, or nil when out of range.
+    @inlinable
+    func borrowedValue(at index: Int) -> BorrowedDatabaseValue? {
+        // One unsigned compare for both bounds.
+        UInt(bitPattern: index) < UInt(bitPattern: borrowed.count) ? borrowed[index] : nil
+    }
+
+    /// Whether column `index` of the current row is `NULL` (also true when out of range),
+    /// without copying a borrowed value out.
+    @usableFromInline
+    func isNull(at index: Int) -> Bool {
+        guard isBorrowing else { return value(at: index)?.isNull ?? true }
+        return borrowedValue(at: index)?.isNull ?? true
+    }
+
+    /// Column `index` of the current row when it is an integer, else nil.
+    @usableFromInline
+    func integer(at index: Int) -> Int64? {
+        if isBorrowing {
+            if case .integer(let integer)? = borrowedValue(at: index) { return integer }
+            return nil
+        }
+        if case .integer(let integer)? = value(at: index) { return integer }
+        return nil
+    }
+
     /// Column `index` of the current row, or nil when out of range.
     @usableFromInline
     func value(at index: Int) -> DatabaseValue? {
+        if isBorrowing { return borrowedValue(at: index)?.databaseValue }
         let width = columnNames.count
         guard index >= 0, index < width else { return nil }
         let position = current * width + index

@@ -16,7 +16,8 @@ import CSQLite
 /// ```
 ///
 /// A row of ``BufferedRows`` (rows another database returned) reads the same way, from the
-/// values it holds.
+/// values it holds, or, for a server's rows, from the server's bytes where they lie
+/// (``BorrowedDatabaseValue``).
 ///
 /// Decoding reads each column's `sqlite3_value` with the `sqlite3_value_*` functions (no
 /// ``DatabaseValue`` in between for the standard types; one `sqlite3_column_value` call a
@@ -89,9 +90,7 @@ public struct Row {
     /// ```
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
-        guard let sqliteValue = columnValue(at: index) else {
-            return statement.bufferedValue(at: index).flatMap(Value.fromDatabaseValue)
-        }
+        guard let sqliteValue = columnValue(at: index) else { return statement.buffer?.decode(Value.self, at: index) }
         return Value.decode(from: sqliteValue, storageClass: sqlite3_value_type(sqliteValue))
     }
 
@@ -105,8 +104,8 @@ public struct Row {
     @inlinable
     public func nullOrValue<Value: DatabaseValueConvertible>(_ type: Value.Type, at index: Int) -> (isNull: Bool, value: Value?) {
         guard let sqliteValue = columnValue(at: index) else {
-            guard let value = statement.bufferedValue(at: index), !value.isNull else { return (true, nil) }
-            return (false, Value.fromDatabaseValue(value))
+            guard let buffer = statement.buffer, !buffer.isNull(at: index) else { return (true, nil) }
+            return (false, buffer.decode(Value.self, at: index))
         }
         let storageClass = sqlite3_value_type(sqliteValue)
         if storageClass == SQLITE_NULL { return (true, nil) }
@@ -136,10 +135,7 @@ public struct Row {
     public func integer(at index: Int) -> Int64? {
         // One `sqlite3_column_*` call (each takes the statement's column and checks for a
         // failed allocation afterwards), then the cheap `sqlite3_value_*` ones.
-        guard let sqliteValue = columnValue(at: index) else {
-            if case .integer(let value)? = statement.bufferedValue(at: index) { return value }
-            return nil
-        }
+        guard let sqliteValue = columnValue(at: index) else { return statement.buffer?.integer(at: index) }
         guard sqlite3_value_type(sqliteValue) == SQLITE_INTEGER else { return nil }
         return sqlite3_value_int64(sqliteValue)
     }
@@ -147,7 +143,7 @@ public struct Row {
     /// Whether column `index` is `NULL` (also true when out of range).
     @inlinable
     public func isNull(at index: Int) -> Bool {
-        guard let sqliteValue = columnValue(at: index) else { return statement.bufferedValue(at: index)?.isNull ?? true }
+        guard let sqliteValue = columnValue(at: index) else { return statement.buffer?.isNull(at: index) ?? true }
         return sqlite3_value_type(sqliteValue) == SQLITE_NULL
     }
 

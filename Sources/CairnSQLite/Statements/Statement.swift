@@ -212,7 +212,7 @@ public final class Statement {
     /// (callgrind, typed SQL W2: about 4 instructions a column).
     @inlinable @inline(never)
     func decodeBuffered<Value: DatabaseValueConvertible>(_ type: Value.Type, at index: Int) throws -> Value {
-        if let value = bufferedValue(at: index), let decoded = Value.fromDatabaseValue(value) { return decoded }
+        if let decoded = buffer?.decode(Value.self, at: index) { return decoded }
         throw decodingError(type, at: index)
     }
 

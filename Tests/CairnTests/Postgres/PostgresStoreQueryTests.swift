@@ -84,6 +84,31 @@ struct PostgresStoreQueryTests {
         }
     }
 
+    @Test("a division or remainder by zero in a predicate answers NULL, as on SQLite: no row matches, nothing fails")
+    func divisionByZeroAnswersNull() throws {
+        let zero = 0, zeroDouble = 0.0, two = 2
+        let predicates: [Predicate<Workout>] = [
+            #Predicate { $0.minutes / zero > 1 },
+            #Predicate { $0.minutes % zero == 0 },
+            #Predicate { $0.calories / zeroDouble > 1 },
+            #Predicate { $0.minutes / ($0.minutes - $0.minutes) > 1 },
+        ]
+        let sqlite = ModelContext(try ModelContainer(for: Workout.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        for workout in PostgresStoreTests.workouts() { sqlite.insert(workout) }
+        try sqlite.save()
+        try PostgresTestSchema.withSchema { url in
+            let (container, context) = try Self.filled(url)
+            let store = try container.store(for: "Workout")
+            for predicate in predicates {
+                #expect(try sqlite.fetch(FetchDescriptor(predicate: predicate)).isEmpty)
+                #expect(try context.fetch(FetchDescriptor(predicate: predicate)).isEmpty)
+            }
+            let halved = try context.fetch(FetchDescriptor<Workout>(predicate: #Predicate { $0.minutes / two >= 15 }))
+            #expect(store.executedStatements.last?.contains(#""t0"."minutes" / nullif(CAST($1 AS BIGINT), 0) >= $2"#) == true)
+            #expect(halved.count == PostgresStoreTests.workouts().filter { $0.minutes / 2 >= 15 }.count)
+        }
+    }
+
     @Test("a batched fetch and a typed fetch return the models a plain fetch does")
     func batchedAndTyped() throws {
         try PostgresTestSchema.withSchema { url in

@@ -25,9 +25,21 @@ extension QueryExpression where QueryValue: Numeric & QueryBindable {
         SQLQueryExpression(lhs.sqlExpression.times(rhs.sqlExpression))
     }
 
-    /// `lhs / rhs` (SQLite's division: integer division for integers, as Swift's)
+    /// `lhs / rhs` (SQLite's division: integer division for integers, as Swift's). A zero
+    /// divisor answers NULL, on PostgreSQL too (`"id" / nullif(CAST($1 AS BIGINT), 0)`).
     public static func / (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLQueryExpression<QueryValue> {
-        SQLQueryExpression(lhs.sqlExpression.dividedBy(rhs.sqlExpression))
+        SQLQueryExpression(lhs.sqlExpression.dividedBy(divisor(rhs)))
+    }
+
+    /// `rhs` with its type stated where a bound value's type is not inferred from the division
+    /// (PostgreSQL's `nullif($1, 0)`): `BIGINT` for integers, `DOUBLE PRECISION` for floating
+    /// point, as stored.
+    static func divisor(_ rhs: some QueryExpression<QueryValue>) -> SQLExpression {
+        switch QueryValue.self {
+        case is any BinaryInteger.Type: rhs.sqlExpression.typed(as: .integer)
+        case is any BinaryFloatingPoint.Type: rhs.sqlExpression.typed(as: .real)
+        default: rhs.sqlExpression
+        }
     }
 
     /// `-expression`
@@ -44,9 +56,9 @@ extension QueryExpression where QueryValue: BinaryInteger & QueryBindable {
     /// Reminder.select { $0.id % 0 }  // SELECT "reminders"."id" % ? FROM …   → [nil, nil, …]
     /// ```
     ///
-    /// PostgreSQL refuses a remainder by zero: the statement throws its `division by zero`.
+    /// PostgreSQL answers NULL too: `"id" % nullif(CAST($1 AS BIGINT), 0)`.
     public static func % (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLQueryExpression<QueryValue?> {
-        SQLQueryExpression(lhs.sqlExpression.remainder(dividingBy: rhs.sqlExpression))
+        SQLQueryExpression(lhs.sqlExpression.remainder(dividingBy: rhs.sqlExpression.typed(as: .integer)))
     }
 }
 

@@ -149,7 +149,7 @@ extension SQLQueryExpression where QueryValue: Numeric & QueryBindable {
 
     /// `lhs = lhs / rhs` (SQLite's division: integer division for integers, as Swift's)
     public static func /= (lhs: inout Self, rhs: some QueryExpression<QueryValue>) {
-        lhs = Self(lhs.sqlExpression.dividedBy(rhs.sqlExpression))
+        lhs = Self(lhs.sqlExpression.dividedBy(divisor(rhs)))
     }
 }
 

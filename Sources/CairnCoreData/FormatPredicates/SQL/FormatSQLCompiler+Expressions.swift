@@ -85,7 +85,7 @@ extension FormatSQLCompiler {
             case .subtract: return .scalar(left.minus(right))
             case .multiply: return .scalar(left.times(right))
             // In memory `/` always divides as doubles.
-            case .divide: return .scalar(left.cast(as: .real).dividedBy(right))
+            case .divide: return .scalar(left.cast(as: .real).dividedBy(right.typed(as: .real)))
             case .power: return .scalar(.function("pow", left, right))
             }
         case .negate(let inner):
