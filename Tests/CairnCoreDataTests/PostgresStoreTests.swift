@@ -10,13 +10,18 @@ import Testing
 /// `MATCHES`, `lowercase()`).
 @Suite("NSFetchRequest on a PostgreSQL store", .enabled(if: PostgresTestSchema.serverURL != nil, PostgresTestSchema.skipMessage))
 struct PostgresFormatDifferentialTests {
+    /// A container of the expenses, saved.
+    static func savedExpenses(in configuration: ModelConfiguration) throws -> ModelContainer {
+        let container = try ModelContainer(for: Schema([StoredExpense.self]), configurations: [configuration])
+        let writer = ModelContext(container)
+        for row in expenses() { writer.insert(StoredExpense(row: row)) }
+        try writer.save()
+        return container
+    }
+
     @Test func fetchAgreesWithEvaluateOnTheSameObjects() throws {
         try PostgresTestSchema.withSchema { url in
-            let container = try ModelContainer(
-                for: Schema([StoredExpense.self]), configurations: [ModelConfiguration(url: try #require(URL(string: url)))])
-            let writer = ModelContext(container)
-            for row in expenses() { writer.insert(StoredExpense(row: row)) }
-            try writer.save()
+            let container = try Self.savedExpenses(in: ModelConfiguration(url: try #require(URL(string: url))))
             let context = ModelContext(container)
             let everything = try context.fetch(StoredExpense.fetchRequest()).sorted { $0.ref < $1.ref }
             #expect(everything.map(\.ref) == allIDs)
@@ -46,6 +51,24 @@ struct PostgresFormatDifferentialTests {
             #expect(refused.isEmpty, "refused on PostgreSQL: \(refused)")
             // A constant zero divisor answers NULL as on SQLite (`amount / 0 > 0`).
             #expect(compared >= 174, "only \(compared) formats ran on PostgreSQL")
+        }
+    }
+
+    /// `modulus:by:` divides doubles and answers NULL for a zero divisor on both stores, so a
+    /// zero divisor matches nothing, where PostgreSQL's own `mod` would fail the fetch.
+    @Test func modulusMatchesAsOnSQLiteZeroDivisorIncluded() throws {
+        try PostgresTestSchema.withSchema { url in
+            let container = try Self.savedExpenses(in: ModelConfiguration(url: try #require(URL(string: url))))
+            let sqlite = try Self.savedExpenses(in: ModelConfiguration(isStoredInMemoryOnly: true))
+            for format in ["modulus(ref, 3) == 1", "modulus(amount, 2.5) < 1", "modulus(ref, 0) == 1", "modulus(ref, 0) == nil"] {
+                let request = StoredExpense.fetchRequest()
+                request.predicate = NSPredicate(format: format)
+                request.sortDescriptors = [NSSortDescriptor(key: "ref", ascending: true)]
+                let onServer = try ModelContext(container).fetch(request).map(\.ref)
+                let onSQLite = try ModelContext(sqlite).fetch(request).map(\.ref)
+                #expect(onServer == onSQLite, "\(format)")
+                if format == "modulus(ref, 3) == 1" { #expect(onSQLite == [1, 4, 7, 10]) }
+            }
         }
     }
 }

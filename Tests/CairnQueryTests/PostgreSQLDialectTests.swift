@@ -27,6 +27,8 @@ struct PostgreSQLDialectTests {
         #expect(try sql(.function("max", n, .value(.integer(3))))
             == #"CASE WHEN "n" IS NULL OR $1 IS NULL THEN NULL ELSE greatest("n", $2) END"#)
         #expect(try sql(.function("likely", n.isNull())) == #""n" IS NULL"#)
+        #expect(try sql(.function("mod", n, .value(.integer(0))))
+            == #"mod(CAST("n" AS NUMERIC), nullif(CAST($1 AS NUMERIC), 0))"#)
         // Functions PostgreSQL has under the same name and meaning pass through.
         #expect(try sql(.function("length", title)) == #"length("title")"#)
         #expect(try sql(.function("coalesce", n, .value(.integer(0)))) == #"coalesce("n", $1)"#)

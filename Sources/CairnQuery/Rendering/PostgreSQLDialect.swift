@@ -14,6 +14,8 @@
 ///   `char(n)` → `chr(n)`, `unicode(s)` → `ascii(s)` (a code point in a UTF-8 database);
 /// - `round(x)`, `round(x, n)` round `CAST(x AS NUMERIC)`: PostgreSQL rounds a
 ///   `DOUBLE PRECISION` half to even, SQLite (and a `NUMERIC`) half away from zero;
+/// - `mod(x, y)` → `mod(CAST(x AS NUMERIC), nullif(CAST(y AS NUMERIC), 0))`: SQLite's
+///   divides doubles too, and answers NULL for a zero divisor where PostgreSQL fails;
 /// - scalar `max(a, b, …)`/`min(a, b, …)` → `greatest`/`least`, NULL when any argument is
 ///   NULL as in SQLite (PostgreSQL's skip NULLs);
 /// - `GROUP_CONCAT(x[, separator])` → `string_agg(CAST(x AS TEXT), separator)` (`,` by
@@ -95,6 +97,13 @@ public struct PostgreSQLDialect: SQLDialect {
             return .function("round", [arguments[0].cast(as: .numeric)])
         case "round" where arguments.count == 2:
             return .function("round", [arguments[0].cast(as: .numeric), arguments[1].cast(as: .named("INTEGER"))])
+        case "mod" where arguments.first.map(Self.isNumericCast) == true:
+            return nil  // already rewritten
+        case "mod" where arguments.count == 2:
+            // SQLite's mod() divides doubles and answers NULL for a zero divisor; PostgreSQL's
+            // has no double precision form and fails on zero.
+            return .function("mod", [arguments[0].cast(as: .numeric),
+                                     .function("nullif", [arguments[1].cast(as: .numeric), Self.literal("0")])])
         case "max" where arguments.count > 1, "min" where arguments.count > 1:
             let spelled = name.lowercased() == "max" ? "greatest" : "least"
             return .case(when: [(.or(arguments.map { $0.isNull() }), .null)], else: .function(spelled, arguments))
