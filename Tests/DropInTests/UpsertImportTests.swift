@@ -4,7 +4,7 @@ import Testing
 // Inserts with conflict clauses as StructuredQueries code writes them (its InsertTests' spellings),
 // with the SQL each renders and the rows it leaves.
 
-@Table
+@Table("shelves")
 struct Shelf: Identifiable {
     let id: Int
     var label = ""
