@@ -27,6 +27,7 @@ extension Table {
     /// ```
     ///
     /// - Parameters:
+    ///   - rows: The rows or drafts to insert, written with ``InsertValuesBuilder``.
     ///   - target: The columns of the uniqueness constraint (or unique index) that may conflict.
     ///   - targetFilter: The `WHERE` of a partial unique index, to name it as the target.
     ///   - updates: The assignments to the stored row (`$0`); `$1` is the row that conflicted.
