@@ -149,6 +149,23 @@ enum DifferentialStatements {
                 } onConflict: { $0.id } doUpdate: { $0.title = $1.title }.execute(db)
                 return try RemindersList.order(by: \.id).fetchAll(db)
             }
+            record("upsert of a query's rows") {
+                try RemindersList.insert { ($0.id, $0.title) } select: {
+                    RemindersList.select { ($0.id, $0.title.upper()) }
+                } onConflict: { $0.id } doUpdate: { $0.title = $1.title }.execute(db)
+                return try RemindersList.order(by: \.id).select(\.title).fetchAll(db)
+            }
+            record("upsert reading the stored row, with filters") {
+                try RemindersList.insert { ($0.id, $0.title) } select: {
+                    RemindersList.where { $0.id.lte(2) }.select { ($0.id, $0.title) }
+                } onConflict: { $0.id } where: { $0.id.gt(0) } doUpdate: { $0.position += 10 } where: { $0.id.neq(1) }
+                    .execute(db)
+                return try RemindersList.order(by: \.id).select(\.position).fetchAll(db)
+            }
+            record("upsert doing nothing") {
+                try RemindersList.insert { RemindersList(id: 2, title: "ignored") } onConflict: { $0.id }.execute(db)
+                return try RemindersList.order(by: \.id).select(\.title).fetchAll(db)
+            }
             record("delete returning") {
                 try Reminder.where(\.isCompleted).delete().returning(\.id).fetchAll(db).sorted()
             }

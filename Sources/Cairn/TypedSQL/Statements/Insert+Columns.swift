@@ -51,25 +51,6 @@ extension Table {
             bindingFailure: values.isEmpty ? "no rows to insert" : failure, decodeReturning: nil)
     }
 
-    /// An upsert of named columns: `INSERT … VALUES … ON CONFLICT (target) DO UPDATE SET …`.
-    ///
-    /// ```swift
-    /// Counter.insert { ($0.id, $0.count) } values: { (1, 1) } onConflict: { $0.id } doUpdate: {
-    ///     $0.count += $1.count
-    /// }
-    /// // INSERT INTO "counters" ("id", "count") VALUES (?, ?)
-    /// // ON CONFLICT ("id") DO UPDATE SET "count" = "counters"."count" + "excluded"."count"
-    /// ```
-    public static func insert<each C: _TableColumnExpression, each Target: TableColumnExpression>(
-        _ columns: (TableColumns) -> (repeat each C),
-        @InsertValuesBuilder<(repeat (each C).QueryValue.QueryOutput)>
-        values rows: () -> [(repeat (each C).QueryValue.QueryOutput)],
-        onConflict target: (TableColumns) -> (repeat each Target),
-        doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void
-    ) -> Insert<Self, ()> {
-        insert(columns, values: rows).onConflict(target, doUpdate: updates)
-    }
-
     /// `INSERT INTO table (columns…) SELECT …`: the rows of a query, one selected value per
     /// named column.
     ///
@@ -91,25 +72,6 @@ extension Table {
             statement: SQLInsert(into: tableName, as: tableAlias, columns: names, source: .select(query.query)),
             bindingFailure: query.isSelected ? nil : "the query chooses no columns: add select { … }",
             decodeReturning: nil)
-    }
-}
-
-extension Insert {
-    /// Adds `ON CONFLICT (target) DO UPDATE SET …` (or `DO NOTHING` when `updates` sets nothing).
-    func onConflict<each Target: TableColumnExpression>(
-        _ target: (Into.TableColumns) -> (repeat each Target),
-        doUpdate updates: (inout Updates<Into>, Excluded<Into>) -> Void
-    ) -> Self {
-        var names: [String] = []
-        for column in repeat each target(Into.columns) { names.append(contentsOf: groupedColumnNames(column, writable: false)) }
-        var assignments = Updates<Into>()
-        updates(&assignments, Excluded())
-        var insert = self
-        insert.bindingFailure = insert.bindingFailure ?? assignments.bindingFailure
-        insert.statement = assignments.assignments.isEmpty
-            ? statement.onConflictDoNothing(names)
-            : statement.onConflict(names, doUpdate: assignments.assignments)
-        return insert
     }
 }
 

@@ -145,30 +145,13 @@ extension Table {
         insertStatement(rows())
     }
 
-    /// An upsert: `INSERT … ON CONFLICT (target) DO UPDATE SET …`.
-    ///
-    /// ```swift
-    /// Tag.insert { Tag(id: 1, title: "Home") } onConflict: { $0.id } doUpdate: { $0.title = $1.title }
-    /// // INSERT INTO "tags" ("id", "title") VALUES (?, ?)
-    /// // ON CONFLICT ("id") DO UPDATE SET "title" = "excluded"."title"
-    /// ```
-    public static func insert<Row: InsertableRow, each Target: TableColumnExpression>(
-        @InsertValuesBuilder<Row> _ rows: () -> [Row],
-        onConflict target: (TableColumns) -> (repeat each Target),
-        doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void
-    ) -> Insert<Self, ()> where Row.Into == Self {
-        insertStatement(rows()).onConflict(target, doUpdate: updates)
-    }
-
     /// `INSERT … ON CONFLICT (target) DO NOTHING`.
     public static func insert<Row: InsertableRow, each Target: TableColumnExpression>(
         @InsertValuesBuilder<Row> _ rows: () -> [Row],
         onConflictDoNothing target: (TableColumns) -> (repeat each Target)
     ) -> Insert<Self, ()> where Row.Into == Self {
         var insert = insertStatement(rows())
-        var names: [String] = []
-        for column in repeat each target(columns) { names.append(contentsOf: groupedColumnNames(column, writable: false)) }
-        insert.statement = insert.statement.onConflictDoNothing(names)
+        insert.statement = insert.statement.onConflictDoNothing(conflictTarget(target))
         return insert
     }
 }
@@ -240,16 +223,6 @@ extension TableAlias {
         @InsertValuesBuilder<Row> _ rows: () -> [Row]
     ) -> Insert<Self, ()> where Row.Into == Base {
         insertStatement(rows())
-    }
-
-    /// An upsert through the alias: `INSERT … AS alias … ON CONFLICT (target) DO UPDATE SET …`,
-    /// whose assignments may read the stored row by the alias.
-    public static func insert<Row: InsertableRow, each Target: TableColumnExpression>(
-        @InsertValuesBuilder<Row> _ rows: () -> [Row],
-        onConflict target: (TableColumns) -> (repeat each Target),
-        doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void
-    ) -> Insert<Self, ()> where Row.Into == Base {
-        insertStatement(rows()).onConflict(target, doUpdate: updates)
     }
 }
 
