@@ -228,8 +228,11 @@ struct TableMacroTests {
             "@Table(\"v\") @Selection struct V { let a: Int }",
         ] {
             let expanded = MacroExpansion.expand(source).expanded
-            #expect(expanded.split(separator: "struct Columns", omittingEmptySubsequences: false).count == 2, "\(expanded)")
-            #expect(expanded.split(separator: "extension ", omittingEmptySubsequences: false).count == 2, "\(expanded)")
+            // The test expander knows `Table` by its plain name only: beside `@Cairn.Table`, what
+            // is left to see is that `@Selection` writes nothing.
+            let written = source.hasPrefix("@Cairn.") ? 0 : 1
+            #expect(expanded.ranges(of: "struct Columns").count == written, "\(expanded)")
+            #expect(expanded.ranges(of: "extension ").count == written, "\(expanded)")
         }
         // Beside @Table, a name given to @Selection would be ignored: the macro says so.
         assertExpansionContains(
