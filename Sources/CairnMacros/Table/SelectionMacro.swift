@@ -5,11 +5,12 @@ import SwiftSyntaxMacros
 
 /// `@Selection`: makes a struct a custom result row. It writes the conformance to
 /// `Cairn.SelectionRow`: a `Columns` type whose initializer takes one expression per property
-/// (`Stats.Columns(allCount: $0.count(), …)`, labels in declaration order), `columnWidth`,
-/// `init(decoder:)` and `decode(from:)`; and to `Cairn.Table` (`TableColumns`, `columns`,
-/// `tableName`: given, or inferred as `@Table` infers it), so a common table expression
-/// selecting into the row reads as a table. Beside `@Table` (`@Table @Selection`), it writes
-/// only `Columns`, and the row is a table `@Table`'s way, inserts included (a view's row).
+/// (`Stats.Columns(allCount: $0.count(), …)`, labels in declaration order: see
+/// ``SelectionColumns``), `columnWidth`, `init(decoder:)` and `decode(from:)`; and to
+/// `Cairn.Table` (`TableColumns`, `columns`, `tableName`: given, or inferred as `@Table` infers
+/// it), so a common table expression selecting into the row reads as a table. Beside `@Table`
+/// (`@Table @Selection`, a view's row as StructuredQueries once spelled it), it writes nothing:
+/// `@Table` already writes `Columns`, and the row is a table `@Table`'s way, inserts included.
 public struct SelectionMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -25,8 +26,8 @@ public struct SelectionMacro: ExtensionMacro {
         let access = shape.access
         let properties = shape.properties
         let tableName = TableMacro.explicitName(node) ?? TableMacro.inferredTableName(shape.typeName)
-        // `@Table @Selection` (a temporary view's row, as StructuredQueries spells it): `@Table`
-        // writes the table conformance, with inserts; this macro adds only `Columns`.
+        // `@Table @Selection` (a temporary view's row): `@Table` writes `Columns` and the table
+        // conformance, with inserts, so this macro adds nothing.
         let alsoTable = declaration.attributes.contains { element in
             guard let name = element.as(AttributeSyntax.self)?.attributeName.trimmedDescription else { return false }
             return name == "Table" || name == "Cairn.Table"
@@ -34,39 +35,9 @@ public struct SelectionMacro: ExtensionMacro {
         if alsoTable, let name = TableMacro.explicitName(node) {
             context.diagnose(Diagnostic(node: node, message: TableDiagnostic.selectionNameBesideTable(TableMacro.stringLiteral(name))))
         }
-        var lines = [
-            "extension \(type): " + (alsoTable ? "Cairn.SelectionRow {" : "Cairn.SelectionRow, Cairn.Table, Cairn.BindableRow {")
-        ]
-        lines.append("    \(access)struct Columns: Cairn.QueryExpression {")
-        lines.append("        \(access)typealias QueryValue = \(type)")
-        lines.append("        \(access)let selectedExpressions: [Cairn.SQLExpression]")
-        lines.append("        \(access)var sqlExpression: Cairn.SQLExpression {")
-        lines.append("            Cairn.SQLExpression.selectionList(selectedExpressions)")
-        lines.append("        }")
-        // A property with a default value (and no representation) gets it as the default
-        // argument, so `Stats.Columns(allCount: …)` may leave other counts out.
-        let parameters = properties.map { property in
-            let defaultValue = property.storedType == property.type ? property.initializer.map { " = \($0)" } ?? "" : ""
-            return "            \(property.name): some Cairn.QueryExpression<\(property.storedType)>" + defaultValue
-        }
-        if parameters.isEmpty {
-            lines.append("        \(access)init() {")
-        } else {
-            lines.append("        \(access)init(")
-            lines.append(parameters.joined(separator: ",\n"))
-            lines.append("        ) {")
-        }
-        lines.append("            var selectedExpressions: [Cairn.SQLExpression] = []")
-        for property in properties {
-            lines.append("            selectedExpressions += \(property.name).selectedExpressions")
-        }
-        lines.append("            self.selectedExpressions = selectedExpressions")
-        lines.append("        }")
-        lines.append("    }")
-        if alsoTable {
-            lines.append("}")
-            return [try ExtensionDeclSyntax(SyntaxNodeString(stringLiteral: lines.joined(separator: "\n")))]
-        }
+        if alsoTable { return [] }
+        var lines = ["extension \(type): Cairn.SelectionRow, Cairn.Table, Cairn.BindableRow {"]
+        lines.append(contentsOf: SelectionColumns.declaration(access: access, type: type, properties: properties))
         // The row as a table: what a common table expression selecting into it reads from.
         lines.append("    \(access)struct TableColumns: Cairn.TableDefinition, Sendable {")
         lines.append("        \(access)typealias QueryValue = \(type)")
@@ -75,11 +46,7 @@ public struct SelectionMacro: ExtensionMacro {
         lines.append("    }")
         lines.append("    \(access)static let columns = TableColumns()")
         lines.append("    \(access)static let tableName = \(TableMacro.stringLiteral(tableName))")
-        lines.append("    \(access)static var columnWidth: Int {")
-        lines.append("        " + (properties.isEmpty ? "0" : properties.map {
-            "\(TableMacro.typeExpression($0.storedType)).columnWidth"
-        }.joined(separator: " + ")))
-        lines.append("    }")
+        lines.append(contentsOf: TableMacro.columnWidth(access: access, columns: properties))
         lines.append(contentsOf: TableMacro.decoding(
             access: access, type: type, columns: properties, memberwise: shape.usesMemberwiseInitializer))
         // Bindable, so the row can be a column group of a table (`var timestamps: Timestamps`).

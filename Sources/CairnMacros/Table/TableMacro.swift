@@ -11,6 +11,9 @@ import SwiftSyntaxMacros
 /// - `TableColumns`, one `Cairn.TableColumn` per stored property (`@Ephemeral` ones excepted),
 ///   or a `Cairn.ColumnGroup` where the property's type is a `@Selection` or `@Table` struct,
 ///   whose columns `allColumns` lists in its place;
+/// - `Columns`, with an initializer taking one expression per column (`Reminder.Columns(id: …,
+///   title: …)`), to select into the row as StructuredQueries' `Selection` does (its
+///   `Cairn.SelectionRow` conformance; see ``SelectionColumns``);
 /// - `columns`, `tableName` (given, or the type name with a lowercase first letter, pluralized:
 ///   `RemindersList` → `remindersLists`, `Category` → `categories`), `columnWidth`;
 /// - `init(decoder:)` and `decode(from:)`, reading the columns in declaration order;
@@ -86,9 +89,12 @@ public struct TableMacro: ExtensionMacro {
     static func tableExtension(shape: TableShape, type: String, tableName: String, primaryKey: TableProperty?) -> String {
         let access = shape.access
         let columns = shape.properties
-        let conformances = primaryKey == nil
+        // A struct with its own `Columns` type keeps it, and is no `SelectionRow`.
+        let selectable = !shape.hasMember(named: "Columns")
+        let conformances = (primaryKey == nil
             ? "Cairn.Table, Cairn.BindableRow, Cairn.InsertableRow"
-            : "Cairn.Table, Cairn.PrimaryKeyedTable, Cairn.BindableRow, Cairn.InsertableRow"
+            : "Cairn.Table, Cairn.PrimaryKeyedTable, Cairn.BindableRow, Cairn.InsertableRow")
+            + (selectable ? ", Cairn.SelectionRow" : "")
         var lines: [String] = []
         lines.append("extension \(type): \(conformances) {")
         // Columns.
@@ -105,6 +111,9 @@ public struct TableMacro: ExtensionMacro {
         }
         lines.append(contentsOf: columnLists(access: access, columns: columns))
         lines.append("    }")
+        if selectable {
+            lines.append(contentsOf: SelectionColumns.declaration(access: access, type: type, properties: columns))
+        }
         lines.append("    \(access)static let columns = TableColumns()")
         lines.append("    \(access)static let tableName = \(stringLiteral(tableName))")
         // `tags.map(\.primaryKey)`, as StructuredQueries offers it; a property of that name wins.
@@ -113,9 +122,7 @@ public struct TableMacro: ExtensionMacro {
             lines.append("        \(primaryKey.name)")
             lines.append("    }")
         }
-        lines.append("    \(access)static var columnWidth: Int {")
-        lines.append("        " + (columns.isEmpty ? "0" : columns.map { "\(typeExpression($0.storedType)).columnWidth" }.joined(separator: " + ")))
-        lines.append("    }")
+        lines.append(contentsOf: columnWidth(access: access, columns: columns))
         lines.append(contentsOf: decoding(
             access: access, type: type, columns: columns, memberwise: shape.usesMemberwiseInitializer))
         lines.append("    \(access)typealias Into = \(type)")
@@ -150,6 +157,17 @@ public struct TableMacro: ExtensionMacro {
             "        \(access)var writableColumns: [any Cairn.TableColumnExpression] {",
             "            Self._flattened([\(written)], writable: true)",
             "        }",
+        ]
+    }
+
+    /// `columnWidth`: the columns' widths summed by `reduce`, as a chain of `+` would take the
+    /// type checker milliseconds per table weighing typed SQL's `+` on expressions.
+    static func columnWidth(access: String, columns: [TableProperty]) -> [String] {
+        let widths = columns.map { "\(typeExpression($0.storedType)).columnWidth" }
+        return [
+            "    \(access)static var columnWidth: Int {",
+            "        " + (widths.isEmpty ? "0" : "[\(widths.joined(separator: ", "))].reduce(0, &+)"),
+            "    }",
         ]
     }
 

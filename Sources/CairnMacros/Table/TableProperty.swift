@@ -145,8 +145,8 @@ struct TableShape {
     /// initializer, passing the columns in order and leaving the other properties to their
     /// defaults (see ``memberwiseInitializerIsUsable(_:)``).
     let usesMemberwiseInitializer: Bool
-    /// The names the struct's own body declares (properties of any kind, functions), so a
-    /// generated member never collides with one.
+    /// The names the struct's own body declares (properties of any kind, functions, nested
+    /// types), so a generated member never collides with one.
     var declaredNames: Set<String> = []
 
     func hasMember(named name: String) -> Bool { declaredNames.contains(name) }
@@ -183,6 +183,8 @@ struct TableShape {
                 }
             } else if let function = member.decl.as(FunctionDeclSyntax.self) {
                 names.insert(function.name.trimmedDescription)
+            } else if let name = nestedTypeName(member.decl) {
+                names.insert(name)
             }
         }
         return TableShape(
@@ -241,6 +243,15 @@ struct TableShape {
             if isLet && binding.initializer != nil { return false }
         }
         return true
+    }
+
+    /// The name of a type the struct nests (`struct Columns`, `typealias Columns = …`).
+    static func nestedTypeName(_ decl: DeclSyntax) -> String? {
+        if let nested = decl.as(StructDeclSyntax.self) { return nested.name.text }
+        if let nested = decl.as(EnumDeclSyntax.self) { return nested.name.text }
+        if let nested = decl.as(ClassDeclSyntax.self) { return nested.name.text }
+        if let nested = decl.as(TypeAliasDeclSyntax.self) { return nested.name.text }
+        return nil
     }
 
     static func kindName(_ declaration: some DeclGroupSyntax) -> String {

@@ -17,9 +17,3 @@ public protocol TableDraft: InsertableRow {
     /// (`Reminder.Draft(reminder)`).
     init(_ row: Into)
 }
-
-/// A custom result row declared with `@Selection`: `Stats.Columns(allCount: …)` selects into it.
-public protocol SelectionRow: QueryRepresentable {
-    /// The generated `Columns` type that lists one expression per property.
-    associatedtype Columns: QueryExpression where Columns.QueryValue == Self
-}

@@ -16,9 +16,18 @@
 /// // SELECT "reminders"."id", "reminders"."title", … FROM "reminders"
 /// // WHERE NOT "reminders"."isCompleted"
 /// ```
+///
+/// Its `Columns` selects into the row, one expression per column (see ``SelectionRow``), as a
+/// common table expression or a view does:
+///
+/// ```swift
+/// @Table struct Tag { let id: Int; var title = "" }
+/// Reminder.select { Tag.Columns(id: $0.id, title: $0.title) }
+/// // SELECT "reminders"."id", "reminders"."title" FROM "reminders"
+/// ```
 @attached(
-    extension, conformances: Table, PrimaryKeyedTable, BindableRow, InsertableRow,
-    names: named(TableColumns), named(columns), named(tableName), named(columnWidth), named(init(decoder:)),
+    extension, conformances: Table, PrimaryKeyedTable, BindableRow, InsertableRow, SelectionRow,
+    names: named(TableColumns), named(Columns), named(columns), named(tableName), named(columnWidth), named(init(decoder:)),
     named(decode(from:)), named(Into), named(databaseValues), named(Draft), named(primaryKey))
 public macro Table(_ name: String = "") = #externalMacro(module: "CairnMacros", type: "TableMacro")
 
@@ -100,9 +109,9 @@ public macro Ephemeral() = #externalMacro(module: "CairnMacros", type: "Ephemera
 ///
 /// The row is also a ``Table`` (named as `@Table` names tables, or `@Selection("name")`), so
 /// a common table expression selecting into it reads as one (see ``With(_:query:)``).
-/// Written beside `@Table` (`@Table @Selection struct ReminderWithList { … }`), it adds only
-/// `Columns`, and the row is a table as `@Table` makes one, inserts included: the row of a
-/// temporary view (``Table/createTemporaryView(ifNotExists:as:)``).
+/// Written beside `@Table` (`@Table @Selection struct ReminderWithList { … }`), it adds
+/// nothing: `@Table` writes the same `Columns`, and the row is a table as `@Table` makes one,
+/// inserts included.
 @attached(
     extension, conformances: SelectionRow, Table, BindableRow,
     names: named(Columns), named(TableColumns), named(columns), named(tableName), named(columnWidth),
