@@ -1,4 +1,3 @@
-import CairnSQLite
 import Foundation
 
 /// The results of a batched fetch: a random-access collection that loads its elements one

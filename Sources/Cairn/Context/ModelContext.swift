@@ -1,4 +1,3 @@
-import CairnSQLite
 import Foundation
 
 /// The object that tracks models: inserts, changes and deletes, written together by `save()`.

@@ -1,4 +1,3 @@
-import CairnSQLite
 import Foundation
 import Synchronization
 
