@@ -21,7 +21,11 @@ struct PostgreSQLDialectTests {
         #expect(try sql(.function("ifnull", n, .value(.integer(0)))) == #"coalesce("n", $1)"#)
         #expect(try sql(.function("iif", n.isNull(), .value(.integer(0)), n)) == #"CASE WHEN "n" IS NULL THEN $1 ELSE "n" END"#)
         #expect(try sql(.function("char", n)) == #"chr("n")"#)
-        #expect(try sql(.function("unicode", title)) == #"ascii("title")"#)
+        #expect(try sql(.function("unicode", title)) == #"ascii(nullif("title", ''))"#)
+        #expect(try sql(.function("sign", n)) == #"CAST(sign(CAST("n" AS DOUBLE PRECISION)) AS BIGINT)"#)
+        #expect(try sql(.function("hex", n)) == #"coalesce(upper(encode("n", 'hex')), '')"#)
+        #expect(try sql(.function("quote", title)) == #"coalesce('''' || replace("title", '''', '''''') || '''', 'NULL')"#)
+        #expect(try sql(.function("zeroblob", n)) == #"decode(repeat('00', CAST("n" AS INTEGER)), 'hex')"#)
         #expect(try sql(.function("round", n)) == #"round(CAST("n" AS NUMERIC))"#)
         #expect(try sql(.function("round", n, .value(.integer(2)))) == #"round(CAST("n" AS NUMERIC), CAST($1 AS INTEGER))"#)
         #expect(try sql(.function("max", n, .value(.integer(3))))
@@ -65,6 +69,7 @@ struct PostgreSQLDialectTests {
         #expect(error(.function("strftime", .value(.text("%Y")), n))?.contains("SQLite's date function strftime()") == true)
         #expect(error(.function("json_extract", title, .value(.text("$.a"))))?.contains("JSON function json_extract()") == true)
         #expect(error(.function("typeof", n))?.contains("typeof()") == true)
+        #expect(error(.function("randomblob", n))?.contains("SQLite's function randomblob()") == true)
         // SQLite renders all of them.
         #expect(try title.collate("NOCASE").render().sql == #""title" COLLATE NOCASE"#)
     }

@@ -108,6 +108,22 @@ enum DifferentialStatements {
                 try Reminder.order(by: \.id).select { ($0.title.lower(), $0.title.upper(), $0.title.length()) }.fetchAll(db)
                     .map { "\($0.0) \($0.1) \($0.2)" }
             }
+            record("quote, unicode, ltrim, rtrim, nullif") {
+                try Reminder.order(by: \.id)
+                    .select { ($0.title.quote(), $0.notes.unicode(), $0.title.ltrim("BCG"), $0.title.rtrim("s"), $0.notes.nullif("")) }
+                    .fetchAll(db).map { "\($0.0) \(String(describing: $0.1)) \($0.2) \($0.3) \(String(describing: $0.4))" }
+            }
+            record("abs, sign and round") {
+                let signs = Reminder.order(by: \.id).select { $0.position.sign() }
+                let distances = Reminder.order(by: \.id).select { $0.position.abs() }
+                let average = Reminder.select { $0.position.avg().round(2) }
+                return [try signs.fetchAll(db), try distances.fetchAll(db), try average.fetchAll(db)] as [Any]
+            }
+            record("hex of zeroblob") { try Reminder.where { $0.id.eq(1) }.select { _ in 3.zeroblob().hex() }.fetchAll(db) }
+            record("planner hints") {
+                try Reminder.where { $0.isFlagged.likely().or($0.isCompleted.unlikely()).and($0.title.isNot("").likelihood(0.5)) }
+                    .order(by: \.id).select(\.id).fetchAll(db)
+            }
             record("arithmetic") {
                 let doubled = Reminder.order(by: \.id).select { $0.position * 2 + 1 }
                 let halved = Reminder.order(by: \.id).select { $0.id / 2 }

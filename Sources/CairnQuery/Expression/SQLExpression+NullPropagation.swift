@@ -70,7 +70,7 @@ extension SQLExpression {
     /// SQLite's built-in scalar functions that return NULL when any argument is NULL.
     private static let nullInAnyArgumentGivesNull: Set<String> = [
         "lower", "upper", "length", "replace", "substr", "substring", "trim", "ltrim", "rtrim", "instr",
-        "abs", "round", "strftime", "julianday", "date", "time", "datetime", "unixepoch",
+        "abs", "sign", "unicode", "round", "strftime", "julianday", "date", "time", "datetime", "unixepoch",
     ]
 
     /// Functions that return NULL for a NULL first argument (the JSON document, `nullif`'s

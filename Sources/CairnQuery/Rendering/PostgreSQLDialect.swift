@@ -11,7 +11,12 @@
 /// - an ordering without `NULLS FIRST`/`LAST` gets SQLite's (`ASC NULLS FIRST`,
 ///   `DESC NULLS LAST`): PostgreSQL's defaults are the opposite;
 /// - `instr(a, b)` → `strpos(a, b)`, `ifnull` → `coalesce`, `iif(c, a, b)` → `CASE`,
-///   `char(n)` → `chr(n)`, `unicode(s)` → `ascii(s)` (a code point in a UTF-8 database);
+///   `char(n)` → `chr(n)`, `unicode(s)` → `ascii(nullif(s, ''))` (a code point in a UTF-8
+///   database; NULL for empty text, as SQLite);
+/// - `sign(x)` → `CAST(sign(CAST(x AS DOUBLE PRECISION)) AS BIGINT)` (SQLite's is an integer);
+///   `hex(b)` → `coalesce(upper(encode(b, 'hex')), '')`; `zeroblob(n)` →
+///   `decode(repeat('00', n), 'hex')`; `quote(s)` → the text between quotes with its quotes
+///   doubled, or `'NULL'` (PostgreSQL's `quote_nullable` writes a backslash as `E'…'`);
 /// - `round(x)`, `round(x, n)` round `CAST(x AS NUMERIC)`: PostgreSQL rounds a
 ///   `DOUBLE PRECISION` half to even, SQLite (and a `NUMERIC`) half away from zero;
 /// - `mod(x, y)` → `mod(CAST(x AS NUMERIC), nullif(CAST(y AS NUMERIC), 0))`: SQLite's
@@ -29,8 +34,8 @@
 ///
 /// What has no PostgreSQL form that answers the same throws ``SQLRenderError`` naming it:
 /// `GLOB`, `COLLATE NOCASE`/`RTRIM`, SQLite's date functions (`strftime`, `julianday`, `date`,
-/// `time`, `datetime`, `unixepoch`), its JSON functions, `typeof`, `hex`, `printf`,
-/// `zeroblob`, `last_insert_rowid` and `changes`.
+/// `time`, `datetime`, `unixepoch`), its JSON functions, `typeof`, `printf`, `randomblob`,
+/// `soundex`, `last_insert_rowid` and `changes`.
 public struct PostgreSQLDialect: SQLDialect {
     /// The PostgreSQL dialect.
     public init() {}
@@ -89,8 +94,22 @@ public struct PostgreSQLDialect: SQLDialect {
             return .case(when: [(arguments[0], arguments[1])], else: arguments[2])
         case "char" where arguments.count == 1:
             return .function("chr", arguments)
-        case "unicode":
-            return .function("ascii", arguments)
+        case "unicode" where arguments.count == 1:
+            return .function("ascii", [.function("nullif", [arguments[0], Self.literal("''")])])
+        case "sign" where arguments.count == 1 && Self.isCast(arguments[0], to: .real):
+            return nil  // already rewritten
+        case "sign" where arguments.count == 1:
+            return .function("sign", [arguments[0].cast(as: .real)]).cast(as: .integer)
+        case "hex" where arguments.count == 1:
+            let encoded = SQLExpression.function("encode", [arguments[0], Self.literal("'hex'")])
+            return .function("coalesce", [.function("upper", [encoded]), Self.literal("''")])
+        case "quote" where arguments.count == 1:
+            let doubled = SQLExpression.function("replace", [arguments[0], Self.literal(""), Self.literal("''")])
+            let quoted = Self.literal("").concatenated(with: doubled).concatenated(with: Self.literal(""))
+            return .function("coalesce", [quoted, Self.literal("'NULL'")])
+        case "zeroblob" where arguments.count == 1:
+            let zeros = SQLExpression.function("repeat", [Self.literal("'00'"), arguments[0].cast(as: .named("INTEGER"))])
+            return .function("decode", [zeros, Self.literal("'hex'")])
         case "round" where arguments.first.map(Self.isNumericCast) == true:
             return nil  // already rewritten
         case "round" where arguments.count == 1:
@@ -115,7 +134,7 @@ public struct PostgreSQLDialect: SQLDialect {
                               instead: "compute the date in Swift and bind it, or write PostgreSQL's own date functions in #sql")
         case let json where json.hasPrefix("json"):
             throw unsupported("SQLite's JSON function \(name)()", instead: "write PostgreSQL's json/jsonb functions in #sql")
-        case "typeof", "hex", "printf", "format", "quote", "zeroblob", "last_insert_rowid", "changes", "total_changes",
+        case "typeof", "printf", "format", "last_insert_rowid", "changes", "total_changes",
              "glob", "like", "soundex", "randomblob":
             throw unsupported("SQLite's function \(name)()", instead: "write the PostgreSQL equivalent in #sql")
         default:
@@ -213,7 +232,11 @@ public struct PostgreSQLDialect: SQLDialect {
     }
 
     private static func isNumericCast(_ expression: SQLExpression) -> Bool {
-        if case .cast(_, let type) = expression.node { return type == .numeric }
+        isCast(expression, to: .numeric)
+    }
+
+    private static func isCast(_ expression: SQLExpression, to target: SQLType) -> Bool {
+        if case .cast(_, let type) = expression.node { return type == target }
         return false
     }
 

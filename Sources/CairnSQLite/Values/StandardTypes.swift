@@ -214,6 +214,24 @@ extension Data: DatabaseValueConvertible {
     }
 }
 
+/// `[UInt8]`, as StructuredQueries writes blobs: stored and read as `Data` is.
+extension Array: DatabaseValueConvertible where Element == UInt8 {
+    /// The value as SQLite stores it.
+    @inlinable public var databaseValue: DatabaseValue { .blob(Data(self)) }
+
+    /// The stored value as bytes, or `nil` when it is neither a blob nor text.
+    @inlinable
+    public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> [UInt8]? {
+        Data.fromDatabaseValue(databaseValue).map(Array.init)
+    }
+
+    /// Reads the column's `sqlite3_value` directly; `nil` when it cannot be bytes.
+    @inlinable
+    public static func decode(from sqliteValue: SQLiteValue, storageClass: Int32) -> [UInt8]? {
+        Data.decode(from: sqliteValue, storageClass: storageClass).map(Array.init)
+    }
+}
+
 // MARK: - Optional
 
 /// `nil` is stored as `NULL`; reading `NULL` gives `nil` instead of an error.

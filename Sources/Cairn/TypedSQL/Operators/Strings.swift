@@ -109,6 +109,46 @@ extension QueryExpression where QueryValue: _TextValue {
         return SQLQueryExpression(.function("trim", sqlExpression, .value(.text(characters))))
     }
 
+    /// `ltrim(x)`, or `ltrim(x, characters)`: leading spaces (or those characters) removed.
+    ///
+    /// ```swift
+    /// Tag.select { $0.title.ltrim("#") }  // SELECT ltrim("tags"."title", ?) FROM "tags"
+    /// ```
+    public func ltrim(_ characters: String? = nil) -> SQLQueryExpression<QueryValue> {
+        guard let characters else { return SQLQueryExpression(.function("ltrim", sqlExpression)) }
+        return SQLQueryExpression(.function("ltrim", sqlExpression, .value(.text(characters))))
+    }
+
+    /// `rtrim(x)`, or `rtrim(x, characters)`: trailing spaces (or those characters) removed.
+    public func rtrim(_ characters: String? = nil) -> SQLQueryExpression<QueryValue> {
+        guard let characters else { return SQLQueryExpression(.function("rtrim", sqlExpression)) }
+        return SQLQueryExpression(.function("rtrim", sqlExpression, .value(.text(characters))))
+    }
+
+    /// `quote(x)`: the text as an SQL string literal (`'it''s'`), and the text `NULL` for
+    /// NULL.
+    ///
+    /// ```swift
+    /// Reminder.select { $0.title.quote() }  // SELECT quote("reminders"."title") FROM "reminders"
+    /// ```
+    ///
+    /// On PostgreSQL, `coalesce('''' || replace(x, '''', '''''') || '''', 'NULL')`: its own
+    /// `quote_nullable` writes text holding a backslash as `E'…'`.
+    public func quote() -> SQLQueryExpression<QueryValue> {
+        SQLQueryExpression(.function("quote", sqlExpression))
+    }
+
+    /// `unicode(x)`: the code point of the first character, `nil` for empty text or NULL.
+    ///
+    /// ```swift
+    /// Tag.select { $0.title.unicode() }  // SELECT unicode("tags"."title") FROM "tags"   → [Int?]
+    /// ```
+    ///
+    /// On PostgreSQL, `ascii(nullif(x, ''))` (its `ascii('')` is 0).
+    public func unicode() -> SQLQueryExpression<Int?> {
+        SQLQueryExpression(.function("unicode", sqlExpression))
+    }
+
     /// `instr(x, other)`: the 1-based position of the first `other` in `x`, 0 when absent;
     /// `Int?` on optional text, `nil` for NULL.
     public func instr(_ other: String) -> SQLQueryExpression<QueryValue._TextCount> {

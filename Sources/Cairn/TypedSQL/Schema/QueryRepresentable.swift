@@ -171,6 +171,13 @@ extension Float: QueryBindable {}
 extension Bool: QueryBindable {}
 extension String: QueryBindable {}
 extension Data: QueryBindable {}
+extension Array: QueryRepresentable where Element == UInt8 {}
+extension Array: QueryExpression where Element == UInt8 {
+    /// The value type the expression stands for in SQL.
+    public typealias QueryValue = Self
+}
+/// StructuredQueries' blob type (`randomblob()` returns it), stored as `Data` is.
+extension Array: QueryBindable where Element == UInt8 {}
 extension Date: QueryBindable {}
 extension UUID: QueryBindable {}
 extension URL: QueryBindable {}
