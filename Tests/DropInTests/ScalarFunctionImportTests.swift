@@ -39,7 +39,7 @@ struct ScalarFunctionImportTests {
         #expect(rows.map(\.1) == [1.0, -1.0])
         #expect(rows.map(\.2) == ["Tea", nil])
         let likely = Item.where { ($0.title == "Tea").likelihood(0.75) }.select(\.id)
-        #expect(try likely.render().sql == #"SELECT "items"."id" FROM "items" WHERE likelihood("items"."title" = ?, ?)"#)
+        #expect(try likely.render().sql == #"SELECT "items"."id" FROM "items" WHERE likelihood("items"."title" = ?, 0.75)"#)
         #expect(try database.read { db in try likely.fetchAll(db) } == [1])
     }
 

@@ -130,15 +130,15 @@ extension QueryExpression where QueryValue: _BooleanValue {
     ///
     /// ```swift
     /// Reminder.where { $0.isFlagged.likelihood(0.25) }
-    /// // SELECT … FROM "reminders" WHERE likelihood("reminders"."isFlagged", ?)
+    /// // SELECT … FROM "reminders" WHERE likelihood("reminders"."isFlagged", 0.25)
     /// ```
     ///
     /// SQLite refuses a probability that is not a constant between 0.0 and 1.0. On PostgreSQL
     /// the hint is left out (`x`).
-    public func likelihood<Probability: BinaryFloatingPoint>(
-        _ probability: some QueryExpression<Probability>
-    ) -> SQLQueryExpression<QueryValue> {
-        SQLQueryExpression(.function("likelihood", sqlExpression, probability.sqlExpression))
+    public func likelihood(_ probability: Double) -> SQLQueryExpression<QueryValue> {
+        // SQLite takes the probability only as a number written in the SQL, never bound.
+        let hint = probability.isFinite ? "\(probability)" : "NULL"
+        return SQLQueryExpression(.function("likelihood", sqlExpression, .raw(SQLFragment(sql: hint))))
     }
 
     /// `likely(x)`: the condition `x`, hinted to hold usually (`likelihood(x, 0.9375)`).
