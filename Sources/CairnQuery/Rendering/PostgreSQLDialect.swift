@@ -104,8 +104,10 @@ public struct PostgreSQLDialect: SQLDialect {
             let encoded = SQLExpression.function("encode", [arguments[0], Self.literal("'hex'")])
             return .function("coalesce", [.function("upper", [encoded]), Self.literal("''")])
         case "quote" where arguments.count == 1:
-            let doubled = SQLExpression.function("replace", [arguments[0], Self.literal(""), Self.literal("''")])
-            let quoted = Self.literal("").concatenated(with: doubled).concatenated(with: Self.literal(""))
+            // '''' is the literal of one quote, '''''' of two.
+            let quote = Self.literal("''''")
+            let doubled = SQLExpression.function("replace", [arguments[0], quote, Self.literal("''''''")])
+            let quoted = quote.concatenated(with: doubled).concatenated(with: quote)
             return .function("coalesce", [quoted, Self.literal("'NULL'")])
         case "zeroblob" where arguments.count == 1:
             let zeros = SQLExpression.function("repeat", [Self.literal("'00'"), arguments[0].cast(as: .named("INTEGER"))])
