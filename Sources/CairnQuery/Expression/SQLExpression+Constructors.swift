@@ -31,6 +31,25 @@ extension SQLExpression {
         SQLExpression(.value(value))
     }
 
+    /// `value` bound, or, when it cannot be bound, an expression whose rendering throws
+    /// ``SQLRenderError`` naming the value and why: a statement that compares with a value the
+    /// database cannot hold fails, rather than comparing with NULL.
+    ///
+    /// ```swift
+    /// SQLExpression.binding(UInt64.max)  // rendering throws: "… UInt64 value 18446744073709551615
+    ///                                    //  does not fit SQLite's 64-bit signed INTEGER …"
+    /// ```
+    public static func binding(_ value: some DatabaseValueConvertible) -> SQLExpression {
+        do { return SQLExpression(.value(try value.databaseValueForBinding())) }
+        catch { return unbindable(error) }
+    }
+
+    /// An expression standing for a value that could not be bound: rendering it throws
+    /// ``SQLRenderError`` with `error`'s description.
+    public static func unbindable(_ error: any Error) -> SQLExpression {
+        SQLExpression(.unbindable(reason: String(describing: error)))
+    }
+
     /// The SQL `NULL` keyword (not a bound value).
     ///
     /// ```swift

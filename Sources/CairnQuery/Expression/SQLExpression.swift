@@ -26,6 +26,10 @@ public struct SQLExpression: Sendable, Hashable {
         case value(DatabaseValue)
         /// `NULL`
         case null
+        /// A value that cannot be bound (a `UInt64` above `Int64.max`, a JSON value that does
+        /// not encode): rendering throws ``SQLRenderError`` with `reason`, so the statement
+        /// fails where it would otherwise compare with NULL and answer wrongly.
+        case unbindable(reason: String)
         /// A value the database assigns, in a row of `INSERT … VALUES`: `DEFAULT` where the
         /// dialect writes it there (PostgreSQL, where an identity key takes its next value), else
         /// a bound `NULL` (SQLite, where a NULL integer primary key takes the next rowid).

@@ -69,7 +69,7 @@ extension SQLExpression {
     /// How tightly the rendered expression binds, to decide parentheses around it.
     var precedence: Int {
         switch node {
-        case .column, .value, .parameter, .row, .null, .databaseDefault, .boolean, .allColumns, .function,
+        case .column, .value, .parameter, .row, .null, .unbindable, .databaseDefault, .boolean, .allColumns, .function,
             .aggregate, .subquery, .caseWhen, .cast:
             SQLPrecedence.primary
         case .typed(let value, _): value.precedence
@@ -128,6 +128,8 @@ extension SQLGenerationContext {
             emit(")")
         case .null:
             emit("NULL")
+        case .unbindable(let reason):
+            throw SQLRenderError(reason: .unbindable(reason))
         case .databaseDefault:
             if dialect.writesDefaultInValues { emit("DEFAULT") } else { bind(.null) }
         case .boolean(let value):

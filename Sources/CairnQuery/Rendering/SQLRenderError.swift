@@ -15,6 +15,7 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
         case missingParameter(index: Int, given: Int, sql: String)
         case noUpsertAssignments(table: String)
         case notInlinable(String)
+        case unbindable(String)
         case parameterNotInlinable(index: Int)
         case unsupported(construct: String, dialect: String, instead: String)
     }
@@ -55,6 +56,9 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
             "No value for parameter \(index) (\(given) given) of: \(sql)"
         case .notInlinable(let what):
             "\(what) cannot be written as an SQL literal, and a trigger or view cannot bind values."
+        case .unbindable(let reason):
+            "A value in the statement cannot be bound: \(reason). Store it in a type the database holds "
+                + "(a UInt64 above Int64.max as text or Data, for example), or leave it out of the statement."
         case .parameterNotInlinable(let index):
             "Parameter \(index) has no value to write: a trigger or view cannot bind values."
         case let .unsupported(construct, dialect, instead):

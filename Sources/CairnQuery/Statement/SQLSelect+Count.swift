@@ -28,7 +28,7 @@ extension SQLExpression {
     /// aggregate on their own; raw SQL and unknown functions are assumed to).
     var mayAggregate: Bool {
         switch node {
-        case .column, .value, .parameter, .null, .databaseDefault, .boolean, .allColumns, .subquery, .exists:
+        case .column, .value, .parameter, .null, .unbindable, .databaseDefault, .boolean, .allColumns, .subquery, .exists:
             return false
         case .aggregate, .fragment:
             return true

@@ -202,7 +202,7 @@ struct SQLShapeExtractor {
         let start = values.count
         let rewritten: SQLExpression
         switch expression.node {
-        case .column, .null, .databaseDefault, .boolean, .allColumns:
+        case .column, .null, .unbindable, .databaseDefault, .boolean, .allColumns:
             return expression
         case .value(let value):
             return parameter(for: value)

@@ -120,7 +120,7 @@ private struct TableCollector {
 
     mutating func expression(_ expression: SQLExpression) {
         switch expression.node {
-        case .column, .value, .parameter, .null, .databaseDefault, .boolean, .allColumns: break
+        case .column, .value, .parameter, .null, .unbindable, .databaseDefault, .boolean, .allColumns: break
         case .row(let items), .function(_, let items, _), .logical(_, let items):
             items.forEach { self.expression($0) }
         case .unary(_, let operand), .collate(let operand, _), .cast(let operand, _), .typed(let operand, _):

@@ -170,12 +170,13 @@ extension ColumnGroup: _TableColumnExpression where Values: BindableRow, Values.
 
 extension ColumnGroup where Values: BindableRow {
     /// The group's written columns against the value's, as row values: `("a", "b") = (?, ?)`.
-    /// A value that cannot be bound compares as NULLs, as a scalar's does (see
-    /// ``QueryBindable/sqlExpression``), so the condition holds for no row.
+    /// A value that cannot be bound makes the statement throw when it is rendered, as a
+    /// scalar's does (see ``QueryBindable/sqlExpression``).
     private func compare(_ op: SQLBinaryOperator, _ value: Values) -> SQLQueryExpression<Bool> {
         let columns = (_groupedColumns(writable: true) ?? []).map(\.sqlExpression)
-        let values = (try? value.databaseValues()).map { $0.map(SQLExpression.value) }
-            ?? Array(repeating: .null, count: columns.count)
+        let values: [SQLExpression]
+        do { values = try value.databaseValues().map(SQLExpression.value) }
+        catch { values = Array(repeating: .unbindable(error), count: columns.count) }
         return SQLQueryExpression(.binary(op, .row(columns), .row(values)))
     }
 

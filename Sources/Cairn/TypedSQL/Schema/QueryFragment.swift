@@ -61,7 +61,7 @@ public struct QueryFragment: ExpressibleByStringInterpolation, Sendable, Hashabl
 
         /// `\(bind: value)`: a bound value.
         public mutating func appendInterpolation(bind value: some DatabaseValueConvertible) {
-            segments.append(.value((try? value.databaseValueForBinding()) ?? .null))
+            segments.append(.expression(.binding(value)))
         }
 
         /// `\(raw: text)`: verbatim SQL (a string, or a number's text, as StructuredQueries

@@ -46,10 +46,9 @@ where QueryValue == Self, _Optionalized: QueryBindable {
 extension QueryBindable {
     /// A bound value: `?`, with the value in the arguments.
     public var sqlExpression: SQLExpression {
-        // `databaseValueForBinding()` only throws for values SQLite cannot hold (a UInt64
-        // above Int64.max, an unencodable JSON value); those bind as NULL here and are
-        // rejected by `bindingValue()` on the insert and update paths.
-        .value((try? databaseValueForBinding()) ?? .null)
+        // A value SQLite cannot hold (a UInt64 above Int64.max, an unencodable JSON value)
+        // becomes an expression whose rendering throws, naming the value.
+        .binding(self)
     }
 }
 
@@ -166,6 +165,7 @@ extension Int64: QueryBindable {}
 extension UInt8: QueryBindable {}
 extension UInt16: QueryBindable {}
 extension UInt32: QueryBindable {}
+extension UInt64: QueryBindable {}
 extension Double: QueryBindable {}
 extension Float: QueryBindable {}
 extension Bool: QueryBindable {}

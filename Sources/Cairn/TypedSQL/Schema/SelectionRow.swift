@@ -62,10 +62,14 @@ extension _DefaultColumns where QueryValue: Table & BindableRow {
     public init(_ value: QueryValue) {
         let columns = QueryValue.columns.allColumns
         let written = Set(QueryValue.columns.writableColumns.map(\.name))
-        // A value that cannot be bound selects NULLs, as a scalar's does (`QueryBindable.sqlExpression`).
-        var values = ((try? value.databaseValues()) ?? []).makeIterator()
+        // A value that cannot be bound makes the statement throw, as a scalar's does
+        // (`QueryBindable.sqlExpression`).
+        let bound: [SQLExpression]
+        do { bound = try value.databaseValues().map(SQLExpression.value) }
+        catch { bound = Array(repeating: .unbindable(error), count: written.count) }
+        var values = bound.makeIterator()
         self.init(selectedExpressions: columns.map { column in
-            written.contains(column.name) ? values.next().map(SQLExpression.value) ?? .null : .null
+            written.contains(column.name) ? values.next() ?? .null : .null
         })
     }
 }

@@ -147,11 +147,11 @@ where QueryValue == Value, Value: QueryRepresentable {
 }
 
 extension _TableColumnExpression {
-    /// A value as one operand, bound; a value that cannot be bound binds NULLs, as
-    /// ``QueryBindable/sqlExpression`` does, so a comparison with it holds for no row.
+    /// A value as one operand, bound; a value that cannot be bound makes the statement throw
+    /// when it is rendered, as ``QueryBindable/sqlExpression`` does.
     @usableFromInline func _boundOperand(_ value: Value.QueryOutput) -> SQLExpression {
-        let values = (try? _databaseValues(value)) ?? Array(repeating: .null, count: _writtenNames.count)
-        return _operand(values.map(SQLExpression.value))
+        do { return _operand(try _databaseValues(value).map(SQLExpression.value)) }
+        catch { return _operand(Array(repeating: .unbindable(error), count: _writtenNames.count)) }
     }
 }
 

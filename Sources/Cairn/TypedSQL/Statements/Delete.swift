@@ -67,7 +67,11 @@ extension PrimaryKeyedTable {
     /// // DELETE FROM "enrollments" WHERE ("enrollments"."courseID", "enrollments"."studentID") = (?, ?)
     /// ```
     public static func delete(_ row: Self) -> Delete<Self, ()> where Self: InsertableRow, Self.Into == Self {
-        let byKey = columns.primaryKey._writtenExpression.equals(keyOperand(ofWritten: (try? row.databaseValues()) ?? []))
+        let key = columns.primaryKey
+        let operand: SQLExpression
+        do { operand = keyOperand(ofWritten: try row.databaseValues()) }
+        catch { operand = key._operand(Array(repeating: .unbindable(error), count: key._writtenNames.count)) }
+        let byKey = key._writtenExpression.equals(operand)
         return Delete(statement: SQLDelete(from: tableName).where(defaultScopeCondition.map { $0.and(byKey) } ?? byKey),
                       decodeReturning: nil)
     }

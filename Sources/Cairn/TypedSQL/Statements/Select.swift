@@ -78,7 +78,8 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     /// once anything else was added, or when the table's default scope applies (its `WHERE`
     /// may bind values of its own, which a template of the table could not know).
     @inlinable var lookupTemplate: SQLTemplate? {
-        guard let keyLookup, !appliesDefaultScope || From.all.writtenCondition == nil else { return nil }
+        guard let keyLookup, keyLookup.unbindable == nil,
+            !appliesDefaultScope || From.all.writtenCondition == nil else { return nil }
         return SQLTemplate(From.self, .primaryKeyLookup, values: keyLookup.keys, statement: keyLookup.statement)
     }
 
@@ -101,25 +102,36 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
 @usableFromInline struct KeyLookup: Sendable {
     /// The key's values, bound: one, or one per column of a composite key.
     @usableFromInline let keys: [DatabaseValue]
+    /// Set when the key cannot be bound (a `UInt64` above `Int64.max`): the condition then
+    /// holds this expression, whose rendering throws, and the lookup is never a template.
+    @usableFromInline let unbindable: SQLExpression?
     @usableFromInline let statement: any PrimaryKeyLookupStatement.Type
 
-    @usableFromInline init(keys: [DatabaseValue], statement: any PrimaryKeyLookupStatement.Type) {
+    @usableFromInline init(
+        keys: [DatabaseValue], unbindable: SQLExpression?, statement: any PrimaryKeyLookupStatement.Type
+    ) {
         self.keys = keys
+        self.unbindable = unbindable
         self.statement = statement
     }
 
     /// The lookup of `key` in `table`, bound as an insert binds the key column, so that a row
-    /// is found by the value it was written with (a key that cannot be bound binds NULL, as its
-    /// `sqlExpression` does, and finds none).
+    /// is found by the value it was written with.
     @inlinable init<T: PrimaryKeyedTable>(_ table: T.Type, _ key: T.TableColumns.PrimaryKey.QueryOutput) {
         let column = T.columns.primaryKey
-        self.init(
-            keys: (try? column._databaseValues(key)) ?? Array(repeating: .null, count: column._writtenNames.count),
-            statement: PrimaryKeyLookupOf<T>.self)
+        do {
+            self.init(keys: try column._databaseValues(key), unbindable: nil, statement: PrimaryKeyLookupOf<T>.self)
+        } catch {
+            self.init(
+                keys: Array(repeating: .null, count: column._writtenNames.count),
+                unbindable: .unbindable(error), statement: PrimaryKeyLookupOf<T>.self)
+        }
     }
 
     /// `column = key`, or `(columns…) = (keys…)` for a composite key.
-    @usableFromInline var condition: SQLExpression { statement.condition(keys.map(SQLExpression.value)) }
+    @usableFromInline var condition: SQLExpression {
+        statement.condition(unbindable.map { Array(repeating: $0, count: keys.count) } ?? keys.map(SQLExpression.value))
+    }
 }
 
 /// The statement of a lookup template: every column of the rows whose primary key equals
