@@ -72,8 +72,8 @@ struct TableMacroTests {
                 func databaseValues() throws -> [Cairn.DatabaseValue] {
                     var values: [Cairn.DatabaseValue] = []
                     values.reserveCapacity(2)
-                    try values._append(self.id, as: Int.self)
-                    try values._append(self.title, as: String.self)
+                    try values._append(self.id, as: Int.self, property: "id")
+                    try values._append(self.title, as: String.self, property: "title")
                     return values
                 }
                 nonisolated struct Draft: Cairn.TableDraft {
@@ -93,8 +93,8 @@ struct TableMacroTests {
                     func databaseValues() throws -> [Cairn.DatabaseValue] {
                         var values: [Cairn.DatabaseValue] = []
                         values.reserveCapacity(2)
-                        try values._append(self.id, as: Optional<Int>.self)
-                        try values._append(self.title, as: String.self)
+                        try values._append(self.id, as: Optional<Int>.self, property: "id")
+                        try values._append(self.title, as: String.self, property: "title")
                         return values
                     }
                 }
@@ -265,7 +265,7 @@ struct TableMacroTests {
                 #"let primaryKey = Cairn.TableColumn<Attachment, Int>._column("key", table: Attachment.tableName)"#,
                 "Self._flattened([key, createdAt, editedAt])",
                 "self.editedAt = try decoder.decodeColumn((Date.ISO8601Representation?).self)",
-                "try values._append(self.createdAt, as: Date.UnixTimeRepresentation.self)",
+                "try values._append(self.createdAt, as: Date.UnixTimeRepresentation.self, property: \"createdAt\")",
                 "init( key: Int? = nil, createdAt: Date, editedAt: Date? = nil ) {",
                 // Columns takes each column in its representation; an optional one defaults to NULL.
                 """
@@ -333,7 +333,7 @@ struct TableMacroTests {
             )
             """,
             "self.timestamps = try decoder.decodeColumn(Timestamps.self)",
-            "try values._append(self.status, as: Status.self)",
+            "try values._append(self.status, as: Status.self, property: \"status\")",
             "init( id: Int? = nil, status: Status = Status(), timestamps: Timestamps ) {",
         ])
         // A @Selection row binds its columns in order, generated ones left out, to be a group.
@@ -371,7 +371,7 @@ struct TableMacroTests {
             "var primaryKey: ID { id }",
             "var id: ID?",
             "init( id: ID? = nil, grade: String? = nil ) {",
-            "try values._append(self.id, as: Optional<ID>.self)",
+            "try values._append(self.id, as: Optional<ID>.self, property: \"id\")",
         ])
         for attribute in ["@Column(primaryKey: true)", "@Columns(primaryKey: true)"] {
             assertExpansionContains(

@@ -59,6 +59,13 @@ struct UnbindableValueTests {
         expectRefusal { _ = try Ledger.select { _ in Self.tooLarge }.fetchAll(db) }
     }
 
+    @Test func anInsertNamesTheProperty() throws {
+        let error = #expect(throws: TypedSQLError.self) {
+            try Ledger.insert { Ledger(id: 3, total: Self.tooLarge) }.execute(db)
+        }
+        #expect(error?.description.contains("property 'total': UInt64 value 9223372036854775808 does not fit") == true)
+    }
+
     @Test func writingATooLargeValueChangesNothing() throws {
         #expect(throws: (any Error).self) { try Ledger.insert { Ledger(id: 3, total: Self.tooLarge) }.execute(db) }
         #expect(throws: (any Error).self) { try Ledger.update { $0.total = Self.tooLarge }.execute(db) }

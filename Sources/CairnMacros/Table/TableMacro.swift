@@ -212,7 +212,7 @@ public struct TableMacro: ExtensionMacro {
             let stored = column.name == optionalKey ? "Optional<\(column.storedType)>" : typeExpression(column.storedType)
             lines.append(selection
                 ? "\(indent)    try values._appendSelected(self.\(column.name), as: \(stored).self, property: \(stringLiteral(column.name)))"
-                : "\(indent)    try values._append(self.\(column.name), as: \(stored).self)")
+                : "\(indent)    try values._append(self.\(column.name), as: \(stored).self, property: \(stringLiteral(column.name)))")
         }
         lines.append("\(indent)    return values")
         lines.append("\(indent)}")

@@ -80,12 +80,41 @@ extension DatabaseValueConvertible {
 }
 
 /// Thrown when a Swift value has no faithful SQLite representation and cannot be bound.
+///
+/// ```swift
+/// try Ledger.insert { Ledger(id: 1, total: .max) }.execute(db)
+/// // DatabaseValueEncodingError: property 'total': UInt64 value 18446744073709551615 does not
+/// // fit SQLite's 64-bit signed INTEGER
+/// ```
 public struct DatabaseValueEncodingError: Error, Sendable, CustomStringConvertible {
     /// What could not be encoded and why.
     public let reason: String
+    /// The property of a row that holds the value, a dotted path through column groups
+    /// (`timing.start`); `nil` for a value that is not a row's.
+    public let property: String?
+
     /// Creates an error.
-    public init(_ reason: String) { self.reason = reason }
-    public var description: String { "DatabaseValueEncodingError: \(reason)" }
+    public init(_ reason: String) {
+        self.reason = reason
+        self.property = nil
+    }
+
+    /// `error`, raised encoding the value of `property`, as an error that names it; the
+    /// property of an error raised inside a column group follows the group's name.
+    public init(_ error: any Error, property: String) {
+        if let error = error as? DatabaseValueEncodingError {
+            self.reason = error.reason
+            self.property = error.property.map { "\(property).\($0)" } ?? property
+        } else {
+            self.reason = String(describing: error)
+            self.property = property
+        }
+    }
+
+    public var description: String {
+        guard let property else { return "DatabaseValueEncodingError: \(reason)" }
+        return "DatabaseValueEncodingError: property '\(property)': \(reason)"
+    }
 }
 
 // MARK: - DatabaseValue itself

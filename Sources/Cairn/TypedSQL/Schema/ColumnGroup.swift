@@ -107,16 +107,23 @@ extension Optional: BindableRow where Wrapped: Table & BindableRow {
 
 extension Array where Element == DatabaseValue {
     /// Appends the value of a property stored in one column, in its stored representation: what
-    /// generated `databaseValues()` calls for each property.
+    /// generated `databaseValues()` calls for each property. A value that cannot be bound
+    /// throws ``DatabaseValueEncodingError`` naming `property`.
     @inlinable @inline(__always)
-    public mutating func _append<Stored: QueryBindable>(_ value: Stored.QueryOutput, as type: Stored.Type) throws {
-        append(try Stored(queryOutput: value).databaseValueForBinding())
+    public mutating func _append<Stored: QueryBindable>(
+        _ value: Stored.QueryOutput, as type: Stored.Type, property: StaticString
+    ) throws {
+        do { append(try Stored(queryOutput: value).databaseValueForBinding()) }
+        catch { throw DatabaseValueEncodingError(error, property: "\(property)") }
     }
 
     /// Appends the values of a column group's columns.
     @inlinable
-    public mutating func _append<Group: Table & BindableRow>(_ value: Group, as type: Group.Type) throws {
-        append(contentsOf: try value.databaseValues())
+    public mutating func _append<Group: Table & BindableRow>(
+        _ value: Group, as type: Group.Type, property: StaticString
+    ) throws {
+        do { append(contentsOf: try value.databaseValues()) }
+        catch { throw DatabaseValueEncodingError(error, property: "\(property)") }
     }
 }
 
@@ -130,7 +137,8 @@ extension Array where Element == DatabaseValue {
     public mutating func _appendSelected<Stored: QueryBindable>(
         _ value: Stored.QueryOutput, as type: Stored.Type, property: String
     ) throws {
-        try _append(value, as: type)
+        do { append(try Stored(queryOutput: value).databaseValueForBinding()) }
+        catch { throw DatabaseValueEncodingError(error, property: property) }
     }
 
     /// A `@Selection` row's property that is itself a group.
@@ -138,7 +146,8 @@ extension Array where Element == DatabaseValue {
     public mutating func _appendSelected<Group: Table & BindableRow>(
         _ value: Group, as type: Group.Type, property: String
     ) throws {
-        try _append(value, as: type)
+        do { append(contentsOf: try value.databaseValues()) }
+        catch { throw DatabaseValueEncodingError(error, property: property) }
     }
 
     /// A `@Selection` row's property of a type that cannot be bound: writing the row fails.
