@@ -6,11 +6,12 @@
 #   Scripts/docs.sh --strict   # also fails when a public symbol has no documentation comment
 #   Scripts/docs.sh --list     # also lists each undocumented symbol (module, file, name)
 #
-# Two archives are converted and merged into one:
-# - Cairn: what `import Cairn` gives you (the Cairn, CairnQuery and CairnSQLite modules), with
-#   the catalog Sources/Cairn/Cairn.docc (landing page and the Getting Started articles) and
-#   the guides of Docs/*.md, copied into a temporary catalog at build time so that the
-#   Markdown in Docs/ stays their one copy.
+# Three archives are converted and merged into one:
+# - Cairn: the Cairn, CairnQuery and CairnSQLite modules, with the catalog
+#   Sources/Cairn/Cairn.docc (landing page and the Getting Started articles) and the guides of
+#   Docs/*.md, copied into a temporary catalog at build time so that the Markdown in Docs/
+#   stays their one copy. The engine's `Statement`, which `import Cairn` does not export, is
+#   documented here too (`import CairnSQLite` names it).
 # - CairnCoreData: Core Data's names (NSFetchRequest, NSPredicate's format grammar, …).
 # - CairnPostgres: the PostgreSQL engine (PostgresDatabase, PostgresConnection, …).
 #
@@ -20,6 +21,10 @@
 # in the archive's own source folders, the types they extend (so an extension of
 # `PredicateExpressions` has a page to hang on), and drops the members the compiler
 # synthesizes (`!=`, `hash(into:)`, `localizedDescription`), which carry no comment to write.
+# A module re-exported type by type (CairnQuery re-exports CairnSQLite's types, all but
+# `Statement`) brings its types into the graph but not the members its extensions add
+# (`Database.execute(sql:)`, `Int`'s `DatabaseValueConvertible`), so the filter first merges
+# the graphs of the archive's other modules into the archive module's graphs.
 #
 # To read the archive: `docc preview` with the same inputs, or serve
 # .build/docs/Cairn.doccarchive with any static web server
@@ -32,7 +37,7 @@ for argument in "$@"; do
     case "$argument" in
         --strict) strict=1 ;;
         --list) list=1 ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
         *) echo "docs.sh: unknown option '$argument' (expected --strict, --list or --help)" >&2; exit 2 ;;
     esac
 done
@@ -77,11 +82,41 @@ witnesses = {"==(_:_:)", "!=(_:_:)", "<(_:_:)", "hash(into:)", "startIndex", "en
              "subscript(_:)", "index(after:)", "index(before:)", "makeIterator()", "next()",
              "description", "debugDescription", "encode(to:)", "init(from:)", "id", "hashValue",
              "errorDescription", "localizedDescription", "init(rawValue:)", "rawValue"}
-undocumented = {}
-for path in sorted(glob.glob(os.path.join(graphs, module + ".symbols.json"))
-                   + glob.glob(os.path.join(graphs, module + "@*.symbols.json"))):
+def graphs_of(name):
+    return sorted(glob.glob(os.path.join(graphs, name + ".symbols.json"))
+                  + glob.glob(os.path.join(graphs, name + "@*.symbols.json")))
+def load(path):
     with open(path) as f:
-        graph = json.load(f)
+        return json.load(f)
+merged = {os.path.basename(p): load(p) for p in graphs_of(module)}
+main = merged.get(module + ".symbols.json")
+if main is None:
+    sys.exit(f"docs.sh: no symbol graph of {module} in {graphs}")
+main_ids = {s["identifier"]["precise"] for s in main["symbols"]}
+# Another module's graph `M.symbols.json` goes into the archive module's main graph, and
+# `M@X.symbols.json` (M's extensions of module X) into the main graph when X's types are in it
+# (Cairn re-exports Foundation), otherwise into `<archive module>@X.symbols.json`. A symbol
+# both graphs hold is kept once.
+for folder in folders:
+    if folder == module:
+        continue
+    for path in graphs_of(folder):
+        graph = load(path)
+        extended = os.path.basename(path)[len(folder):-len(".symbols.json")]
+        ids = {s["identifier"]["precise"] for s in graph["symbols"]}
+        outside = {i for r in graph["relationships"] for i in (r["source"], r["target"])} - ids
+        name = module + extended + ".symbols.json"
+        if not extended or (name not in merged and outside & main_ids):
+            name = module + ".symbols.json"
+        target = merged.setdefault(name, dict(graph, symbols=[], relationships=[]))
+        target["module"] = main["module"]
+        present = {s["identifier"]["precise"] for s in target["symbols"]}
+        target["symbols"] += [s for s in graph["symbols"] if s["identifier"]["precise"] not in present]
+        seen = {(r["kind"], r["source"], r["target"]) for r in target["relationships"]}
+        target["relationships"] += [r for r in graph["relationships"]
+                                    if (r["kind"], r["source"], r["target"]) not in seen]
+undocumented = {}
+for basename, graph in sorted(merged.items()):
     symbols = {s["identifier"]["precise"]: s for s in graph["symbols"]}
     def own(s):
         uri = (s.get("location") or {}).get("uri", "")
@@ -106,7 +141,7 @@ for path in sorted(glob.glob(os.path.join(graphs, module + ".symbols.json"))
                 and not any(p.startswith("_") for p in s["pathComponents"])):
             uri = s["location"]["uri"][len("file://" + sources) + 1:]
             undocumented.setdefault(uri.split("/")[0], []).append((uri, name))
-    with open(os.path.join(out, os.path.basename(path)), "w") as f:
+    with open(os.path.join(out, basename), "w") as f:
         json.dump(graph, f)
 for folder in folders:
     entries = sorted(undocumented.get(folder, []))

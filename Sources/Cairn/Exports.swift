@@ -1,5 +1,4 @@
 @_exported import CairnPostgres
 @_exported import CairnQuery
-@_exported import CairnSQLite
 @_exported import Foundation
 @_exported import Observation

@@ -4,6 +4,7 @@
 @_exported import Cairn
 
 /// A whole statement whose rows decode as `QueryValue`, under swift-structured-queries' name
-/// (``QueryStatement``). Declared here, it is the `Statement` that files importing
-/// `StructuredQueries` or `SQLiteData` see, rather than the engine's prepared statement.
+/// (``QueryStatement``): the `Statement` of files that import `StructuredQueries`,
+/// `StructuredQueriesSQLite` or `SQLiteData` (which re-export this module), since `Cairn` does
+/// not export the engine's prepared statement (`CairnSQLite.Statement`).
 public typealias Statement = QueryStatement

@@ -1,3 +1,4 @@
+import CairnSQLite
 import Foundation
 
 /// The results of a batched fetch: a random-access collection that loads its elements one

@@ -1,3 +1,4 @@
+import CairnSQLite
 import Foundation
 
 /// The object that tracks models: inserts, changes and deletes, written together by `save()`.

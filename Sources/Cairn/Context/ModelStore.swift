@@ -1,3 +1,4 @@
+import CairnSQLite
 import Foundation
 import Synchronization
 

@@ -19,6 +19,10 @@ import CSQLite
 ///
 /// Not `Sendable`; it belongs to its connection. After the connection closes every method
 /// throws `SQLITE_MISUSE`.
+///
+/// `import Cairn` brings the engine's other types but not this name, which code written for
+/// swift-structured-queries and SQLiteData uses for the protocol of whole statements
+/// (`some Statement<Row>`): `import CairnSQLite` to name it, or write `CairnSQLite.Statement`.
 public final class Statement {
     /// The SQL text, as prepared.
     public let sql: String
