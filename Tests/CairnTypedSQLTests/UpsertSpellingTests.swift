@@ -102,6 +102,15 @@ struct UpsertSpellingTests {
             arguments: [.text("work"), .text("home"), .text(" (again)")],
             rows: { try insert.execute(db); return try tagTitles() },
             ["car", "kids", "Personal", "Work (again)", "someday", "home"])
+        // PostgreSQL requires the conflict target: the statement is refused before it is sent.
+        let error = #expect(throws: SQLRenderError.self) {
+            try insert.sqlStatement().render(dialect: PostgreSQLDialect())
+        }
+        #expect(error?.unsupportedDialect == "PostgreSQL")
+        #expect(error?.description.contains("ON CONFLICT DO UPDATE without a conflict target") == true)
+        #expect(try Tag.insert { $0.title } values: { "work" } onConflict: { $0.title } doUpdate: { $0.title += "!" }
+            .sqlStatement().render(dialect: PostgreSQLDialect()).sql
+            == #"INSERT INTO "tags" ("title") VALUES ($1) ON CONFLICT ("title") DO UPDATE SET "title" = "tags"."title" || $2"#)
     }
 
     @Test func onConflictDoUpdateFilteredByTheExcludedRow() throws {

@@ -74,6 +74,7 @@ struct PostgresModelDialect: SQLDialect {
     }
     func likeOperator(negated: Bool) -> String { base.likeOperator(negated: negated) }
     var quotesCollationNames: Bool { base.quotesCollationNames }
+    func checkUpdateWithoutConflictTarget() throws { try base.checkUpdateWithoutConflictTarget() }
 
     func function(_ name: String, _ arguments: [SQLExpression]) throws -> SQLExpression? {
         switch name {

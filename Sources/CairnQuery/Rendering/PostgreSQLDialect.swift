@@ -242,6 +242,13 @@ public struct PostgreSQLDialect: SQLDialect {
         return false
     }
 
+    /// PostgreSQL's `ON CONFLICT DO UPDATE` must name the conflicting columns.
+    public func checkUpdateWithoutConflictTarget() throws {
+        throw unsupported(
+            "ON CONFLICT DO UPDATE without a conflict target",
+            instead: "name the conflicting columns (onConflict: { $0.id } doUpdate: { … }), or use DO NOTHING")
+    }
+
     private func unsupported(_ construct: String, instead: String) -> SQLRenderError {
         SQLRenderError(reason: .unsupported(construct: construct, dialect: "PostgreSQL", instead: instead))
     }

@@ -79,6 +79,11 @@ public protocol SQLDialect: Sendable {
     /// written `CAST(? AS type)`: PostgreSQL infers a parameter's type from where it stands,
     /// which in `nullif($1, 0)` is the `0`'s, not the division's. SQLite writes the value bare.
     var statesBoundValueTypes: Bool { get }
+
+    /// Checks `ON CONFLICT DO UPDATE` without a conflict target, which SQLite applies to a
+    /// conflict on any uniqueness constraint; a dialect whose database requires the target
+    /// (PostgreSQL) throws ``SQLRenderError`` saying so.
+    func checkUpdateWithoutConflictTarget() throws
 }
 
 extension SQLDialect {
@@ -99,6 +104,9 @@ extension SQLDialect {
 
     /// Collation names written bare, as SQLite's are.
     public var quotesCollationNames: Bool { false }
+
+    /// `ON CONFLICT DO UPDATE` without a target is taken, as SQLite takes it.
+    public func checkUpdateWithoutConflictTarget() throws {}
 
     /// No `DEFAULT` in `VALUES`, as in SQLite.
     public var writesDefaultInValues: Bool { false }

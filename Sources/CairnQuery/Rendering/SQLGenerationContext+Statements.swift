@@ -220,6 +220,7 @@ extension SQLGenerationContext {
             guard !assignments.isEmpty else {
                 throw SQLRenderError(reason: .noUpsertAssignments(table: table))
             }
+            if upsert.target.isEmpty { try dialect.checkUpdateWithoutConflictTarget() }
             emit(" DO UPDATE SET ")
             try self.assignments(assignments)
             if let condition {
