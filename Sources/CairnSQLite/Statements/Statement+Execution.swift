@@ -146,9 +146,14 @@ extension Statement {
     @inlinable
     public func step() throws -> Bool {
         let handle = try handle()
-        if !isStepping { try willStart() }
+        let starting = !isStepping
+        if starting { try willStart() }
         let code = sqlite3_step(handle)
-        if code == SQLITE_ROW { return true }
+        if code == SQLITE_ROW {
+            // SQLite prepares the statement again within this step when the schema changed.
+            if starting { refreshColumnsIfReprepared(handle) }
+            return true
+        }
         return try didFinish(code: code, handle: handle)
     }
 

@@ -32,8 +32,12 @@ public final class Statement {
     /// its connection's thread, and dynamic exclusivity checks on every column read cost
     /// about a sixth of the decoding time.
     @exclusivity(unchecked) public private(set) var sqliteStatement: SQLiteStatement?
-    /// The number of result columns.
-    public let columnCount: Int
+    /// The number of result columns. SQLite prepares a statement again when the schema
+    /// changes (`SELECT *` after `ALTER TABLE … ADD COLUMN` gains a column); the first row of
+    /// each run checks for that and reads the columns afresh (see ``step()``).
+    @exclusivity(unchecked) public private(set) var columnCount: Int
+    /// `SQLITE_STMTSTATUS_REPREPARE` when the columns were last read.
+    @exclusivity(unchecked) @usableFromInline var reprepareCount: Int32 = 0
     /// The number of `?` parameters.
     public let parameterCount: Int
     /// Whether the statement leaves the database unchanged (`sqlite3_stmt_readonly`).
@@ -108,6 +112,18 @@ public final class Statement {
             sqlite3_finalize(sqliteStatement)
             connection?.openStatements[ObjectIdentifier(self)] = nil
         }
+    }
+
+    /// Reads the columns afresh when SQLite prepared the statement again since they were read
+    /// (a schema change): the count, and the names and indexes built from them on demand.
+    @usableFromInline
+    func refreshColumnsIfReprepared(_ handle: SQLiteStatement) {
+        let count = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+        guard count != reprepareCount else { return }
+        reprepareCount = count
+        columnCount = Int(sqlite3_column_count(handle))
+        cachedColumnNames = nil
+        columnIndexes = nil
     }
 
     /// Releases SQLite's statement; later use throws.
