@@ -78,8 +78,7 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
     /// once anything else was added, or when the table's default scope applies (its `WHERE`
     /// may bind values of its own, which a template of the table could not know).
     @inlinable var lookupTemplate: SQLTemplate? {
-        guard let keyLookup, keyLookup.unbindable == nil,
-            !appliesDefaultScope || From.all.writtenCondition == nil else { return nil }
+        guard let keyLookup, !appliesDefaultScope || From.all.writtenCondition == nil else { return nil }
         return SQLTemplate(From.self, .primaryKeyLookup, values: keyLookup.keys, statement: keyLookup.statement)
     }
 
@@ -102,36 +101,25 @@ public struct Select<Columns, From: Table, Joins>: Sendable {
 @usableFromInline struct KeyLookup: Sendable {
     /// The key's values, bound: one, or one per column of a composite key.
     @usableFromInline let keys: [DatabaseValue]
-    /// Set when the key cannot be bound (a `UInt64` above `Int64.max`): the condition then
-    /// holds this expression, whose rendering throws, and the lookup is never a template.
-    @usableFromInline let unbindable: SQLExpression?
     @usableFromInline let statement: any PrimaryKeyLookupStatement.Type
 
-    @usableFromInline init(
-        keys: [DatabaseValue], unbindable: SQLExpression?, statement: any PrimaryKeyLookupStatement.Type
-    ) {
+    @usableFromInline init(keys: [DatabaseValue], statement: any PrimaryKeyLookupStatement.Type) {
         self.keys = keys
-        self.unbindable = unbindable
         self.statement = statement
     }
 
     /// The lookup of `key` in `table`, bound as an insert binds the key column, so that a row
-    /// is found by the value it was written with.
-    @inlinable init<T: PrimaryKeyedTable>(_ table: T.Type, _ key: T.TableColumns.PrimaryKey.QueryOutput) {
-        let column = T.columns.primaryKey
-        do {
-            self.init(keys: try column._databaseValues(key), unbindable: nil, statement: PrimaryKeyLookupOf<T>.self)
-        } catch {
-            self.init(
-                keys: Array(repeating: .null, count: column._writtenNames.count),
-                unbindable: .unbindable(error), statement: PrimaryKeyLookupOf<T>.self)
-        }
+    /// is found by the value it was written with; `nil` when the key cannot be bound (a
+    /// `UInt64` above `Int64.max`), which the caller then writes as a condition whose rendering
+    /// throws, naming the value. Failing here keeps the lookup, which every `find` copies, as
+    /// small as it was.
+    @inlinable init?<T: PrimaryKeyedTable>(_ table: T.Type, _ key: T.TableColumns.PrimaryKey.QueryOutput) {
+        guard let keys = try? T.columns.primaryKey._databaseValues(key) else { return nil }
+        self.init(keys: keys, statement: PrimaryKeyLookupOf<T>.self)
     }
 
     /// `column = key`, or `(columns…) = (keys…)` for a composite key.
-    @usableFromInline var condition: SQLExpression {
-        statement.condition(unbindable.map { Array(repeating: $0, count: keys.count) } ?? keys.map(SQLExpression.value))
-    }
+    @usableFromInline var condition: SQLExpression { statement.condition(keys.map(SQLExpression.value)) }
 }
 
 /// The statement of a lookup template: every column of the rows whose primary key equals
@@ -456,9 +444,9 @@ extension Select where From: PrimaryKeyedTable {
     @inlinable
     public func find(_ key: From.TableColumns.PrimaryKey.QueryOutput) -> Self {
         // On every row of the table, the lookup waits as its key (see `keyLookup`).
-        if written == nil, keyLookup == nil {
+        if written == nil, keyLookup == nil, let keyLookup = KeyLookup(From.self, key) {
             var lookup = self
-            lookup.keyLookup = KeyLookup(From.self, key)
+            lookup.keyLookup = keyLookup
             return lookup
         }
         let column = From.columns.primaryKey

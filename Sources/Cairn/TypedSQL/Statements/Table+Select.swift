@@ -106,7 +106,8 @@ extension PrimaryKeyedTable {
     /// `Self.all.find(key)`
     @inlinable
     public static func find(_ key: TableColumns.PrimaryKey.QueryOutput) -> SelectOf<Self> {
-        Select(lookup: KeyLookup(Self.self, key))
+        guard let lookup = KeyLookup(Self.self, key) else { return scoped.find(key) }
+        return Select(lookup: lookup)
     }
 
     /// `Self.all.find(keys)`
