@@ -148,8 +148,13 @@ struct Route: Codable, Equatable, JSONDatabaseValueConvertible { var name: Strin
     @Test func uuid() throws {
         let uuid = UUID()
         #expect(try roundTrip(uuid, in: db) == (uuid, uuid, "text"))
-        #expect(try db.fetchValue(String.self, sql: "SELECT ?", arguments: [uuid]) == uuid.uuidString)
-        #expect(try db.fetchValue(UUID.self, sql: "SELECT ?", arguments: [uuid.uuidString.lowercased()]) == uuid)
+        #expect(try db.fetchValue(String.self, sql: "SELECT ?", arguments: [uuid]) == uuid.uuidString.lowercased())
+        #expect(try db.fetchValue(UUID.self, sql: "SELECT ?", arguments: [uuid.uuidString]) == uuid)
+        #expect(try db.fetchValue(UUID.self, sql: "SELECT ?", arguments: ["e621e1F8-C36C-495a-93fc-0c247a3e6e5f"])
+            == UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        #expect(throws: RowDecodingError.self) {
+            try db.fetchValue(UUID.self, sql: "SELECT ?", arguments: ["e621e1f8-c36c-495a-93fc-0c247a3e6e5"])
+        }
         let blob = withUnsafeBytes(of: uuid.uuid) { Data($0) }
         #expect(try db.fetchValue(UUID.self, sql: "SELECT ?", arguments: [blob]) == uuid)
     }

@@ -66,7 +66,7 @@ struct AttributeTests {
         #expect(row == [
             .integer(1),
             .real(123_456.789),
-            .text("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
+            .text("e621e1f8-c36c-495a-93fc-0c247a3e6e5f"),
             .text("https://example.com/a?b=c"),
             .text("12345.678901234567890123"),
             .text("tense"),

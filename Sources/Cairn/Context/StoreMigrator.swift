@@ -26,14 +26,17 @@ struct StoreMigrator {
 
     func run() throws {
         let tables = Set(try strings(StoreCatalog.tables(in: dialect)))
+        try connection.execute(RenderedSQL(sql: StoreMigrator.createMetadata, arguments: []))
         for layout in layouts.sorted(by: { $0.entity.name < $1.entity.name }) {
             // A hierarchy's table is the root's layout's to create and migrate (it knows every
             // column); each entity still owns its join tables.
             if layout.ownsTable {
                 if tables.contains(layout.tableName) {
                     try migrateColumns(of: layout)
+                    try lowercaseUUIDs(in: layout)
                 } else {
                     try execute(layout.createTable(in: dialect), entity: layout.tableName)
+                    try connection.execute(HistoryStorage.setMetadata(Self.uuidTextKey(layout), to: Self.lowercaseUUIDText))
                 }
             }
             for (name, statements) in layout.ownedJoinTables(in: dialect) where !tables.contains(name) {
@@ -41,7 +44,6 @@ struct StoreMigrator {
             }
             if layout.ownsTable { try migrateIndexes(of: layout) }
         }
-        try connection.execute(RenderedSQL(sql: StoreMigrator.createMetadata, arguments: []))
         try connection.execute(RenderedSQL(sql: HistoryStorage.createTransactions(dialect), arguments: []))
         try connection.execute(HistoryStorage.setMetadata("schemaVersion", to: version.description))
         try recordSchema()
@@ -131,6 +133,32 @@ struct StoreMigrator {
             try execute("DROP INDEX \(SQLText.identifier(name))", entity: layout.tableName)
         }
     }
+
+    /// Rewrites a table's UUID attributes to lower case once, so that SQL comparisons with
+    /// bound UUIDs, which are lowercase, find them in a store whose rows were written in upper
+    /// case (by a Cairn release that stored `uuidString`, or by another tool):
+    ///
+    /// ```sql
+    /// UPDATE "Trip" SET "token" = lower("token") WHERE "token" <> lower("token")
+    /// ```
+    ///
+    /// The table's `_CairnMetadata` key `uuidText.<table>` records that it is done.
+    private func lowercaseUUIDs(in layout: TableLayout) throws {
+        let key = Self.uuidTextKey(layout)
+        if try connection.rows(HistoryStorage.metadata(key)).first?.first == .text(Self.lowercaseUUIDText) { return }
+        let table = SQLText.identifier(layout.tableName)
+        for column in layout.tableColumns {
+            guard case .attribute(let attribute) = column.kind, StoredSchemaRecord.typeName(attribute.valueType) == "uuid"
+            else { continue }
+            let name = SQLText.identifier(column.name)
+            try execute("UPDATE \(table) SET \(name) = lower(\(name)) WHERE \(name) <> lower(\(name))",
+                        entity: layout.tableName, property: attribute.name)
+        }
+        try connection.execute(HistoryStorage.setMetadata(key, to: Self.lowercaseUUIDText))
+    }
+
+    private static func uuidTextKey(_ layout: TableLayout) -> String { "uuidText." + layout.tableName }
+    private static let lowercaseUUIDText = "lowercase"
 
     private func strings(_ query: RenderedSQL) throws -> [String] {
         try connection.rows(query).map { row in

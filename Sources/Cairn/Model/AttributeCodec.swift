@@ -10,7 +10,7 @@ import Foundation
 /// | `String` | TEXT | the text |
 /// | `Date` | REAL | seconds since 2001-01-01 00:00:00 UTC (Core Data's reference date) |
 /// | `Data` | BLOB | the bytes |
-/// | `UUID` | TEXT | `uuidString` (upper case, with hyphens) |
+/// | `UUID` | TEXT | its text in lower case, with hyphens (as StructuredQueries binds it) |
 /// | `URL` | TEXT | `absoluteString` |
 /// | `Decimal` | TEXT | its decimal text, exactly (a NUMERIC column would round it to a Double) |
 /// | `RawRepresentable` with one of the above as raw value | the raw value's | the raw value |
@@ -292,7 +292,7 @@ extension Data: ColumnPrimitive {
 
 extension UUID: ColumnPrimitive {
     static var columnType: AttributeCodec.ColumnType { .text }
-    func databaseValue() throws -> DatabaseValue { .text(uuidString) }
+    func databaseValue() throws -> DatabaseValue { .text(lowercasedText) }
     init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case .text(let text): self.init(uuidString: text)

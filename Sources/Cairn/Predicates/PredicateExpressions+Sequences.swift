@@ -91,16 +91,20 @@ extension PredicateCompiler {
 
     /// An element of ``jsonElementRows(_:alias:)`` as a value to compare: SQLite's `json_each`
     /// gives it typed; on PostgreSQL its text is cast to the type a column of the element's
-    /// kind has, since PostgreSQL compares typed values.
+    /// kind has, since PostgreSQL compares typed values. A UUID element is compared in lower
+    /// case, as a UUID column stores it: an array attribute's JSON holds `JSONEncoder`'s
+    /// uppercase `uuidString`.
     func jsonElementValue(alias: String, elementType: any Any.Type, construct: String) throws -> SQLExpression {
-        let value = SQLExpression.column("value", table: alias)
-        guard dialect == .postgres else { return value }
-        guard let type = SQLValueKind.postgresElementType(of: elementType) else {
-            throw SQLRenderError.unsupported(
-                "\(construct) over elements of \(typeName(elementType))", dialect: "PostgreSQL",
-                instead: "compare elements of numbers, dates, Booleans, text, UUIDs or URLs")
+        var value = SQLExpression.column("value", table: alias)
+        if dialect == .postgres {
+            guard let type = SQLValueKind.postgresElementType(of: elementType) else {
+                throw SQLRenderError.unsupported(
+                    "\(construct) over elements of \(typeName(elementType))", dialect: "PostgreSQL",
+                    instead: "compare elements of numbers, dates, Booleans, text, UUIDs or URLs")
+            }
+            value = .raw("CAST(\(value) AS \(raw: type))")
         }
-        return .raw("CAST(\(value) AS \(raw: type))")
+        return SQLValueKind.of(unwrappedType(elementType).base) == .uuid ? .function("lower", value) : value
     }
 }
 

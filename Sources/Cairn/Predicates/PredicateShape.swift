@@ -117,7 +117,7 @@ struct PredicateShape {
 // MARK: - Binding constants
 
 /// Turns a constant of a predicate into the value bound for it, with the store's encoding
-/// (dates as seconds since 2001, UUIDs as upper-case text, enums by raw value, models by
+/// (dates as seconds since 2001, UUIDs as lower-case text, enums by raw value, models by
 /// primary key).
 enum PredicateValues {
     static func databaseValue(_ value: Any) throws -> DatabaseValue {

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// | Key | `ORDER BY` |
 /// |---|---|
-/// | numbers, `Date`, `UUID`, `Decimal` | the column (`Date` is seconds since 2001, `UUID` upper-case text) |
+/// | numbers, `Date`, `UUID`, `Decimal` | the column (`Date` is seconds since 2001, `UUID` lower-case text) |
 /// | `String` (`Comparable`) | `"title" COLLATE cairn_swift`: Swift's `String` `<` |
 /// | `String` with `comparator: .lexical` | `"title" COLLATE cairn_lexical`: `String.compare(_:)` |
 /// | Optional keys | `NULL` first in `.forward` (SQLite's `ASC`), last in `.reverse` (`DESC`), as `sorted(using:)` |

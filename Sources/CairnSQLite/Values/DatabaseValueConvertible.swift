@@ -29,7 +29,7 @@ public typealias SQLiteValue = OpaquePointer
 /// (a value that does not fit on read, or a `UInt64` above `Int64.max` on write, is an
 /// error); `Double`/`Float` → `REAL`; `Bool` → `INTEGER` 0/1; `String` → `TEXT`;
 /// `Data` and `[UInt8]` → `BLOB`; `Date` → `REAL` seconds since 2001-01-01 UTC; `UUID` → `TEXT`
-/// (uppercase, as `uuidString`); `URL` → `TEXT` (`absoluteString`); `Decimal` → `TEXT`
+/// (lowercase, as StructuredQueries binds it); `URL` → `TEXT` (`absoluteString`); `Decimal` → `TEXT`
 /// (exact); `Optional` → `NULL` when nil; `RawRepresentable` types via their raw value
 /// (declare the conformance); `Codable` values as JSON `TEXT` via ``DatabaseJSON`` or
 /// ``JSONDatabaseValueConvertible``.

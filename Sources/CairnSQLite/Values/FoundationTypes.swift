@@ -112,18 +112,19 @@ enum ISO8601Text {
 
 // MARK: - UUID
 
-/// Stored as `TEXT` in canonical uppercase form (`uuidString`:
-/// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`). Reading accepts that text in any case, and a
-/// 16-byte `BLOB`.
+/// Stored as `TEXT` in lowercase, with hyphens (`e621e1f8-c36c-495a-93fc-0c247a3e6e5f`): the
+/// text StructuredQueries and SQLiteData bind, and SQLite's `uuid` extension writes, so SQL
+/// comparisons match rows they wrote. Reading accepts the text in any case, and a 16-byte
+/// `BLOB`.
 extension UUID: DatabaseValueConvertible {
-    /// The value as stored: its `uuidString` (upper case), as TEXT.
-    @inlinable public var databaseValue: DatabaseValue { .text(uuidString) }
+    /// The value as stored: its lowercase text, as TEXT.
+    public var databaseValue: DatabaseValue { .text(lowercasedText) }
 
     /// The stored value as a `UUID`, or `nil` when it holds no valid one.
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> UUID? {
         switch databaseValue {
         case .text(let text):
-            return UUID(uuidString: text.uppercased())
+            return UUID(uuidString: text)
         case .blob(let data) where data.count == 16:
             var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             withUnsafeMutableBytes(of: &bytes) { $0.copyBytes(from: data) }
@@ -131,6 +132,30 @@ extension UUID: DatabaseValueConvertible {
         default:
             return nil
         }
+    }
+
+    /// `uuidString` in lowercase, written from the 16 bytes in one allocation (where
+    /// `uuidString.lowercased()` makes two strings).
+    package var lowercasedText: String {
+        withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { text in
+                var position = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    text[position] = Self.hexDigit(byte >> 4)
+                    text[position + 1] = Self.hexDigit(byte & 0x0F)
+                    position += 2
+                }
+                return position
+            }
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
 

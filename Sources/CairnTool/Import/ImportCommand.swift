@@ -152,8 +152,8 @@ struct ImportPlan {
         case (.number(let number), .double), (.number(let number), .decimal): return .real(number.doubleValue)
         case (.text(let text), .date): return TypedLiterals.date(text).map { .real($0.timeIntervalSinceReferenceDate) }
         case (.text(let text), .string), (.text(let text), .uri): return .text(text)
-        // Imports go to Cairn stores and plain tables, which keep a UUID as its upper-case text.
-        case (.text(let text), .uuid): return UUID(uuidString: text).map { .text($0.uuidString) }
+        // Imports go to Cairn stores and plain tables, which keep a UUID as its lowercase text.
+        case (.text(let text), .uuid): return UUID(uuidString: text).map(\.databaseValue)
         case (.number(let number), .string): return .text(number.stringValue)
         case (.text(let text), .unknown): return .text(text)
         case (.number(let number), .unknown):

@@ -1,5 +1,6 @@
 import Cairn
 import CairnCoreData
+import CairnSQLite
 import Foundation
 
 /// Reads strings in `--where` as the values they stand for where they meet a typed attribute:
@@ -50,12 +51,12 @@ struct TypedLiterals {
     }
 
     /// A UUID string (or a `{…}` of them) as the store keeps a UUID attribute: Core Data's 16
-    /// bytes, or Cairn's upper-case text.
+    /// bytes, or Cairn's lowercase text.
     func uuids(in expression: FormatExpression) -> FormatExpression {
         func stored(_ value: FormatValue) -> FormatValue {
             guard case .string(let text) = value, let uuid = UUID(uuidString: text) else { return value }
             if query.store.kind == .apple { return .data(withUnsafeBytes(of: uuid.uuid) { Data($0) }) }
-            return .string(uuid.uuidString)
+            return .string(uuid.lowercasedText)
         }
         switch expression {
         case .constant(let value): return .constant(value.mapArray(stored) ?? stored(value))

@@ -9,7 +9,7 @@ import Foundation
 //     @Column(as: [String].JSONRepresentation.self) var tags: [String]
 //
 // Without `as:`, a `Date` is stored as REAL seconds since 2001-01-01 (Core Data's reference
-// date, like the rest of Cairn) and a `UUID` as its uppercase text.
+// date, like the rest of Cairn) and a `UUID` as its lowercase text, as StructuredQueries binds it.
 
 extension Date {
     /// Stores a `Date` as INTEGER-or-REAL seconds since 1970-01-01 (SQLite's `unixepoch`).
@@ -140,8 +140,8 @@ extension UUID {
         }
     }
 
-    /// Stores a `UUID` as lowercase text (the spelling SQLite's `uuid` extension and most
-    /// other tools produce).
+    /// Stores a `UUID` as lowercase text: what a plain `UUID` column stores (and SQLite's
+    /// `uuid` extension writes), named for code that says so.
     public struct LowercasedRepresentation: QueryBindable, Hashable, Sendable {
         /// The value as a query returns it.
         public var queryOutput: UUID
@@ -149,7 +149,7 @@ extension UUID {
         public init(queryOutput: UUID) { self.queryOutput = queryOutput }
 
         /// The value as SQLite stores it.
-        public var databaseValue: DatabaseValue { .text(queryOutput.uuidString.lowercased()) }
+        public var databaseValue: DatabaseValue { .text(queryOutput.lowercasedText) }
 
         /// The stored value as this type, or `nil` when it cannot be one.
         public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
@@ -163,8 +163,8 @@ extension UUID {
         }
     }
 
-    /// Stores a `UUID` as uppercase text, `uuidString` as Foundation writes it: what a plain
-    /// `UUID` column stores, named for code that says so.
+    /// Stores a `UUID` as uppercase text, `uuidString` as Foundation writes it (and as
+    /// `JSONEncoder` writes a `UUID` inside JSON).
     public struct UppercasedRepresentation: QueryBindable, Hashable, Sendable {
         /// The value as a query returns it.
         public var queryOutput: UUID

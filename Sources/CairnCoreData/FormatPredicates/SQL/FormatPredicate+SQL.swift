@@ -122,7 +122,7 @@ enum FormatSQLOperand {
 }
 
 extension FormatValue {
-    /// The value as bound: dates as seconds since 2001, Bool as 0/1, UUID as its string.
+    /// The value as bound: dates as seconds since 2001, Bool as 0/1, UUID as its lowercase text.
     var databaseValue: DatabaseValue? {
         switch self {
         case .null: .null
@@ -132,7 +132,7 @@ extension FormatValue {
         case .string(let string): .text(string)
         case .date(let date): .real(date.timeIntervalSinceReferenceDate)
         case .data(let data): .blob(data)
-        case .uuid(let uuid): .text(uuid.uuidString)
+        case .uuid(let uuid): uuid.databaseValue
         case .array, .opaque: nil
         case .identifier(let identifier): identifier.primaryKey.map(DatabaseValue.integer)
         }
