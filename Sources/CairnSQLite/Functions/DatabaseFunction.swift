@@ -23,6 +23,10 @@ public struct DatabaseFunction: DatabaseFunctionConvertible {
     /// Whether the result depends only on the arguments (`SQLITE_DETERMINISTIC`; lets SQLite
     /// use it in indexes and factor calls out).
     public let isDeterministic: Bool
+    /// Whether the function has no side effects and reads nothing, so that SQLite lets a
+    /// schema (a `DEFAULT`, a trigger, a view) call it with `trusted_schema` off
+    /// (`SQLITE_INNOCUOUS`). Only Cairn's own functions claim it.
+    var isInnocuous = false
     let kind: Kind
 
     enum Kind: Sendable {
@@ -112,6 +116,7 @@ private final class AggregateState {
 
 extension Database {
     func registerFunctionsAndCollations() throws {
+        for function in DatabaseFunction.uuidFunctions { try register(function) }
         for function in configuration.functions { try register(function.databaseFunction) }
         for collation in configuration.collations { try add(collation: collation) }
     }
@@ -160,6 +165,7 @@ extension Database {
         let box = Unmanaged.passRetained(FunctionBox(function)).toOpaque()
         var flags = SQLITE_UTF8
         if function.isDeterministic { flags |= SQLITE_DETERMINISTIC }
+        if function.isInnocuous { flags |= SQLITE_INNOCUOUS }
         let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { box in
             if let box { Unmanaged<FunctionBox>.fromOpaque(box).release() }
         }
