@@ -396,6 +396,36 @@ struct TableMacroTests {
         assertExpansionLacks("@Table struct ReminderTag { var reminderID: Int; var tagID: Int }", ["struct Draft", "primaryKey"])
     }
 
+    /// `@Column(lazyInitializable: true)`: optional in the `Draft` and bound as optional, like
+    /// the key, and named in `lazilyInitializedColumns`; `false` changes nothing.
+    @Test func lazilyInitializableColumnsAreOptionalInTheDraft() {
+        let source = """
+            @Table
+            struct User {
+                let id: UUID
+                var name = ""
+                @Column("created", lazyInitializable: true) let createdAt: Date
+                @Column(lazyInitializable: false) var teamID: Int
+                @Column(lazyInitializable: true) var nickname: String?
+            }
+            """
+        assertExpansionContains(source, [
+            "var createdAt: Date? var teamID: Int var nickname: String?",
+            "init( id: UUID? = nil, name: String = \"\", createdAt: Date? = nil, teamID: Int, nickname: String? = nil ) {",
+            #"static var lazilyInitializedColumns: [String] { ["created", "nickname"] }"#,
+            "try values._append(self.createdAt, as: Optional<Date>.self, property: \"createdAt\")",
+            "try values._append(self.teamID, as: Int.self, property: \"teamID\")",
+            "try values._append(self.nickname, as: (String?).self, property: \"nickname\")",
+        ])
+        // A table without a key has a draft once a column is lazily initialized.
+        let keyless = "@Table struct Event { var title: String; @Column(lazyInitializable: true) let at: Date }"
+        assertExpansionContains(keyless, [
+            "struct Draft: Cairn.TableDraft {", "var title: String var at: Date?", "init( title: String, at: Date? = nil ) {",
+            #"static var lazilyInitializedColumns: [String] { ["at"] }"#,
+        ])
+        assertExpansionLacks(keyless, ["PrimaryKeyedTable"])
+    }
+
     @Test(arguments: [
         ("@Table class Reminder { let id: Int }", "1:1: @Table can only be applied to a struct, not to a class"),
         ("@Table enum Reminder { case a }", "1:1: @Table can only be applied to a struct, not to an enum"),

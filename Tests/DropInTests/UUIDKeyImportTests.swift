@@ -15,6 +15,7 @@ struct Checklist: Hashable, Identifiable {
 @Table
 struct ChecklistItem: Hashable, Identifiable {
     let id: UUID
+    @Column(lazyInitializable: false)
     var checklistID: Checklist.ID
     var isDone = false
     var title = ""

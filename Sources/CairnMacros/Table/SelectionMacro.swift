@@ -51,7 +51,7 @@ public struct SelectionMacro: ExtensionMacro {
             access: access, type: type, columns: properties, memberwise: shape.usesMemberwiseInitializer))
         // Bindable, so the row can be a column group of a table (`var timestamps: Timestamps`).
         lines.append(contentsOf: TableMacro.valuesFunction(
-            access: access, columns: properties, indent: "    ", optionalKey: nil, selection: true))
+            access: access, columns: properties, indent: "    ", selection: true))
         lines.append("}")
         return [try ExtensionDeclSyntax(SyntaxNodeString(stringLiteral: lines.joined(separator: "\n")))]
     }

@@ -126,8 +126,8 @@ public struct TableMacro: ExtensionMacro {
         lines.append(contentsOf: decoding(
             access: access, type: type, columns: columns, memberwise: shape.usesMemberwiseInitializer))
         lines.append("    \(access)typealias Into = \(type)")
-        lines.append(contentsOf: valuesFunction(access: access, columns: columns, indent: "    ", optionalKey: nil))
-        if let primaryKey {
+        lines.append(contentsOf: valuesFunction(access: access, columns: columns, indent: "    "))
+        if primaryKey != nil || columns.contains(where: \.isLazyInitializable) {
             lines.append(contentsOf: draft(access: access, type: type, columns: columns, primaryKey: primaryKey))
         }
         lines.append("}")
@@ -200,7 +200,7 @@ public struct TableMacro: ExtensionMacro {
     /// `_appendSelected`, which lets a property of a type that cannot be bound compile and
     /// throw, since the row may only ever be selected into.
     static func valuesFunction(
-        access: String, columns: [TableProperty], indent: String, optionalKey: String?, selection: Bool = false
+        access: String, columns: [TableProperty], indent: String, optionalColumns: Set<String> = [], selection: Bool = false
     ) -> [String] {
         let written = columns.filter { !$0.isGenerated }
         var lines = [
@@ -209,7 +209,8 @@ public struct TableMacro: ExtensionMacro {
             "\(indent)    values.reserveCapacity(\(written.count))",
         ]
         for column in written {
-            let stored = column.name == optionalKey ? "Optional<\(column.storedType)>" : typeExpression(column.storedType)
+            let stored = optionalColumns.contains(column.name)
+                ? "Optional<\(column.storedType)>" : typeExpression(column.storedType)
             lines.append(selection
                 ? "\(indent)    try values._appendSelected(self.\(column.name), as: \(stored).self, property: \(stringLiteral(column.name)))"
                 : "\(indent)    try values._append(self.\(column.name), as: \(stored).self, property: \(stringLiteral(column.name)))")
@@ -219,19 +220,30 @@ public struct TableMacro: ExtensionMacro {
         return lines
     }
 
-    /// `Draft`: the written columns (generated ones left out), the primary key optional.
+    /// `Draft`: the written columns (generated ones left out), the primary key and
+    /// `@Column(lazyInitializable: true)` columns optional, `nil` unless given, so that the
+    /// database fills them in.
     /// `nonisolated`: under default main-actor isolation a nested type is main-actor isolated,
     /// and its `TableDraft` conformance could then not serve `PrimaryKeyedTable.Draft`.
-    static func draft(access: String, type: String, columns all: [TableProperty], primaryKey: TableProperty) -> [String] {
+    static func draft(access: String, type: String, columns all: [TableProperty], primaryKey: TableProperty?) -> [String] {
         let columns = all.filter { !$0.isGenerated }
         var lines = ["    \(access)nonisolated struct Draft: Cairn.TableDraft {", "        \(access)typealias Into = \(type)"]
         var parameters: [String] = []
+        var optionalColumns: Set<String> = []
         for column in columns {
-            let isKey = column.name == primaryKey.name
-            let propertyType = isKey && !column.isOptional ? "\(column.type)?" : column.type
+            let isLazy = column.name == primaryKey?.name || column.isLazyInitializable
+            if isLazy && !column.isOptional { optionalColumns.insert(column.name) }
+            let propertyType = isLazy && !column.isOptional ? "\(column.type)?" : column.type
             lines.append("        \(access)var \(column.name): \(propertyType)")
-            let defaultValue = isKey ? "nil" : column.initializer ?? (column.isOptional ? "nil" : nil)
+            let defaultValue = isLazy ? "nil" : column.initializer ?? (column.isOptional ? "nil" : nil)
             parameters.append("\(column.name): \(propertyType)" + (defaultValue.map { " = \($0)" } ?? ""))
+        }
+        let lazyColumns = columns.filter { $0.isLazyInitializable && $0.name != primaryKey?.name }
+        if !lazyColumns.isEmpty {
+            let names = lazyColumns.map { stringLiteral($0.columnName) }.joined(separator: ", ")
+            lines.append("        \(access)static var lazilyInitializedColumns: [String] {")
+            lines.append("            [\(names)]")
+            lines.append("        }")
         }
         lines.append("        \(access)init(")
         lines.append(parameters.map { "            \($0)" }.joined(separator: ",\n"))
@@ -244,8 +256,8 @@ public struct TableMacro: ExtensionMacro {
         lines.append("        \(access)init(_ other: \(type)) {")
         lines.append("            self.init(" + columns.map { "\($0.name): other.\($0.name)" }.joined(separator: ", ") + ")")
         lines.append("        }")
-        let key = primaryKey.isOptional ? nil : primaryKey.name
-        lines.append(contentsOf: valuesFunction(access: access, columns: columns, indent: "        ", optionalKey: key))
+        lines.append(contentsOf: valuesFunction(
+            access: access, columns: columns, indent: "        ", optionalColumns: optionalColumns))
         lines.append("    }")
         return lines
     }

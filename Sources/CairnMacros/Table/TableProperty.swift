@@ -19,6 +19,9 @@ struct TableProperty {
     /// Whether the database generates the column (`@Column(generated: .virtual)` or
     /// `.stored`): read, never written.
     var isGenerated = false
+    /// Whether the property is `@Column(lazyInitializable: true)`: optional in the `Draft`, so
+    /// the database may fill it in (a default, a trigger).
+    var isLazyInitializable = false
 
     var isOptional: Bool { type.hasSuffix("?") || type.hasPrefix("Optional<") }
 }
@@ -70,6 +73,7 @@ enum TableMember {
         var storedType = type
         var isPrimaryKey = false
         var isGenerated = false
+        var isLazyInitializable = false
         // `@Columns` is StructuredQueries' older spelling of `@Column` for a group (`as:`, `primaryKey:`).
         for case .attribute(let attribute) in variable.attributes
         where ["Column", "Columns"].contains(attributeName(.attribute(attribute))) {
@@ -88,6 +92,8 @@ enum TableMember {
                     isPrimaryKey = argument.expression.trimmedDescription == "true"
                 case "generated":
                     isGenerated = argument.expression.trimmedDescription != "nil"
+                case "lazyInitializable":
+                    isLazyInitializable = argument.expression.trimmedDescription == "true"
                 default:
                     break
                 }
@@ -96,7 +102,8 @@ enum TableMember {
         return .column(TableProperty(
             name: name, columnName: columnName, type: type, storedType: storedType,
             initializer: initializer, isPrimaryKeyAttribute: isPrimaryKey,
-            isLet: variable.bindingSpecifier.tokenKind == .keyword(.let), isGenerated: isGenerated))
+            isLet: variable.bindingSpecifier.tokenKind == .keyword(.let), isGenerated: isGenerated,
+            isLazyInitializable: isLazyInitializable))
     }
 
     /// The type of a literal default value (`""` → String, `0` → Int, `0.5` → Double,

@@ -68,19 +68,35 @@ public macro Table(_ name: String = "") = #externalMacro(module: "CairnMacros", 
 /// Reminder.insert { Reminder.Draft(title: "Milk") }
 /// // INSERT INTO "reminders" ("id", "title", "dueDate") VALUES (?, ?, ?)
 /// ```
+///
+/// `lazyInitializable: true` makes the column optional in the `Draft`, like the key, so that
+/// the database can fill it in: a default (`NOT NULL ON CONFLICT REPLACE DEFAULT …`), a
+/// trigger, or a foreign key set once the parent row exists. A table with such a column has a
+/// `Draft` even without a primary key. `false` is the same as leaving it out.
+///
+/// ```swift
+/// @Table struct User {
+///     let id: UUID
+///     var name = ""
+///     @Column(lazyInitializable: true) let createdAt: Date
+/// }
+/// User.insert { User.Draft(name: "Blob") }
+/// // INSERT INTO "users" ("id", "name", "createdAt") VALUES (?, ?, ?)  -- NULL, 'Blob', NULL
+/// ```
 @attached(peer)
 public macro Column(
     _ name: String = "", as representableType: (any QueryBindable.Type)? = nil, primaryKey: Bool = false,
-    generated: GeneratedColumnStorage? = nil
+    generated: GeneratedColumnStorage? = nil, lazyInitializable: Bool? = nil
 ) = #externalMacro(module: "CairnMacros", type: "ColumnMacro")
 
-/// StructuredQueries' older spelling of ``Column(_:as:primaryKey:generated:)`` for a column
-/// group, kept (deprecated, as there) so that `@Columns(primaryKey: true) let id: Enrollment.ID`
-/// compiles: a composite primary key.
+/// StructuredQueries' older spelling of ``Column(_:as:primaryKey:generated:lazyInitializable:)``
+/// for a column group, kept (deprecated, as there) so that
+/// `@Columns(primaryKey: true) let id: Enrollment.ID` compiles: a composite primary key.
 @available(*, deprecated, renamed: "Column")
 @attached(peer)
-public macro Columns(as representableType: (any QueryBindable.Type)? = nil, primaryKey: Bool = false) =
-    #externalMacro(module: "CairnMacros", type: "ColumnMacro")
+public macro Columns(
+    as representableType: (any QueryBindable.Type)? = nil, primaryKey: Bool = false, lazyInitializable: Bool? = nil
+) = #externalMacro(module: "CairnMacros", type: "ColumnMacro")
 
 /// How the database keeps a generated column (`@Column(generated:)`): computed when read
 /// (`VIRTUAL`) or when the row is written (`STORED`). Cairn reads both alike and writes neither.

@@ -71,13 +71,15 @@ extension Table {
         var failure: String?
         // A draft without its key asks the database for one: a NULL rowid in SQLite, the
         // identity's next value (`DEFAULT`) in PostgreSQL, which refuses a NULL key. A
-        // composite key's columns each take their default.
-        let draftKey: [Int] = Row.self is any TableDraft.Type
-            ? (columns as? any PrimaryKeyedTableDefinition).map { definition in
-                let keyNames = definition.primaryKey._writtenNames
-                return columns.writableColumns.indices.filter { keyNames.contains(columns.writableColumns[$0].name) }
-            } ?? []
-            : []
+        // composite key's columns each take their default, as do lazily initialized columns.
+        let draftKey: [Int]
+        if let draft = Row.self as? any TableDraft.Type {
+            let keyNames = (columns as? any PrimaryKeyedTableDefinition)?.primaryKey._writtenNames ?? []
+            let defaulted = Set(keyNames).union(draft.lazilyInitializedColumns)
+            draftKey = columns.writableColumns.indices.filter { defaulted.contains(columns.writableColumns[$0].name) }
+        } else {
+            draftKey = []
+        }
         for row in rows {
             do {
                 var rowValues = try row.databaseValues().map { SQLExpression.value($0) }
