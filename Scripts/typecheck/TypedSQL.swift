@@ -73,7 +73,7 @@ func insertOfNamedColumnExpressions() {
     _ = TimedReminder.insert { ($0.listID, $0.title, $0.priority, $0.isCompleted) } values: {
         (1, "Groceries", 3, false)
         (#sql("2"), #sql("'Haircut'"), #sql("NULL"), #sql("1"))
-        (TimedList.where { $0.title.eq("Work") }.select(\.id), "call".upper(), 1, true)
+        (TimedList.where { $0.title.eq("Work") }.select(\.id), "call".upper(), #sql("1"), true)
     } onConflictDoUpdate: {
         $0.title += " Copy"
     }
