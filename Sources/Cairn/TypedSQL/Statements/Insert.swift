@@ -32,7 +32,7 @@ public struct Insert<Into: Table, Returning>: WriteStatement {
     }
 
     /// An insert of no rows (`Reminder.insert { [] }`), which StructuredQueries renders as empty
-    /// text and runs as nothing; so do ``render()``, ``execute(_:)`` and ``fetchAll(_:)``.
+    /// text and runs as nothing; so do `render()`, `execute(_:)` and `fetchAll(_:)`.
     public var isEmpty: Bool {
         guard stored.template == nil, bindingFailure == nil, case .values(let rows) = statement.source else { return false }
         return rows.isEmpty
