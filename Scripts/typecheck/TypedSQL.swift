@@ -53,3 +53,28 @@ func chainedSelect() {
 func selectJoinSelect() {
     _ = TimedReminder.select(\.title).join(TimedList.all) { $0.listID.eq($1.id) }.where { $1.id > 2 }.select { $1.title }
 }
+
+func insertOfRows() {
+    _ = TimedReminder.insert {
+        TimedReminder(id: 1, title: "a", priority: 2, position: 0, isCompleted: false, listID: 1)
+        TimedReminder.Draft(title: "b", listID: 2)
+    }
+    _ = TimedReminder.insert { $0 } values: { TimedReminder(id: 2, title: "c") }
+}
+
+func insertOfNamedColumnValues() {
+    _ = TimedReminder.insert { ($0.listID, $0.title, $0.priority, $0.isCompleted) } values: {
+        (1, "Groceries", 3, false)
+        (2, "Haircut", nil, true)
+    }
+}
+
+func insertOfNamedColumnExpressions() {
+    _ = TimedReminder.insert { ($0.listID, $0.title, $0.priority, $0.isCompleted) } values: {
+        (1, "Groceries", 3, false)
+        (#sql("2"), #sql("'Haircut'"), #sql("NULL"), #sql("1"))
+        (TimedList.where { $0.title.eq("Work") }.select(\.id), "call".upper(), #sql("1"), true)
+    } onConflictDoUpdate: {
+        $0.title += " Copy"
+    }
+}

@@ -189,4 +189,20 @@ struct BuilderExtrasTests {
         #expect(row.0 == 1 && row.1 == "two" && row.2)
         #expect(try Values(Step.Columns(value: 7)).fetchAll(db) == [Step(value: 7)])
     }
+
+    @Test func valuesOfSQLTakesItsTypeFromWhereItIsUsed() throws {
+        let insert = RemindersList.insert { $0.title } select: { Values(#sql("'Errands'")) }.returning(\.id)
+        try assertQuery(
+            insert, sql: #"INSERT INTO "remindersLists" ("title") SELECT 'Errands' RETURNING "remindersLists"."id""#,
+            arguments: [], rows: { try insert.fetchAll(db) }, [4])
+        let typed: Select<Int, NoTable, ()> = Values(#sql("6 * 7"))
+        #expect(try typed.fetchAll(db) == [42])
+    }
+
+    @Test func valuesReadsNoTableSoAJoinIsAnError() throws {
+        let joined = Values(1).join(Tag.all) { _, tag in tag.id.eq(1) }
+        let error = #expect(throws: SQLRenderError.self) { try joined.fetchAll(db) }
+        #expect(error?.description.contains("no table to join to") == true)
+        #expect(throws: SQLRenderError.self) { try joined.render() }
+    }
 }

@@ -34,7 +34,7 @@ struct ChainedSelectTests {
         let rows: [(Int, String, Priority?)] = try query.fetchAll(db)
         try assertQuery(
             query,
-            sql: #"SELECT "reminders"."id", "reminders"."title", "reminders"."priority" FROM "reminders" WHERE "reminders"."priority" IS NOT ? ORDER BY "reminders"."id" DESC"#,
+            sql: #"SELECT "reminders"."id", "reminders"."title", "reminders"."priority" FROM "reminders" WHERE "reminders"."priority" IS NOT NULL ORDER BY "reminders"."id" DESC"#,
             rows: { rows.map { line($0.0, $0.1, $0.2.map { "\($0)" } ?? "nil") } },
             ["6|Pick up kids|low", "5|Buy concert tickets|high", "3|Doctor appointment|medium", "2|Haircut|low",
              "1|Groceries|high"])

@@ -151,7 +151,7 @@ struct ColumnGroupTests {
         try assertQuery(
             query,
             sql: #"SELECT "items"."title", "items"."createdAt" FROM "items" "#
-                + #"WHERE "items"."updatedAt" IS NOT ? OR "items"."isOutOfStock" ORDER BY "items"."createdAt" DESC"#,
+                + #"WHERE "items"."updatedAt" IS NOT NULL OR "items"."isOutOfStock" ORDER BY "items"."createdAt" DESC"#,
             rows: { try query.fetchAll(db).map { "\($0.0) \($0.1.timeIntervalSinceReferenceDate)" } },
             ["Case 172800.0", "Phone 86400.0"])
     }
@@ -319,7 +319,7 @@ struct ColumnGroupTests {
         try assertQuery(
             query,
             sql: #"SELECT "shelves"."id", "items"."createdAt", "items"."updatedAt" FROM "shelves" "#
-                + #"LEFT JOIN "items" ON "shelves"."id" = "items"."id" WHERE "items"."updatedAt" IS NOT ? OR "items"."id" IS ?"#,
+                + #"LEFT JOIN "items" ON "shelves"."id" = "items"."id" WHERE "items"."updatedAt" IS NOT NULL OR "items"."id" IS NULL"#,
             rows: { try query.fetchAll(db).map { "\($0.0) \($0.1?.createdAt.timeIntervalSinceReferenceDate ?? -1)" } },
             ["2 172800.0", "3 -1.0"])
     }

@@ -55,7 +55,7 @@ struct JSONFunctionTests {
             .leftJoin(Reminder.all) { $0.id.eq($1.remindersListID) }
             .select { ($0.title, $1.title.jsonGroupArray(filter: $1.id.isNot(nil)).jsonArrayLength()) }
         #expect(try perList.render().sql.hasPrefix(
-            #"SELECT "remindersLists"."title", json_array_length(json_group_array("reminders"."title") FILTER (WHERE "reminders"."id" IS NOT ?)) FROM"#))
+            #"SELECT "remindersLists"."title", json_array_length(json_group_array("reminders"."title") FILTER (WHERE "reminders"."id" IS NOT NULL)) FROM"#))
         #expect(try perList.fetchAll(db).map(\.1) == [3, 3, 0])
     }
 

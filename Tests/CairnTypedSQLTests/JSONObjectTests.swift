@@ -156,7 +156,7 @@ struct JSONObjectTests {
         let active = Owner.group(by: \.id).order(by: \.id).leftJoin(Gadget.all) { $0.id.eq($1.ownerID) }
             .select { $1.jsonGroupArray(filter: $1.note.is(nil)) }
         #expect(try active.render().sql.contains(
-            #"FILTER (WHERE "gadgets"."rowid" IS NOT NULL AND "gadgets"."note" IS ?) FROM "owners" LEFT JOIN"#))
+            #"FILTER (WHERE "gadgets"."rowid" IS NOT NULL AND "gadgets"."note" IS NULL) FROM "owners" LEFT JOIN"#))
         #expect(try active.fetchAll(db) == [[Self.lamp], []])
     }
 

@@ -65,6 +65,7 @@ enum DifferentialStatements {
             record("empty in list") { try Reminder.where { $0.id.in([Int]()) }.select(\.id).fetchAll(db) }
             record("between") { try Reminder.where { $0.position.between(1, and: 2) }.order(by: \.id).select(\.id).fetchAll(db) }
             record("is null") { try Reminder.where { $0.priority.is(nil) }.select(\.id).fetchAll(db) }
+            record("is not null") { try Reminder.where { $0.priority.isNot(nil) }.order(by: \.id).select(\.id).fetchAll(db) }
             record("boolean logic") {
                 try Reminder.where { $0.isCompleted || $0.priority.eq(.medium) && !$0.isFlagged }.order(by: \.id).select(\.id).fetchAll(db)
             }
@@ -181,6 +182,19 @@ enum DifferentialStatements {
             record("upsert doing nothing") {
                 try RemindersList.insert { RemindersList(id: 2, title: "ignored") } onConflict: { $0.id }.execute(db)
                 return try RemindersList.order(by: \.id).select(\.title).fetchAll(db)
+            }
+            record("insert of no rows") {
+                try RemindersList.insert { [] }.execute(db)
+                return try RemindersList.insert { [] }.returning(\.id).fetchAll(db) + [RemindersList.fetchCount(db)]
+            }
+            record("insert of whole rows named { $0 }") {
+                try RemindersList.insert { $0 } values: { RemindersList(id: 9, title: "Whole") }.returning(\.title).fetchAll(db)
+            }
+            record("insert of values and of expressions") {
+                try Reminder.insert { ($0.remindersListID, $0.title) } values: {
+                    (1, "Bound")
+                    (RemindersList.where { $0.id.eq(2) }.select(\.id), "Written".upper())
+                }.returning { ($0.remindersListID, $0.title) }.fetchAll(db).map { "\($0.0) \($0.1)" }
             }
             record("delete returning") {
                 try Reminder.where(\.isCompleted).delete().returning(\.id).fetchAll(db).sorted()

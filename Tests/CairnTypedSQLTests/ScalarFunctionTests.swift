@@ -78,6 +78,11 @@ struct ScalarFunctionTests {
         #expect(try zeros.render().sql == #"SELECT zeroblob(?) FROM "samples" WHERE "samples"."id" = ?"#)
         #expect(try zeros.fetchAll(db) == [[0, 0, 0]])
         #expect(try Sample.where { $0.id.eq(1) }.select { _ in 3.zeroblob().hex() }.fetchAll(db) == ["000000"])
+        // In an insert's values, as StructuredQueries writes them: an expression for its column.
+        let insert = Sample.insert { ($0.id, $0.amount, $0.bytes, $0.data) } values: { (4, 0.5, 1_024.randomblob(), Data()) }
+        #expect(try insert.render().sql == #"INSERT INTO "samples" ("id", "amount", "bytes", "data") VALUES (?, ?, randomblob(?), ?)"#)
+        try insert.execute(db)
+        #expect(try Sample.find(4).select(\.bytes).fetchAll(db).map(\.count) == [1_024])
     }
 
     @Test func planningHintsKeepTheCondition() throws {

@@ -84,7 +84,7 @@ struct SeedQueryTests {
         }
         let stats = try #require(try query.fetchOne(db))
         let sql = try query.render().sql
-        let expected = #"SELECT COUNT("reminders"."id") FILTER (WHERE NOT "reminders"."isCompleted"), COUNT("reminders"."id") FILTER (WHERE "reminders"."isFlagged" AND NOT "reminders"."isCompleted"), COUNT("reminders"."id") FILTER (WHERE "reminders"."dueDate" IS NOT ?), COUNT("reminders"."id") FILTER (WHERE "reminders"."dueDate" >= ? AND "reminders"."dueDate" < ?) FROM "reminders""#
+        let expected = #"SELECT COUNT("reminders"."id") FILTER (WHERE NOT "reminders"."isCompleted"), COUNT("reminders"."id") FILTER (WHERE "reminders"."isFlagged" AND NOT "reminders"."isCompleted"), COUNT("reminders"."id") FILTER (WHERE "reminders"."dueDate" IS NOT NULL), COUNT("reminders"."id") FILTER (WHERE "reminders"."dueDate" >= ? AND "reminders"."dueDate" < ?) FROM "reminders""#
         #expect(sql == expected)
         let counts: [Int] = [stats.allCount, stats.flaggedCount, stats.scheduledCount, stats.todayCount]
         #expect(counts == [4, 2, 4, 2])
@@ -132,8 +132,8 @@ struct SeedQueryTests {
 
         let scheduled = Reminder.where { $0.dueDate.isNot(nil) }
         try assertQuery(
-            scheduled.select(\.id), sql: #"SELECT "reminders"."id" FROM "reminders" WHERE "reminders"."dueDate" IS NOT ?"#,
-            arguments: [.null], rows: { try scheduled.select(\.id).fetchAll(db) }, [1, 3, 5, 6])
+            scheduled.select(\.id), sql: #"SELECT "reminders"."id" FROM "reminders" WHERE "reminders"."dueDate" IS NOT NULL"#,
+            arguments: [], rows: { try scheduled.select(\.id).fetchAll(db) }, [1, 3, 5, 6])
     }
 
     @Test func orderingWithDirections() throws {

@@ -73,7 +73,7 @@ struct TableColumnsSelectionTests {
             query,
             sql: #"WITH "bookings"("title", "startsAt", "endsAt") AS (SELECT ?, ?, ?) "#
                 + #"SELECT "bookings"."title", "bookings"."startsAt", "bookings"."endsAt" FROM "bookings" "#
-                + #"WHERE "bookings"."endsAt" IS NOT ?"#,
+                + #"WHERE "bookings"."endsAt" IS NOT NULL"#,
             rows: { try query.fetchAll(db) }, [Booking(title: "Offsite", span: span)])
         // A table's own columns stand for the group: `$0` of the `Booking` CTE itself.
         let copied = With {

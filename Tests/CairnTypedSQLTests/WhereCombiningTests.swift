@@ -48,7 +48,7 @@ struct WhereCombiningTests {
         let query = flaggedToday.or(Reminder.where { $0.priority.is(nil) }).order(by: \.id).select(\.id)
         try assertQuery(
             query,
-            sql: #"SELECT "reminders"."id" FROM "reminders" WHERE "reminders"."isFlagged" AND "reminders"."position" = ? OR "reminders"."priority" IS ? ORDER BY "reminders"."id" ASC"#,
+            sql: #"SELECT "reminders"."id" FROM "reminders" WHERE "reminders"."isFlagged" AND "reminders"."position" = ? OR "reminders"."priority" IS NULL ORDER BY "reminders"."id" ASC"#,
             rows: { try query.fetchAll(db) }, [1, 4])
         let either = Reminder.where(\.isCompleted).or(Reminder.where(\.isFlagged))
         let second = either.and(Reminder.where { $0.position.eq(1) }).order(by: \.id).select(\.id)

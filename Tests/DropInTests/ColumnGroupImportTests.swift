@@ -53,7 +53,7 @@ struct ColumnGroupImportTests {
         }
         let touched = Parcel.where { $0.timestamps.updatedAt.isNot(nil) }.select(\.label)
         #expect(try touched.render().sql
-            == #"SELECT "parcels"."label" FROM "parcels" WHERE "parcels"."updatedAt" IS NOT ?"#)
+            == #"SELECT "parcels"."label" FROM "parcels" WHERE "parcels"."updatedAt" IS NOT NULL"#)
         let (labels, parcels) = try database.read { db in
             (try touched.fetchAll(db), try Parcel.order(by: \.id).fetchAll(db))
         }

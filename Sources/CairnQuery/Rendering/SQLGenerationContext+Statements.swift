@@ -69,6 +69,8 @@ extension SQLGenerationContext {
         if let from = select.from {
             emit(" FROM ")
             try source(from)
+        } else if !select.joins.isEmpty {
+            throw SQLRenderError(reason: .joinWithoutFrom)
         }
         for join in select.joins {
             emit(" ")

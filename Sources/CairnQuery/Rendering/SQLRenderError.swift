@@ -18,6 +18,7 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
         case unbindable(String)
         case parameterNotInlinable(index: Int)
         case unsupported(construct: String, dialect: String, instead: String)
+        case joinWithoutFrom
     }
 
     let reason: Reason
@@ -63,6 +64,9 @@ public struct SQLRenderError: Error, Sendable, Hashable, CustomStringConvertible
             "Parameter \(index) has no value to write: a trigger or view cannot bind values."
         case let .unsupported(construct, dialect, instead):
             "\(construct) has no \(dialect) form that answers the same: \(instead)."
+        case .joinWithoutFrom:
+            "A SELECT without FROM (such as `Values(…)`) has no table to join to: "
+                + "start the query from a table (`Tag.join(…)`, or `Tag.select { … }`)."
         }
     }
 }

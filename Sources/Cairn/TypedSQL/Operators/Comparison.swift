@@ -133,14 +133,24 @@ extension QueryExpression where QueryValue: QueryBindable {
         SQLQueryExpression(.binary(.lessOrEqual, sqlExpression, bound(value)))
     }
 
-    /// `lhs IS ?`; `is(nil)` renders `lhs IS NULL`.
+    /// `lhs IS ?`; `is(nil)` renders `lhs IS NULL`, as StructuredQueries writes it.
+    ///
+    /// ```swift
+    /// Reminder.where { $0.priority.is(nil) }   // … WHERE "reminders"."priority" IS NULL
+    /// ```
     public func `is`(_ value: QueryValue.QueryOutput) -> SQLQueryExpression<Bool> {
-        SQLQueryExpression(.binary(.is, sqlExpression, bound(value)))
+        let value = bound(value)
+        return SQLQueryExpression(value == .value(.null) ? sqlExpression.isNull() : .binary(.is, sqlExpression, value))
     }
 
-    /// `lhs IS NOT ?`: `$0.dueDate.isNot(nil)`.
+    /// `lhs IS NOT ?`; `isNot(nil)` renders `lhs IS NOT NULL`, as StructuredQueries writes it.
+    ///
+    /// ```swift
+    /// Reminder.where { $0.dueDate.isNot(nil) }   // … WHERE "reminders"."dueDate" IS NOT NULL
+    /// ```
     public func isNot(_ value: QueryValue.QueryOutput) -> SQLQueryExpression<Bool> {
-        SQLQueryExpression(.binary(.isNot, sqlExpression, bound(value)))
+        let value = bound(value)
+        return SQLQueryExpression(value == .value(.null) ? sqlExpression.isNotNull() : .binary(.isNot, sqlExpression, value))
     }
 
     /// `lhs BETWEEN ? AND ?`

@@ -112,8 +112,8 @@ extension Table {
     /// ```
     public static func insert<each C: _TableColumnExpression, each Target: TableColumnExpression>(
         _ columns: (TableColumns) -> (repeat each C),
-        @InsertValuesBuilder<(repeat (each C).QueryValue.QueryOutput)>
-        values rows: () -> [(repeat (each C).QueryValue.QueryOutput)],
+        @InsertColumnValuesBuilder<(repeat (each C).QueryValue), (repeat (each C).QueryValue.QueryOutput)>
+        values rows: () -> [InsertColumnRow<(repeat (each C).QueryValue.QueryOutput)>],
         onConflict target: (TableColumns) -> (repeat each Target),
         @ConditionBuilder where targetFilter: (TableColumns) -> [SQLExpression] = { _ in [] },
         doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void = { _, _ in },
@@ -131,8 +131,8 @@ extension Table {
     /// ```
     public static func insert<each C: _TableColumnExpression, each Target: TableColumnExpression>(
         _ columns: (TableColumns) -> (repeat each C),
-        @InsertValuesBuilder<(repeat (each C).QueryValue.QueryOutput)>
-        values rows: () -> [(repeat (each C).QueryValue.QueryOutput)],
+        @InsertColumnValuesBuilder<(repeat (each C).QueryValue), (repeat (each C).QueryValue.QueryOutput)>
+        values rows: () -> [InsertColumnRow<(repeat (each C).QueryValue.QueryOutput)>],
         onConflict target: (TableColumns) -> (repeat each Target),
         @ConditionBuilder where targetFilter: (TableColumns) -> [SQLExpression] = { _ in [] },
         doUpdate updates: (inout Updates<Self>) -> Void,
@@ -152,8 +152,8 @@ extension Table {
     /// ```
     public static func insert<each C: _TableColumnExpression>(
         _ columns: (TableColumns) -> (repeat each C),
-        @InsertValuesBuilder<(repeat (each C).QueryValue.QueryOutput)>
-        values rows: () -> [(repeat (each C).QueryValue.QueryOutput)],
+        @InsertColumnValuesBuilder<(repeat (each C).QueryValue), (repeat (each C).QueryValue.QueryOutput)>
+        values rows: () -> [InsertColumnRow<(repeat (each C).QueryValue.QueryOutput)>],
         onConflictDoUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void,
         @ConditionBuilder where updateFilter: (TableColumns, Excluded<Self>) -> [SQLExpression] = { _, _ in [] }
     ) -> Insert<Self, ()> {
@@ -170,8 +170,8 @@ extension Table {
     /// ```
     public static func insert<each C: _TableColumnExpression>(
         _ columns: (TableColumns) -> (repeat each C),
-        @InsertValuesBuilder<(repeat (each C).QueryValue.QueryOutput)>
-        values rows: () -> [(repeat (each C).QueryValue.QueryOutput)],
+        @InsertColumnValuesBuilder<(repeat (each C).QueryValue), (repeat (each C).QueryValue.QueryOutput)>
+        values rows: () -> [InsertColumnRow<(repeat (each C).QueryValue.QueryOutput)>],
         onConflictDoUpdate updates: (inout Updates<Self>) -> Void,
         @ConditionBuilder where updateFilter: (TableColumns) -> [SQLExpression] = { _ in [] }
     ) -> Insert<Self, ()> {

@@ -31,10 +31,23 @@ public struct Insert<Into: Table, Returning>: WriteStatement {
         self.decodeReturning = nil
     }
 
-    /// The statement as IR; throws when a value could not be bound.
+    /// An insert of no rows (`Reminder.insert { [] }`), which StructuredQueries renders as empty
+    /// text and runs as nothing; so do `render()`, `execute(_:)` and `fetchAll(_:)`.
+    public var isEmpty: Bool {
+        guard stored.template == nil, bindingFailure == nil, case .values(let rows) = statement.source else { return false }
+        return rows.isEmpty
+    }
+
+    /// The statement as IR; throws when a value could not be bound, or when there are no rows
+    /// (an empty insert has no statement: see ``isEmpty``).
     public func sqlStatement() throws -> SQLStatement {
         if let bindingFailure {
             throw TypedSQLError(message: "cannot insert into \(Into.tableName): \(bindingFailure)", sql: "")
+        }
+        if isEmpty {
+            throw TypedSQLError(
+                message: "the insert into \(Into.tableName) has no rows, so no statement: `execute` and `fetchAll` run nothing for it, a trigger cannot hold it",
+                sql: "")
         }
         return .insert(statement)
     }
@@ -123,7 +136,7 @@ extension Table {
     static func insertStatement(values: [[SQLExpression]], failure: String?) -> Insert<Self, ()> {
         Insert(
             statement: SQLInsert(into: tableName, as: tableAlias, columns: columns.writableColumns.map(\.name), values: values),
-            bindingFailure: values.isEmpty && failure == nil ? "no rows to insert" : failure, decodeReturning: nil)
+            bindingFailure: failure, decodeReturning: nil)
     }
 
     /// `INSERT INTO table DEFAULT VALUES`: one row of the columns' defaults.

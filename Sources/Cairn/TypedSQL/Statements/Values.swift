@@ -37,6 +37,21 @@ public func Values<Value: QueryExpression>(
         decode: { try Value.QueryValue.decode(from: &$0) })
 }
 
+/// A `SELECT` of one `#sql` expression whose type the surrounding code gives, as
+/// StructuredQueries infers it: `#sql` without `as:` where a query of that type is expected.
+///
+/// ```swift
+/// RemindersList.insert { $0.title } select: { Values(#sql("'Groceries'")) }
+/// // INSERT INTO "remindersLists" ("title") SELECT 'Groceries'
+/// ```
+public func Values<Value: QueryRepresentable>(
+    _ value: SQLQueryExpression<Value>
+) -> Select<Value, NoTable, ()> where Value.QueryOutput == Value {
+    Select(
+        query: SQLSelect(value.selectedExpressions.map { SQLSelectColumn($0) }), isSelected: true,
+        decode: { try Value.decode(from: &$0) })
+}
+
 /// A `SELECT` of values, without a table: one row of bound values (or any expressions).
 ///
 /// ```swift
@@ -45,7 +60,9 @@ public func Values<Value: QueryExpression>(
 /// ```
 ///
 /// Mostly useful as the seed of a recursive common table expression (see ``With(_:query:)``):
-/// `Values(Step.Columns(value: 1)).union(all: true, Step.select { … })`.
+/// `Values(Step.Columns(value: 1)).union(all: true, Step.select { … })`. It reads no table,
+/// so it has nothing to join: `Values(…).join(…)` throws `SQLRenderError` when rendered
+/// (StructuredQueries' `Values` has no `join`).
 ///
 /// Unlike StructuredQueries' `Values` struct, this is a function returning a ``Select``, so
 /// everything a `Select` offers (`union`, `fetchAll`, `@FetchAll`) takes it.

@@ -13,11 +13,16 @@ public protocol WriteStatement<Returning>: Sendable {
     /// Cairn: the statement as a template whose SQL text depends only on its table
     /// (``SQLTemplate``), when it is one; `nil` by default.
     var sqlTemplate: SQLTemplate? { get }
+    /// Whether the statement has nothing to do (an `INSERT` of no rows): it renders as empty
+    /// text, `execute` runs nothing and `fetchAll` returns no rows, as in StructuredQueries.
+    var isEmpty: Bool { get }
 }
 
 extension WriteStatement {
     /// `nil`: the statement runs as its IR.
     public var sqlTemplate: SQLTemplate? { nil }
+    /// `false`: the statement always has something to run.
+    public var isEmpty: Bool { false }
 }
 
 /// A write statement's IR as written, or the template it runs as (an `INSERT` of whole rows,
@@ -72,8 +77,12 @@ extension SQLUpdate: TemplatedStatementIR {
 
 extension WriteStatement {
     /// The statement as SQL text and bound arguments, rendered once per statement shape
-    /// (``SQLRenderCache``; multi-row inserts with many values are rendered directly).
-    public func render() throws -> RenderedSQL { try SQLRenderCache.shared.render(sqlStatement()) }
+    /// (``SQLRenderCache``; multi-row inserts with many values are rendered directly). An
+    /// empty statement (``isEmpty``) renders as empty text.
+    public func render() throws -> RenderedSQL {
+        if isEmpty { return RenderedSQL(sql: "") }
+        return try SQLRenderCache.shared.render(sqlStatement())
+    }
 
     /// Runs the statement (its `RETURNING` rows, if any, are discarded).
     ///
@@ -82,6 +91,7 @@ extension WriteStatement {
     /// // DELETE FROM "reminders" WHERE "reminders"."isCompleted"
     /// ```
     public func execute(_ db: some QueryConnection) throws {
+        if isEmpty { return }
         if let sqlTemplate { return try db.execute(sqlTemplate) }
         try db.execute(sqlStatement())
     }
@@ -94,7 +104,8 @@ extension WriteStatement {
     /// // INSERT INTO "reminders" (…) VALUES (…) RETURNING "id"
     /// ```
     public func fetchAll(_ db: some QueryConnection) throws -> [Returning] {
-        try fetchRows(db, sqlStatement(), returningDecoder())
+        if isEmpty { return [] }
+        return try fetchRows(db, sqlStatement(), returningDecoder())
     }
 
     /// Runs the statement and decodes the first `RETURNING` row.
@@ -163,6 +174,7 @@ extension InsertValuesBuilder where Row: TableDraft {
     /// Result builder: a whole row among drafts, inserted as the draft made from it (its key
     /// kept).
     public static func buildExpression(_ row: Row.Into) -> [Row] { [Row(row)] }
-    /// Result builder: whole rows among drafts.
+    /// Result builder: whole rows among drafts. Disfavored, so that `insert { [] }` is no drafts.
+    @_disfavoredOverload
     public static func buildExpression(_ rows: [Row.Into]) -> [Row] { rows.map(Row.init) }
 }
