@@ -191,9 +191,10 @@ enum DifferentialStatements {
                 try RemindersList.insert { $0 } values: { RemindersList(id: 9, title: "Whole") }.returning(\.title).fetchAll(db)
             }
             record("insert of values and of expressions") {
-                try Reminder.insert { ($0.remindersListID, $0.title) } values: {
-                    (1, "Bound")
-                    (RemindersList.where { $0.id.eq(2) }.select(\.id), "Written".upper())
+                // The PostgreSQL schema's keys have no default: each row names its own.
+                try Reminder.insert { ($0.id, $0.remindersListID, $0.title) } values: {
+                    (100, 1, "Bound")
+                    (101, RemindersList.where { $0.id.eq(2) }.select(\.id), "Written".upper())
                 }.returning { ($0.remindersListID, $0.title) }.fetchAll(db).map { "\($0.0) \($0.1)" }
             }
             record("delete returning") {
