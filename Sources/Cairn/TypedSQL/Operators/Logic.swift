@@ -2,8 +2,9 @@
 // may be `Bool` or `Bool?` expressions (SQL's three-valued logic).
 //
 // `&&` and `||` join conditions of the two concrete types conditions come as: a column and a
-// computed `SQLQueryExpression` (what every comparison returns). They are not
-// declared for every `QueryExpression`: plain Swift values are query expressions, and with the
+// computed `SQLQueryExpression` (what every comparison returns); any other condition on the
+// left (a computed `some QueryExpression<Bool>`) joins one of those, disfavored. They are not
+// declared for every pair of `QueryExpression`s: plain Swift values are query expressions, and with the
 // ordering operators (ComparisonOperators.swift) such an `&&` made the type checker try SQL
 // readings of plain conditions (`a + b * 2 - 1 > a - b && s != "x"` took 20 times as long, or
 // seconds, to type-check in any file importing Cairn). Other conditions (a `Case`, a subquery, a
@@ -83,6 +84,28 @@ extension TableColumn where Value: _BooleanValue {
 
     /// `column OR column`
     public static func || <OtherRoot, Other: _BooleanValue>(lhs: Self, rhs: TableColumn<OtherRoot, Other>) -> SQLQueryExpression<Bool> { lhs.or(rhs) }
+}
+
+extension QueryExpression where QueryValue: _BooleanValue {
+    /// `lhs AND rhs` for a condition of any other expression type on the left, such as a
+    /// computed `some QueryExpression<Bool>` on a table's columns: `$0.isCompleted && $0.id.in(…)`.
+    /// Disfavored, so the concrete forms above are tried first and a plain Swift `Bool` never
+    /// takes it unless the right side is already SQL.
+    @_disfavoredOverload
+    public static func && <Other: _BooleanValue>(lhs: Self, rhs: SQLQueryExpression<Other>) -> SQLQueryExpression<Bool> { lhs.and(rhs) }
+
+    /// `lhs OR rhs`, for a condition of any other expression type on the left.
+    @_disfavoredOverload
+    public static func || <Other: _BooleanValue>(lhs: Self, rhs: SQLQueryExpression<Other>) -> SQLQueryExpression<Bool> { lhs.or(rhs) }
+
+    /// `lhs AND column`, for a condition of any other expression type on the left:
+    /// `$0.isCompleted && $0.isFlagged`.
+    @_disfavoredOverload
+    public static func && <Root, Other: _BooleanValue>(lhs: Self, rhs: TableColumn<Root, Other>) -> SQLQueryExpression<Bool> { lhs.and(rhs) }
+
+    /// `lhs OR column`, for a condition of any other expression type on the left.
+    @_disfavoredOverload
+    public static func || <Root, Other: _BooleanValue>(lhs: Self, rhs: TableColumn<Root, Other>) -> SQLQueryExpression<Bool> { lhs.or(rhs) }
 }
 
 // MARK: - Coalescing
