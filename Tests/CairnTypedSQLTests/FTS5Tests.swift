@@ -155,6 +155,20 @@ struct FTS5Tests {
         #expect(try searchQuery(text: "", tags: ["kids"]).select { $1.title }.fetchAll(db) == ["Pick up kids"])
     }
 
+    /// `insert { Table.Columns(…) }`: a row of expressions, one per column, as a trigger
+    /// writes the index from a `new` row.
+    @Test func aRowOfColumnsInsertsItsExpressions() throws {
+        let insert = ReminderText.insert {
+            ReminderText.Columns(rowid: 100, title: "Plan".upper(), notes: #sql("'by hand'"), tags: "")
+            ReminderText.Columns(rowid: 101, title: "second", notes: "", tags: "x")
+        }
+        #expect(try insert.render().sql == #"INSERT INTO "reminderTexts" ("rowid", "title", "notes", "tags") "#
+            + #"VALUES (?, upper(?), 'by hand', ?), (?, ?, ?, ?)"#)
+        try insert.execute(db)
+        let rows = try ReminderText.where { $0.rowid.gte(100) }.order(by: \.rowid).select { ($0.title, $0.notes, $0.tags) }.fetchAll(db)
+        #expect(rows.map(\.0) == ["PLAN", "second"] && rows.map(\.1) == ["by hand", ""] && rows.map(\.2) == ["", "x"])
+    }
+
     @Test func searchJoinsTheRowsItIndexes() throws {
         let found = Reminder.join(ReminderText.all) { $0.id.eq($1.rowid) }
             .where { $1.match("walk OR concert") }

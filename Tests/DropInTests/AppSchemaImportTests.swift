@@ -199,8 +199,8 @@ struct AppSchemaImportTests {
             .execute(db)
             try Book.createTemporaryTrigger(
                 after: .insert { new in
-                    BookText.insert { ($0.rowid, $0.title, $0.notes) } values: {
-                        (new.rowid, new.title, new.notes.replace("\n", " "))
+                    BookText.insert {
+                        BookText.Columns(rowid: new.rowid, title: new.title, notes: new.notes.replace("\n", " "))
                     }
                 }
             )
