@@ -71,7 +71,7 @@ extension Table {
     }
 
     /// `INSERT INTO table (writable columns…) VALUES (…), …` of whole rows, their column list
-    /// spelled `{ $0 }` as StructuredQueries allows: the same statement as ``insert(_:)``.
+    /// spelled `{ $0 }` as StructuredQueries allows: the same statement as `insert { rows }`.
     ///
     /// ```swift
     /// Reminder.insert { $0 } values: { Reminder(id: 100, remindersListID: 1, title: "Check email") }
