@@ -45,7 +45,7 @@ func expenseDatabase() throws -> Database {
         let values: [(any DatabaseValueConvertible)?] = [
             id, row["name"] as? String, (row["amount"] as? Double) ?? (row["amount"] as? Int).map(Double.init),
             row["categoryName"] as? String, (row["isBusiness"] as? Bool) == true ? 1 : 0, row["notes"] as? String,
-            row["date"] as? Date, row["first"] as? String, owner,
+            (row["date"] as? Date)?.timeIntervalSinceReferenceDate, row["first"] as? String, owner,
         ]
         try db.execute(sql: "INSERT INTO Expense VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: StatementArguments(values))
         for item in row["items"] as? [[String: Any]] ?? [] {

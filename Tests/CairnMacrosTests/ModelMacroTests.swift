@@ -157,7 +157,7 @@ struct ModelMacroTests {
                 struct TableColumns: Cairn.PrimaryKeyedTableDefinition, Sendable {
                     typealias QueryValue = Workout
                     let title = Cairn.TableColumn<Workout, String>("title", table: Workout.tableName)
-                    let finishedAt = Cairn.TableColumn<Workout, Date?>("finishedAt", table: Workout.tableName)
+                    let finishedAt = Cairn.TableColumn<Workout, Date.TimeIntervalSinceReferenceDateRepresentation?>("finishedAt", table: Workout.tableName)
                     let isFavorite = Cairn.TableColumn<Workout, Bool>("isFavorite", table: Workout.tableName)
                     var primaryKey: Cairn.TableColumn<Workout, Int> {
                         Cairn._ModelTable.primaryKey(Workout.self)

@@ -119,11 +119,49 @@ struct Route: Codable, Equatable, JSONDatabaseValueConvertible { var name: Strin
         #expect(try db.fetchValue(Data.self, sql: "SELECT 'ab'") == Data("ab".utf8))
     }
 
-    @Test func dateIsRealSecondsSinceReferenceDate() throws {
+    @Test func dateIsTextInUTCToTheMillisecond() throws {
         let date = Date(timeIntervalSinceReferenceDate: 123_456_789.25)
-        #expect(try roundTrip(date, in: db) == (date, date, "real"))
-        #expect(try db.fetchValue(Double.self, sql: "SELECT ?", arguments: [date]) == 123_456_789.25)
+        #expect(try roundTrip(date, in: db) == (date, date, "text"))
+        #expect(try db.fetchValue(String.self, sql: "SELECT ?", arguments: [date]) == "2004-11-29 21:33:09.250")
+        // SQLite's own text for the same instant, so its date functions and comparisons agree.
+        #expect(try db.fetchValue(String.self, sql: "SELECT strftime('%Y-%m-%d %H:%M:%f', ?)", arguments: [date])
+            == "2004-11-29 21:33:09.250")
+        // A number still reads as seconds since 2001 (how @Model and Core Data store dates).
         #expect(try db.fetchValue(Date.self, sql: "SELECT 60") == Date(timeIntervalSinceReferenceDate: 60))
+        #expect(try db.fetchValue(Date.self, sql: "SELECT 60.5") == Date(timeIntervalSinceReferenceDate: 60.5))
+    }
+
+    @Test(arguments: [
+        (0.0, "1970-01-01 00:00:00.000"),
+        (-0.001, "1969-12-31 23:59:59.999"),
+        (-86_400 * 365.25 * 70, "1899-12-31 12:00:00.000"),
+        (951_782_400.0, "2000-02-29 00:00:00.000"),
+        (1_778_371_200.0009, "2026-05-10 00:00:00.000"),
+        (1_778_371_200.0999, "2026-05-10 00:00:00.099"),
+        (-62_135_596_800.0, "0001-01-01 00:00:00.000"),
+        (253_402_300_799.5, "9999-12-31 23:59:59.500"),
+    ])
+    func dateText(_ secondsSince1970: Double, _ text: String) throws {
+        let date = Date(timeIntervalSince1970: secondsSince1970)
+        #expect(date.databaseValue == .text(text))
+        // Foundation's formatter, which StructuredQueries uses, writes the same text.
+        let style = Date.ISO8601FormatStyle.iso8601.year().month().day().dateTimeSeparator(.space)
+            .time(includingFractionalSeconds: true)
+        if secondsSince1970 >= 0 { #expect(date.formatted(style) == text) }
+    }
+
+    @Test func aDateReadBackWritesTheSameText() throws {
+        for text in ["2023-11-14 22:15:00.341", "2026-05-10 23:59:59.999", "1987-02-10 03:51:43.007"] {
+            let date = try #require(try db.fetchValue(Date.self, sql: "SELECT ?", arguments: [text]))
+            #expect(date.databaseValue == .text(text))
+        }
+    }
+
+    @Test func aDateOutsideFourDigitYearsIsStoredAsSecondsAndReadsBack() throws {
+        let far = Date(timeIntervalSinceReferenceDate: 1e12)
+        #expect(far.databaseValue == .real(1e12))
+        #expect(try db.fetchValue(Date.self, sql: "SELECT ?", arguments: [far]) == far)
+        #expect(Date(timeIntervalSinceReferenceDate: .infinity).databaseValue == .real(.infinity))
     }
 
     @Test(arguments: [

@@ -67,6 +67,23 @@ struct ModelAsTableTests {
         #expect(count == workouts.filter(\.isFavorite).count)
     }
 
+    @Test("a Date attribute's column binds and reads seconds since 2001, as the store holds it")
+    func dateColumnsUseTheStoresREAL() throws {
+        let cutoff = Self.start.addingTimeInterval(4 * 3600)
+        let later = Workout.where { $0.startedAt.gt(cutoff) }.order(by: \.startedAt).select(\.title)
+        #expect(try later.render().arguments == [.real(cutoff.timeIntervalSinceReferenceDate)])
+        let titles = try container.read(for: Workout.self) { db in try later.fetchAll(db) }
+        #expect(titles == workouts.filter { $0.startedAt > cutoff }.sorted { $0.startedAt < $1.startedAt }.map(\.title))
+        #expect(titles == ["Run", "Swim", "Ride"])
+        // SQLite's date functions read the REAL as seconds since 2001.
+        let days = try container.read(for: Workout.self) { db in
+            try Workout.order(by: \.startedAt).select { $0.startedAt.day }.fetchAll(db)
+        }
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = try #require(TimeZone(identifier: "UTC"))
+        #expect(days == workouts.map(\.startedAt).sorted().map { utc.component(.day, from: $0) })
+    }
+
     @Test("group(by:) totals per group, ordered, match a Swift grouping")
     func groupedTotals() throws {
         let query = Workout

@@ -124,10 +124,10 @@ struct ColumnGroupTests {
         }
         let draft = Item.insert { Item.Draft(title: "Case", timestamps: Timestamps(createdAt: tuesday, updatedAt: tuesday)) }
         let columns = #"INSERT INTO "items" ("id", "title", "isOutOfStock", "isOnBackOrder", "createdAt", "updatedAt") "#
-        #expect(try row.render().arguments == [.integer(1), .text("Phone"), .integer(1), .integer(0), .real(86_400), .null])
+        #expect(try row.render().arguments == [.integer(1), .text("Phone"), .integer(1), .integer(0), .text("2001-01-02 00:00:00.000"), .null])
         try assertQuery(
             draft, sql: columns + "VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [.null, .text("Case"), .integer(0), .integer(0), .real(2 * 86_400), .real(2 * 86_400)],
+            arguments: [.null, .text("Case"), .integer(0), .integer(0), .text("2001-01-03 00:00:00.000"), .text("2001-01-03 00:00:00.000")],
             rows: { try row.execute(db); try draft.execute(db); return try Item.order(by: \.id).fetchAll(db) },
             [Item(id: 1, title: "Phone", status: Availability(isOutOfStock: true), timestamps: Timestamps(createdAt: monday)),
              Item(id: 2, title: "Case", timestamps: Timestamps(createdAt: tuesday, updatedAt: tuesday))])

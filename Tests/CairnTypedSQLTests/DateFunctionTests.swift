@@ -11,6 +11,7 @@ struct Event: Identifiable, Hashable, Sendable {
     var createdAt: Date
     @Column(as: Date.ISO8601Representation.self)
     var publishedAt: Date
+    @Column(as: Date.TimeIntervalSinceReferenceDateRepresentation?.self)
     var endsAt: Date?
     @Column(as: Date.ISO8601Representation?.self)
     var reviewedAt: Date?
@@ -32,7 +33,7 @@ struct DateFunctionTests {
     init() throws {
         db = try RemindersDatabase.make()
         try db.execute(sql: """
-            CREATE TABLE "events" ("id" INTEGER PRIMARY KEY, "startsAt" REAL NOT NULL, "createdAt" REAL NOT NULL, \
+            CREATE TABLE "events" ("id" INTEGER PRIMARY KEY, "startsAt" TEXT NOT NULL, "createdAt" REAL NOT NULL, \
             "publishedAt" TEXT NOT NULL, "endsAt" REAL, "reviewedAt" TEXT)
             """)
         let instants = Self.instants
@@ -52,7 +53,7 @@ struct DateFunctionTests {
         }
         try assertQuery(
             formatted,
-            sql: #"SELECT strftime(?, "events"."startsAt" + 978307200, 'unixepoch'), strftime(?, "events"."createdAt", 'unixepoch'), strftime(?, "events"."publishedAt") FROM "events" ORDER BY "events"."id" ASC"#,
+            sql: #"SELECT strftime(?, "events"."startsAt"), strftime(?, "events"."createdAt", 'unixepoch'), strftime(?, "events"."publishedAt") FROM "events" ORDER BY "events"."id" ASC"#,
             arguments: Array(repeating: .text("%Y-%m-%d %H:%M:%f"), count: 3),
             rows: { try formatted.fetchAll(db).map { [$0.0, $0.1, $0.2] } },
             [
@@ -77,7 +78,7 @@ struct DateFunctionTests {
              $0.startsAt.second, $0.startsAt.weekday, $0.startsAt.dayOfYear)
         }
         #expect(try parts.render().sql.hasPrefix(
-            #"SELECT CAST(strftime('%Y', "events"."startsAt" + 978307200, 'unixepoch') AS INTEGER), CAST(strftime('%m', "#))
+            #"SELECT CAST(strftime('%Y', "events"."startsAt") AS INTEGER), CAST(strftime('%m', "#))
         let rows = try parts.fetchAll(db).map { [$0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7] }
         #expect(rows == [
             [2026, 3, 1, 9, 30, 7, 0, 60],
@@ -99,7 +100,7 @@ struct DateFunctionTests {
         let seconds = Event.order(by: \.id).select { ($0.startsAt.fractionalSecond, $0.createdAt.fractionalSecond) }
         try assertQuery(
             seconds,
-            sql: #"SELECT CAST(strftime('%f', "events"."startsAt" + 978307200, 'unixepoch') AS REAL), CAST(strftime('%f', "events"."createdAt", 'unixepoch') AS REAL) FROM "events" ORDER BY "events"."id" ASC"#,
+            sql: #"SELECT CAST(strftime('%f', "events"."startsAt") AS REAL), CAST(strftime('%f', "events"."createdAt", 'unixepoch') AS REAL) FROM "events" ORDER BY "events"."id" ASC"#,
             rows: { try seconds.fetchAll(db).map { [$0.0, $0.1] } }, [[7.25, 7.25], [59.999, 59.999], [59.5, 59.5]])
     }
 
@@ -114,13 +115,13 @@ struct DateFunctionTests {
         let leapDays = Event.where { $0.startsAt.month.eq(2) && $0.startsAt.day.eq(29) }.select(\.id)
         try assertQuery(
             leapDays,
-            sql: #"SELECT "events"."id" FROM "events" WHERE CAST(strftime('%m', "events"."startsAt" + 978307200, 'unixepoch') AS INTEGER) = ? AND CAST(strftime('%d', "events"."startsAt" + 978307200, 'unixepoch') AS INTEGER) = ?"#,
+            sql: #"SELECT "events"."id" FROM "events" WHERE CAST(strftime('%m', "events"."startsAt") AS INTEGER) = ? AND CAST(strftime('%d', "events"."startsAt") AS INTEGER) = ?"#,
             arguments: [.integer(2), .integer(29)],
             rows: { try leapDays.fetchAll(db) }, [2])
         let perDayOfYear = Event.group(by: { $0.startsAt.dayOfYear }).order { $0.startsAt.dayOfYear }
             .select { ($0.startsAt.dayOfYear, $0.count()) }
         #expect(try perDayOfYear.render().sql.hasSuffix(
-            #"GROUP BY CAST(strftime('%j', "events"."startsAt" + 978307200, 'unixepoch') AS INTEGER) ORDER BY CAST(strftime('%j', "events"."startsAt" + 978307200, 'unixepoch') AS INTEGER) ASC"#))
+            #"GROUP BY CAST(strftime('%j', "events"."startsAt") AS INTEGER) ORDER BY CAST(strftime('%j', "events"."startsAt") AS INTEGER) ASC"#))
         #expect(try perDayOfYear.fetchAll(db).map { [$0.0, $0.1] } == [[60, 2], [365, 1]])
         #expect(try Event.where { $0.startsAt.year.lt(2000) }.fetchCount(db) == 1)
     }
@@ -130,7 +131,7 @@ struct DateFunctionTests {
         let year = Event.find(1).select { _ in Self.instants[1].year }
         try assertQuery(
             year,
-            sql: #"SELECT CAST(strftime('%Y', ? + 978307200, 'unixepoch') AS INTEGER) FROM "events" WHERE "events"."id" = ?"#,
+            sql: #"SELECT CAST(strftime('%Y', ?) AS INTEGER) FROM "events" WHERE "events"."id" = ?"#,
             rows: { try year.fetchAll(db) }, [2024])
     }
 }

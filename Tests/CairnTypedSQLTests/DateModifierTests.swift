@@ -7,6 +7,7 @@ import Testing
 @Table
 struct Appointment: Identifiable, Hashable, Sendable {
     let id: Int
+    @Column(as: Date.TimeIntervalSinceReferenceDateRepresentation.self)
     var at: Date
     @Column(as: Date.UnixTimeRepresentation.self)
     var unix: Date
@@ -111,7 +112,7 @@ struct DateModifierTests {
         db = try RemindersDatabase.make()
         try db.execute(sql: """
             CREATE TABLE "appointments" ("id" INTEGER PRIMARY KEY, "at" REAL NOT NULL, "unix" REAL NOT NULL, \
-            "iso" TEXT NOT NULL, "maybe" REAL)
+            "iso" TEXT NOT NULL, "maybe" TEXT)
             """)
         var random = SeededRandom(seed: 43)
         var dates = [
@@ -167,7 +168,7 @@ struct DateModifierTests {
         let offsets = Appointment.select { ($0.at(.days(-7).hours(1)), $0.unix(.milliseconds(-1_500)), $0.iso(.days(1))) }
         #expect(try offsets.render().sql == #"""
             SELECT "appointments"."at" + ? + ?, "appointments"."unix" + ?, \#
-            strftime('%Y-%m-%dT%H:%M:%fZ', "appointments"."iso", ?) FROM "appointments"
+            strftime('%Y-%m-%d %H:%M:%f', "appointments"."iso", ?) FROM "appointments"
             """#)
         #expect(try offsets.render().arguments == [.real(-604_800), .real(3_600), .real(-1.5), .text("1 days")])
         let calendar = Appointment.select { ($0.at(.startOfMonth), $0.unix(.months(1).endOfMonth)) }
@@ -186,13 +187,13 @@ struct DateModifierTests {
     @Test func nowInEachStorage() throws {
         let before = Date()
         let now = Appointment.find(1).select { _ in
-            (_ModifiedDate<Date>.now, _ModifiedDate<Date.UnixTimeRepresentation>.now,
+            (_ModifiedDate<Date.TimeIntervalSinceReferenceDateRepresentation>.now, _ModifiedDate<Date.UnixTimeRepresentation>.now,
              _ModifiedDate<Date.ISO8601Representation>.now)
         }
         #expect(try now.render().sql == #"""
             SELECT ((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0), \#
             ((round(julianday('now') * 86400000.0) - 210866760000000) / 1000.0), \#
-            strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM "appointments" WHERE "appointments"."id" = ?
+            strftime('%Y-%m-%d %H:%M:%f', 'now') FROM "appointments" WHERE "appointments"."id" = ?
             """#)
         let row = try #require(try now.fetchOne(db))
         // One statement sees one 'now', in whole milliseconds.
@@ -214,20 +215,24 @@ struct DateModifierTests {
         #expect(try lastWeek.render().sql.hasSuffix(#"""
             WHERE "appointments"."at" >= (((round(julianday('now', ?) * 86400000.0) - 211845067200000) / 1000.0)) \#
             AND "appointments"."unix" >= (((round(julianday('now', ?) * 86400000.0) - 210866760000000) / 1000.0)) \#
-            AND "appointments"."iso" >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) AND "appointments"."id" > ?
+            AND "appointments"."iso" >= strftime('%Y-%m-%d %H:%M:%f', 'now', ?) AND "appointments"."id" > ?
             """#))
         #expect(try lastWeek.fetchAll(db) == [1_001])
         // Swift's operators, as StructuredQueries code writes them.
         let operators = Appointment.where { $0.at >= .now(.days(-7)) && $0.iso > .now(.days(-7)) && $0.id > 1_000 }
             .select(\.id)
-        #expect(try operators.render().sql == #"SELECT "appointments"."id" FROM "appointments" WHERE "appointments"."at" >= (((round(julianday('now', ?) * 86400000.0) - 211845067200000) / 1000.0)) AND "appointments"."iso" > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) AND "appointments"."id" > ?"#)
+        #expect(try operators.render().sql == #"SELECT "appointments"."id" FROM "appointments" WHERE "appointments"."at" >= (((round(julianday('now', ?) * 86400000.0) - 211845067200000) / 1000.0)) AND "appointments"."iso" > strftime('%Y-%m-%d %H:%M:%f', 'now', ?) AND "appointments"."id" > ?"#)
         #expect(try operators.fetchAll(db) == [1_001])
         let older = Appointment.where { $0.unix < .now(.days(-7)) && $0.id > 1_000 }.select(\.id)
         #expect(try older.fetchAll(db) == [1_002])
         #expect(try Appointment.where { $0.at(.days(7)) < .now && $0.id > 1_000 }.select(\.id).fetchAll(db) == [1_002])
-        // Without modifiers, `.now` in `<` or `lt` is Foundation's `Date.now`, bound.
-        #expect(try Appointment.where { $0.at < .now }.render().sql.hasSuffix(#"WHERE "appointments"."at" < ?"#))
+        // Without modifiers, `.now` in `<` or `lt` on a `Date` column is Foundation's `Date.now`,
+        // bound; on a representation's column, `<` takes the representation, so it is SQLite's.
+        #expect(try Event.where { $0.startsAt < .now }.render().sql.hasSuffix(#"WHERE "events"."startsAt" < ?"#))
+        #expect(try Event.where { $0.startsAt.lt(.now) }.render().sql.hasSuffix(#"WHERE "events"."startsAt" < ?"#))
         #expect(try Appointment.where { $0.at.lt(.now) }.render().sql.hasSuffix(#"WHERE "appointments"."at" < ?"#))
+        #expect(try Appointment.where { $0.at < .now }.render().sql.hasSuffix(
+            #"WHERE "appointments"."at" < (((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0))"#))
         // A column moved by a modifier compares with a column of its storage.
         let due = Appointment.where { $0.at(.days(7)).lt(.now) }.select(\.id)
         #expect(try due.fetchAll(db).contains(1_002))

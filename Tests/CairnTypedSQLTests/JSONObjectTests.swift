@@ -16,6 +16,7 @@ struct Gadget: Codable, Identifiable, Hashable, Sendable {
     var isActive: Bool
     var rating: Double
     var weight: Float?
+    @Column(as: Date.TimeIntervalSinceReferenceDateRepresentation.self)
     var madeAt: Date
     @Column(as: Date.UnixTimeRepresentation.self)
     var soldAt: Date

@@ -31,8 +31,8 @@ struct OptionalMapTests {
         try assertQuery(
             mapped,
             sql: #"""
-                SELECT CAST(strftime('%Y', "reminders"."dueDate" + 978307200, 'unixepoch') AS INTEGER), \#
-                CAST(strftime('%m', "reminders"."dueDate" + 978307200, 'unixepoch') AS INTEGER) \#
+                SELECT CAST(strftime('%Y', "reminders"."dueDate") AS INTEGER), \#
+                CAST(strftime('%m', "reminders"."dueDate") AS INTEGER) \#
                 FROM "reminders" ORDER BY "reminders"."id" ASC
                 """#,
             rows: { try mapped.fetchAll(db).map { [$0.0, $0.1] } },
@@ -64,7 +64,7 @@ struct OptionalMapTests {
             [1, 3, 6])
         let recent = Reminder.where { $0.dueDate.map { $0 > .now(.days(-7)) } }
         #expect(try recent.render().sql.hasSuffix(
-            #"WHERE "reminders"."dueDate" > (((round(julianday('now', ?) * 86400000.0) - 211845067200000) / 1000.0))"#))
+            #"WHERE "reminders"."dueDate" > strftime('%Y-%m-%d %H:%M:%f', 'now', ?)"#))
         let flags = Reminder.order(by: \.id).select { $0.dueDate.map { $0.gt(today) } }
         #expect(try flags.fetchAll(db) == [true, nil, true, nil, false, true])
     }
@@ -95,7 +95,7 @@ struct OptionalMapTests {
         let latest = Reminder.select { $0.dueDate.max().map(\.year) }
         try assertQuery(
             latest,
-            sql: #"SELECT CAST(strftime('%Y', MAX("reminders"."dueDate") + 978307200, 'unixepoch') AS INTEGER) FROM "reminders""#,
+            sql: #"SELECT CAST(strftime('%Y', MAX("reminders"."dueDate")) AS INTEGER) FROM "reminders""#,
             rows: { try latest.fetchAll(db) },
             [2026])
         #expect(try Reminder.where { $0.id.gt(99) }.select { $0.dueDate.max().map(\.year) }.fetchAll(db) == [nil])

@@ -80,7 +80,7 @@ enum RemindersWorkload {
           "position" BIGINT NOT NULL DEFAULT 0, "title" TEXT NOT NULL DEFAULT ''
         );
         CREATE TABLE "reminders" (
-          "id" BIGINT PRIMARY KEY, "dueDate" DOUBLE PRECISION, "isCompleted" BOOLEAN NOT NULL DEFAULT FALSE,
+          "id" BIGINT PRIMARY KEY, "dueDate" TIMESTAMP, "isCompleted" BOOLEAN NOT NULL DEFAULT FALSE,
           "isFlagged" BOOLEAN NOT NULL DEFAULT FALSE, "notes" TEXT NOT NULL DEFAULT '',
           "position" BIGINT NOT NULL DEFAULT 0, "priority" BIGINT,
           "remindersListID" BIGINT NOT NULL REFERENCES "remindersLists"("id") ON DELETE CASCADE,

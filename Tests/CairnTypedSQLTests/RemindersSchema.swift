@@ -84,7 +84,7 @@ enum RemindersDatabase {
           "position" INTEGER NOT NULL DEFAULT 0, "title" TEXT NOT NULL DEFAULT ''
         );
         CREATE TABLE "reminders" (
-          "id" INTEGER PRIMARY KEY, "dueDate" REAL, "isCompleted" INTEGER NOT NULL DEFAULT 0,
+          "id" INTEGER PRIMARY KEY, "dueDate" TEXT, "isCompleted" INTEGER NOT NULL DEFAULT 0,
           "isFlagged" INTEGER NOT NULL DEFAULT 0, "notes" TEXT NOT NULL DEFAULT '',
           "position" INTEGER NOT NULL DEFAULT 0, "priority" INTEGER,
           "remindersListID" INTEGER NOT NULL REFERENCES "remindersLists"("id") ON DELETE CASCADE,

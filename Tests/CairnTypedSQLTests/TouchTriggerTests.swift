@@ -9,6 +9,7 @@ struct Stamp: Hashable, Sendable {
     var note = ""
     var touches = 0
     var at: Date?
+    @Column(as: Date.TimeIntervalSinceReferenceDateRepresentation?.self) var referenceAt: Date?
     @Column(as: Date.UnixTimeRepresentation?.self) var unixAt: Date?
     @Column(as: Date.ISO8601Representation?.self) var isoAt: Date?
 }
@@ -21,7 +22,8 @@ struct TouchTriggerTests {
         db = try RemindersDatabase.make()
         try db.execute(sql: """
             CREATE TABLE "stamps" ("id" INTEGER PRIMARY KEY, "note" TEXT NOT NULL DEFAULT '',
-              "touches" INTEGER NOT NULL DEFAULT 0, "at" REAL, "unixAt" REAL, "isoAt" TEXT)
+              "touches" INTEGER NOT NULL DEFAULT 0, "at" TEXT, "referenceAt" REAL, "unixAt" REAL,
+              "isoAt" TEXT)
             """)
     }
 
@@ -43,29 +45,37 @@ struct TouchTriggerTests {
 
     @Test func eachDateStorageIsStampedWithTheCurrentDate() throws {
         try Stamp.createTemporaryTrigger(after: .insert(touch: \.at)).execute(db)
+        try Stamp.createTemporaryTrigger(after: .insert(touch: \.referenceAt)).execute(db)
         try Stamp.createTemporaryTrigger(after: .insert(touch: \.unixAt)).execute(db)
         try Stamp.createTemporaryTrigger(after: .insert(touch: \.isoAt)).execute(db)
         let start = Date()
         try Stamp.insert { Stamp(id: 1) }.execute(db)
         let stamp = try #require(try Stamp.find(1).fetchOne(db))
         #expect(isNow(stamp.at, since: start))
+        #expect(isNow(stamp.referenceAt, since: start))
         #expect(isNow(stamp.unixAt, since: start))
         #expect(isNow(stamp.isoAt, since: start))
-        // Stored as each column stores dates: REAL since 2001, REAL since 1970, ISO 8601 text.
-        let raw = try #require(try db.fetchOne(sql: #"SELECT typeof("at"), "unixAt" - "at", typeof("isoAt"), "isoAt" FROM "stamps""#) { row in
-            (try row.decode(String.self, at: 0), try row.decode(Double.self, at: 1), try row.decode(String.self, at: 2), try row.decode(String.self, at: 3))
+        // Stored as each column stores dates: text, REAL since 2001, REAL since 1970, text.
+        let raw = try #require(try db.fetchOne(sql: #"""
+            SELECT "at", typeof("referenceAt"), "unixAt" - "referenceAt", "isoAt" FROM "stamps"
+            """#) { row in
+            (try row.decode(String.self, at: 0), try row.decode(String.self, at: 1), try row.decode(Double.self, at: 2),
+             try row.decode(String.self, at: 3))
         })
-        #expect(raw.0 == "real")
-        #expect(abs(raw.1 - Date.timeIntervalBetween1970AndReferenceDate) < 1)
-        #expect(raw.2 == "text")
-        #expect(raw.3.hasSuffix("Z") && raw.3.contains("T"))
+        #expect(raw.0.count == 23 && raw.0.dropFirst(10).hasPrefix(" ") && raw.0.dropFirst(19).hasPrefix("."))
+        #expect(stamp.at.map { .text(raw.0) == $0.databaseValue } == true)
+        #expect(raw.1 == "real")
+        #expect(abs(raw.2 - Date.timeIntervalBetween1970AndReferenceDate) < 1)
+        #expect(raw.3 == raw.0)
     }
 
     @Test func theDateSQLOfATouchTriggerIsTheColumnsOwn() throws {
-        let sql = try Stamp.createTemporaryTrigger("t", after: .update(touch: \.at)).render().sql
-        #expect(sql == #"CREATE TEMPORARY TRIGGER "t" AFTER UPDATE ON "stamps" FOR EACH ROW BEGIN UPDATE "stamps" SET "at" = ((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0) WHERE "stamps"."rowid" = "new"."rowid"; END"#)
+        let sql = try Stamp.createTemporaryTrigger("t", after: .update(touch: \.referenceAt)).render().sql
+        #expect(sql == #"CREATE TEMPORARY TRIGGER "t" AFTER UPDATE ON "stamps" FOR EACH ROW BEGIN UPDATE "stamps" SET "referenceAt" = ((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0) WHERE "stamps"."rowid" = "new"."rowid"; END"#)
+        let text = try Stamp.createTemporaryTrigger("t", after: .update(touch: \.at)).render().sql
+        #expect(text.contains(#"SET "at" = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE"#))
         let iso = try Stamp.createTemporaryTrigger("t", after: .update(touch: \.isoAt)).render().sql
-        #expect(iso.contains(#"SET "isoAt" = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE"#))
+        #expect(iso.contains(#"SET "isoAt" = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE"#))
         // A date given instead of the default.
         let fixed = Date(timeIntervalSinceReferenceDate: 5.25)
         try Stamp.createTemporaryTrigger("t", after: .update(touch: \.at, date: #bind(fixed))).execute(db)

@@ -24,9 +24,6 @@ struct RackCover: Hashable, Identifiable {
 @Table
 struct Book: Hashable, Identifiable {
     let id: UUID
-    // The one edit the schema needs: Cairn's dates default to REAL seconds since 2001, where
-    // StructuredQueries writes ISO 8601 text, which this TEXT column and `date()` expect.
-    @Column(as: Date?.ISO8601Representation.self)
     var dueDate: Date?
     var isFavorite = false
     var notes = ""

@@ -332,7 +332,7 @@ extension ModelMacro: ExtensionMacro {
             let isPublic = propertyModifiers.contains("public") || propertyModifiers.contains("open")
             let written = property.typeAsArgument
             let column = TableProperty(
-                name: property.name, columnName: property.name, type: written, storedType: written,
+                name: property.name, columnName: property.name, type: written, storedType: modelStoredType(written),
                 initializer: nil, isPrimaryKeyAttribute: false, isLet: false)
             columnLines += TableMacro.columnDeclarations(access: isPublic ? access : "", type: type, columns: [column], groups: false)
         }
@@ -359,5 +359,18 @@ extension ModelMacro: ExtensionMacro {
         lines.append("    }")
         lines.append("}")
         return lines.joined(separator: "\n")
+    }
+
+    /// The typed-SQL value type of a model attribute's column: a model store keeps a `Date` as
+    /// REAL seconds since 2001 (as Core Data does), where a typed-SQL `Date` binds text, so a
+    /// `Date` attribute's column compares, binds and reads through the representation of that
+    /// storage. Any other type is the attribute's own.
+    static func modelStoredType(_ written: String) -> String {
+        let representation = "Date.TimeIntervalSinceReferenceDateRepresentation"
+        switch written.filter({ !$0.isWhitespace }) {
+        case "Date", "Foundation.Date": return representation
+        case "Date?", "Foundation.Date?", "Optional<Date>", "Optional<Foundation.Date>": return representation + "?"
+        default: return written
+        }
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 
 /// A `Codable` value stored as JSON `TEXT` (keys sorted, so equal values store equal text).
+/// A `Date` inside is written as a `Date` column holds it (`"2026-03-01 09:30:00.250"`, as
+/// StructuredQueries writes JSON), and read from that text or from a number of seconds since
+/// 2001 (`JSONEncoder`'s default).
 ///
 /// Two ways to use it: declare ``JSONDatabaseValueConvertible`` on the type, or wrap a value
 /// of a type you do not own in ``DatabaseJSON``.
@@ -56,6 +59,14 @@ enum JSONCoding {
     static func encode(_ value: some Encodable) throws -> DatabaseValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            if let text = DateText.format(date) {
+                try container.encode(text)
+            } else {
+                try container.encode(date.timeIntervalSinceReferenceDate)
+            }
+        }
         do {
             let data = try encoder.encode(value)
             return .text(String(decoding: data, as: UTF8.self))
@@ -71,6 +82,19 @@ enum JSONCoding {
         case .blob(let blob): data = blob
         default: return nil
         }
-        return try? JSONDecoder().decode(T.self, from: data)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            if let seconds = try? container.decode(Double.self) {
+                return Date(timeIntervalSinceReferenceDate: seconds)
+            }
+            let text = try container.decode(String.self)
+            guard let date = DateText.parse(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "'\(text)' is not a date (expected yyyy-MM-dd HH:mm:ss.SSS)")
+            }
+            return date
+        }
+        return try? decoder.decode(T.self, from: data)
     }
 }

@@ -28,7 +28,7 @@ public typealias SQLiteValue = OpaquePointer
 /// The standard conformances and their storage: integers of every width → `INTEGER`
 /// (a value that does not fit on read, or a `UInt64` above `Int64.max` on write, is an
 /// error); `Double`/`Float` → `REAL`; `Bool` → `INTEGER` 0/1; `String` → `TEXT`;
-/// `Data` and `[UInt8]` → `BLOB`; `Date` → `REAL` seconds since 2001-01-01 UTC; `UUID` → `TEXT`
+/// `Data` and `[UInt8]` → `BLOB`; `Date` → `TEXT` `2026-03-01 09:30:00.250` (UTC); `UUID` → `TEXT`
 /// (lowercase, as StructuredQueries binds it); `URL` → `TEXT` (`absoluteString`); `Decimal` → `TEXT`
 /// (exact); `Optional` → `NULL` when nil; `RawRepresentable` types via their raw value
 /// (declare the conformance); `Codable` values as JSON `TEXT` via ``DatabaseJSON`` or

@@ -7,16 +7,19 @@ import Foundation
 // SQLite reads a date as a "time value" whose meaning depends on how it is stored, so each of
 // Cairn's date storages says how to hand its column to SQLite:
 //
-// - `Date` (REAL seconds since 2001-01-01, Cairn's default): `"t"."d" + 978307200, 'unixepoch'`
-//   (SQLite would read a bare number as a Julian day);
+// - `Date` and `Date.ISO8601Representation` (`2026-03-01 09:30:00.250`, the default):
+//   `"t"."d"`, read as text;
+// - `Date.TimeIntervalSinceReferenceDateRepresentation` (REAL seconds since 2001-01-01, how
+//   `@Model` stores dates): `"t"."d" + 978307200, 'unixepoch'` (SQLite would read a bare
+//   number as a Julian day);
 // - `Date.UnixTimeRepresentation` (seconds since 1970): `"t"."d", 'unixepoch'`;
-// - `Date.JulianDayRepresentation` (a REAL Julian day): `"t"."d"`, SQLite's own reading;
-// - `Date.ISO8601Representation` (`2026-03-01T09:30:00.000Z`): `"t"."d"`, read as text.
+// - `Date.JulianDayRepresentation` (a REAL Julian day): `"t"."d"`, SQLite's own reading.
 //
 // Every function works in UTC, as SQLite does without the 'localtime' modifier.
 
-/// A stored date that SQLite's date functions can read: `Date`, `Date.UnixTimeRepresentation`,
-/// `Date.JulianDayRepresentation`, `Date.ISO8601Representation`, or an optional one (whose components are then optional).
+/// A stored date that SQLite's date functions can read: `Date`, `Date.ISO8601Representation`,
+/// `Date.TimeIntervalSinceReferenceDateRepresentation`, `Date.UnixTimeRepresentation`,
+/// `Date.JulianDayRepresentation`, or an optional one (whose components are then optional).
 public protocol _SQLiteDateValue: QueryRepresentable {
     /// `Int`, or `Int?` for an optional date.
     associatedtype _DateInteger: QueryRepresentable
@@ -51,13 +54,27 @@ extension Date: _SQLiteDateValue {
     public typealias _DateInteger = Int
     public typealias _DateReal = Double
 
-    /// Seconds from 1970-01-01 to 2001-01-01, Core Data's reference date, which Cairn stores
-    /// dates from.
+    /// Seconds from 1970-01-01 to 2001-01-01, Core Data's reference date.
     static let referenceDateUnixTime = Int(Date.timeIntervalBetween1970AndReferenceDate)
+
+    public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] { [date] }
+
+    public static var _storesSeconds: Bool { false }
+
+    /// The column's own text form: `strftime('%Y-%m-%d %H:%M:%f', …)` writes
+    /// `2026-03-01 09:30:00.250`, as binding a `Date` does.
+    public static func _dateStorage(_ timeValue: [SQLExpression]) -> SQLExpression {
+        .function("strftime", [.raw(SQLFragment(sql: "'%Y-%m-%d %H:%M:%f'"))] + timeValue)
+    }
+}
+
+extension Date.TimeIntervalSinceReferenceDateRepresentation: _SQLiteDateValue {
+    public typealias _DateInteger = Int
+    public typealias _DateReal = Double
 
     public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] {
         let unixTime = SQLFragment(
-            segments: [.expression(date), .sql(" + \(referenceDateUnixTime)")], propagatesNull: true)
+            segments: [.expression(date), .sql(" + \(Date.referenceDateUnixTime)")], propagatesNull: true)
         return [.raw(unixTime), .raw(SQLFragment(sql: "'unixepoch'"))]
     }
 
@@ -103,14 +120,11 @@ extension Date.ISO8601Representation: _SQLiteDateValue {
     public typealias _DateInteger = Int
     public typealias _DateReal = Double
 
-    public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] { [date] }
+    public static func _timeValue(_ date: SQLExpression) -> [SQLExpression] { Date._timeValue(date) }
 
     public static var _storesSeconds: Bool { false }
 
-    /// The representation's own text form, to the millisecond.
-    public static func _dateStorage(_ timeValue: [SQLExpression]) -> SQLExpression {
-        .function("strftime", [.raw(SQLFragment(sql: "'%Y-%m-%dT%H:%M:%fZ'"))] + timeValue)
-    }
+    public static func _dateStorage(_ timeValue: [SQLExpression]) -> SQLExpression { Date._dateStorage(timeValue) }
 }
 
 extension Optional: _SQLiteDateValue where Wrapped: _SQLiteDateValue {
@@ -131,7 +145,7 @@ extension QueryExpression where QueryValue: _SQLiteDateValue {
     ///
     /// ```swift
     /// Reminder.select { $0.dueDate.strftime("%Y-%m-%d") }
-    /// // SELECT strftime(?, "reminders"."dueDate" + 978307200, 'unixepoch') FROM "reminders"
+    /// // SELECT strftime(?, "reminders"."dueDate") FROM "reminders"
     /// @Column(as: Date.UnixTimeRepresentation.self) var startsAt: Date
     /// Event.select { $0.startsAt.strftime("%H:%M") }
     /// // SELECT strftime(?, "events"."startsAt", 'unixepoch') FROM "events"

@@ -7,13 +7,15 @@ import Foundation
 // A modified date is stored the way its column stores dates, so it compares with the column,
 // orders with it and reads back as a `Date`. Two routes lead there:
 //
-// - pure offsets (`days`, `hours`, `minutes`, `seconds`, `milliseconds`) on a REAL storage
-//   (`Date`, `Date.UnixTimeRepresentation`) are arithmetic on the stored seconds, one addition
-//   per modifier, each the same IEEE operation as `Date.addingTimeInterval`: exact;
+// - pure offsets (`days`, `hours`, `minutes`, `seconds`, `milliseconds`) on a storage of REAL
+//   seconds (`Date.TimeIntervalSinceReferenceDateRepresentation`, `Date.UnixTimeRepresentation`)
+//   are arithmetic on the stored seconds, one addition per modifier, each the same IEEE
+//   operation as `Date.addingTimeInterval`: exact;
 // - everything else goes through SQLite's date functions, which count in whole milliseconds:
 //   `julianday(time value, modifiers…)` turned back into seconds through the Julian day in
 //   milliseconds (`round(… * 86400000.0)`), so the result is the exact millisecond SQLite
-//   computed, or `strftime('%Y-%m-%dT%H:%M:%fZ', …)` for ISO 8601 text.
+//   computed, or `strftime('%Y-%m-%d %H:%M:%f', …)` for a date stored as text (StructuredQueries
+//   writes `datetime(…, 'subsec')`, the same text, which SQLite before 3.42 answers NULL).
 //
 // The modifier texts (`'-7 days'`) are bound. Every computation is in UTC, as SQLite's is.
 
@@ -21,8 +23,8 @@ import Foundation
 ///
 /// ```swift
 /// Reminder.select { $0.dueDate(.startOfDay.days(-7)) }
-/// // SELECT ((round(julianday("reminders"."dueDate" + 978307200, 'unixepoch', ?, ?) * 86400000.0)
-/// //   - 211845067200000) / 1000.0) FROM "reminders"          ('start of day', '-7 days')
+/// // SELECT strftime('%Y-%m-%d %H:%M:%f', "reminders"."dueDate", ?, ?) FROM "reminders"
+/// //                                                          ('start of day', '-7 days')
 /// ```
 ///
 /// Chain with dot syntax; a chain of your own reads as a member too:
@@ -161,22 +163,20 @@ extension QueryExpression where QueryValue: _SQLiteDateValue {
     ///
     /// ```swift
     /// Reminder.where { $0.dueDate.lt(.now(.days(-7))) }
-    /// // … WHERE "reminders"."dueDate" < (((round(julianday('now', ?) * 86400000.0)
-    /// //   - 211845067200000) / 1000.0))                                   ('-7 days')
-    /// Reminder.select { $0.dueDate(.days(1)) }
-    /// // SELECT "reminders"."dueDate" + ? FROM "reminders"                (86400.0)
+    /// // … WHERE "reminders"."dueDate" < strftime('%Y-%m-%d %H:%M:%f', 'now', ?)   ('-7 days')
     /// Reminder.select { $0.dueDate(.startOfMonth) }
-    /// // SELECT ((round(julianday("reminders"."dueDate" + 978307200, 'unixepoch', ?)
-    /// //   * 86400000.0) - 211845067200000) / 1000.0) FROM "reminders"   ('start of month')
-    /// @Column(as: Date.ISO8601Representation.self) var publishedAt: Date
-    /// Post.select { $0.publishedAt(.hours(2)) }
-    /// // SELECT strftime('%Y-%m-%dT%H:%M:%fZ', "posts"."publishedAt", ?) FROM "posts"   ('2 hours')
+    /// // SELECT strftime('%Y-%m-%d %H:%M:%f', "reminders"."dueDate", ?) FROM "reminders"
+    /// //                                                                ('start of month')
+    /// @Column(as: Date.UnixTimeRepresentation.self) var startsAt: Date
+    /// Event.select { $0.startsAt(.hours(2)) }
+    /// // SELECT "events"."startsAt" + ? FROM "events"                       (7200.0)
     /// ```
     ///
-    /// Offsets of days, hours, minutes, seconds and milliseconds on a REAL date (Cairn's
-    /// default `Date`, and `Date.UnixTimeRepresentation`) are exact additions of seconds. Any
-    /// other modifier goes through SQLite's date functions and keeps milliseconds: the date is
-    /// rounded to the nearest millisecond first. A NULL date stays NULL.
+    /// Offsets of days, hours, minutes, seconds and milliseconds on a date stored as REAL
+    /// seconds (`Date.TimeIntervalSinceReferenceDateRepresentation`, which `@Model` columns use,
+    /// and `Date.UnixTimeRepresentation`) are exact additions of seconds. Any other modifier
+    /// goes through SQLite's date functions and keeps milliseconds: the date is rounded to the
+    /// nearest millisecond first. A NULL date stays NULL.
     public func callAsFunction(_ modifier: DateTimeModifier) -> _ModifiedDate<QueryValue> {
         _ModifiedDate(base: sqlExpression, modifier: modifier)
     }
@@ -184,7 +184,12 @@ extension QueryExpression where QueryValue: _SQLiteDateValue {
 
 extension QueryExpression where Self == _ModifiedDate<Date> {
     /// The current date as SQLite's clock gives it, in whole milliseconds, the same throughout
-    /// one statement, stored as REAL seconds since 2001: `.now(.days(-7))`.
+    /// one statement, as date text: `.now(.days(-7))`.
+    public static var now: Self { _ModifiedDate(base: nil, modifier: DateTimeModifier()) }
+}
+
+extension QueryExpression where Self == _ModifiedDate<Date.TimeIntervalSinceReferenceDateRepresentation> {
+    /// The current date, stored as REAL seconds since 2001.
     public static var now: Self { _ModifiedDate(base: nil, modifier: DateTimeModifier()) }
 }
 
@@ -199,7 +204,7 @@ extension QueryExpression where Self == _ModifiedDate<Date.JulianDayRepresentati
 }
 
 extension QueryExpression where Self == _ModifiedDate<Date.ISO8601Representation> {
-    /// The current date, stored as ISO 8601 text.
+    /// The current date, stored as date text.
     public static var now: Self { _ModifiedDate(base: nil, modifier: DateTimeModifier()) }
 }
 
@@ -212,8 +217,7 @@ extension TableColumn where Value: _SQLiteDateValue {
     ///
     /// ```swift
     /// Reminder.where { $0.dueDate < .now(.days(-7)) }
-    /// // … WHERE "reminders"."dueDate" < (((round(julianday('now', ?) * 86400000.0)
-    /// //   - 211845067200000) / 1000.0))                                   ('-7 days')
+    /// // … WHERE "reminders"."dueDate" < strftime('%Y-%m-%d %H:%M:%f', 'now', ?)   ('-7 days')
     /// ```
     @_disfavoredOverload
     public static func < <D>(lhs: Self, rhs: _ModifiedDate<D>) -> SQLQueryExpression<Bool>

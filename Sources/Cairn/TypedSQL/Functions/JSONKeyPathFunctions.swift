@@ -12,7 +12,8 @@ import Foundation
 // (`JSONArrayElement`: text and integers, which SQLite writes exactly).
 
 /// A member type `jsonExtract` reads back exactly: text, integers, `Bool` (JSON `true` is 1),
-/// `Double` and `Date` (seconds since 2001, the encoder's default and Cairn's), `UUID`
+/// `Double` and `Date` (the text a `Date` column holds, as Cairn and StructuredQueries write
+/// dates in JSON; a number reads as seconds since 2001), `UUID`
 /// (uppercase text), a nested `Codable` value stored as JSON, or an optional of these. `Data`
 /// (base64 in JSON, a BLOB in a column) and dates stored with other representations are not.
 public protocol _JSONExtractable: QueryRepresentable {}

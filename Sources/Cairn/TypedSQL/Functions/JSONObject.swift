@@ -5,10 +5,10 @@ import Foundation
 //
 // `json_object` writes a column's value as SQLite holds it, and what `JSONDecoder` reads for the
 // Swift type is not always that: a `Bool` is stored as 0 or 1 but decodes from `true`/`false`,
-// a nested JSON column is text that must be embedded as JSON, and a `Date` decodes from seconds
-// since 2001 (the encoder's default, and Cairn's storage) whichever representation the column
-// has. Each such storage says how to write itself (`JSONObjectMemberEncoding`); any other
-// stored value goes into the object as it is.
+// a nested JSON column is text that must be embedded as JSON, and a `Date` stored as a number
+// of some epoch becomes seconds since 2001 (a `Date` column's text goes in as it is; the row's
+// JSON decoding reads both). Each such storage says how to write itself
+// (`JSONObjectMemberEncoding`); any other stored value goes into the object as it is.
 //
 // SQLite writes a REAL in JSON with 15 significant digits, which does not give every `Double`
 // back; reals and dates are written with `printf('%!.17g', …)`, which reads back as the same
@@ -43,7 +43,7 @@ extension Float: JSONObjectMemberEncoding {
     static func jsonObjectValue(_ column: SQLExpression) -> SQLExpression { exactJSONReal(column, nullWhen: column) }
 }
 
-extension Date: JSONObjectMemberEncoding {
+extension Date.TimeIntervalSinceReferenceDateRepresentation: JSONObjectMemberEncoding {
     /// Stored as seconds since 2001, what `JSONDecoder` reads by default.
     static func jsonObjectValue(_ column: SQLExpression) -> SQLExpression { exactJSONReal(column, nullWhen: column) }
 }
@@ -61,14 +61,7 @@ extension Date.UnixTimeRepresentation: JSONObjectMemberEncoding {
 extension Date.JulianDayRepresentation: JSONObjectMemberEncoding {
     /// The day's milliseconds as seconds since 2001, read as the date functions read it.
     static func jsonObjectValue(_ column: SQLExpression) -> SQLExpression {
-        exactJSONReal(Date._dateStorage(_timeValue(column)), nullWhen: column)
-    }
-}
-
-extension Date.ISO8601Representation: JSONObjectMemberEncoding {
-    /// The text's milliseconds as seconds since 2001, read as the date functions read it.
-    static func jsonObjectValue(_ column: SQLExpression) -> SQLExpression {
-        exactJSONReal(Date._dateStorage(_timeValue(column)), nullWhen: column)
+        exactJSONReal(Date.TimeIntervalSinceReferenceDateRepresentation._dateStorage(_timeValue(column)), nullWhen: column)
     }
 }
 
@@ -126,7 +119,8 @@ extension TableDefinition where QueryValue: Table & Codable {
     ///
     /// Each member is named by its column name, so the row type's `CodingKeys` must be its
     /// column names (as for ``JSONPath``). A `Bool` is written as `true`/`false`, a JSON column
-    /// as JSON, a `Date` of any representation as the seconds since 2001 `JSONDecoder` reads,
+    /// as JSON, a `Date` as its text (a date stored as a number as seconds since 2001; the row's
+    /// JSON decoding reads both),
     /// `UUID.BytesRepresentation` as its text, and reals with 17 significant digits (where
     /// StructuredQueries lets SQLite write 15) so that every `Double` reads back exactly.
     /// A `Data` column cannot be written (SQLite refuses BLOBs in JSON: the query throws), and

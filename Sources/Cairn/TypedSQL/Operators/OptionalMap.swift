@@ -30,8 +30,7 @@ extension TableColumn where Value: _OptionalQueryValue {
     ///
     /// ```swift
     /// Reminder.select { $0.dueDate.map(\.year) }                        // → Int?
-    /// // SELECT CAST(strftime('%Y', "reminders"."dueDate" + 978307200, 'unixepoch') AS INTEGER)
-    /// // FROM "reminders"
+    /// // SELECT CAST(strftime('%Y', "reminders"."dueDate") AS INTEGER) FROM "reminders"
     /// Reminder.select { $0.title.map { $0.upper() } }                  // → String?
     /// // SELECT upper("reminders"."title") FROM "reminders"
     /// Reminder.select { $0.priority.map { $0.is(Priority.high) } }     // → Bool?
@@ -70,8 +69,8 @@ extension SQLQueryExpression where QueryValue: _OptionalQueryValue {
     ///
     /// ```swift
     /// Profile.select { $0.editor.jsonExtract(\.joinedAt).map(\.year) }
-    /// // SELECT CAST(strftime('%Y', json_extract("profiles"."editor", ?) + 978307200, 'unixepoch')
-    /// //   AS INTEGER) FROM "profiles"
+    /// // SELECT CAST(strftime('%Y', json_extract("profiles"."editor", ?)) AS INTEGER)
+    /// // FROM "profiles"
     /// ```
     ///
     /// As for a column's ``TableColumn/map(_:)``, the closure's SQL is written as it is where

@@ -8,8 +8,8 @@ import Foundation
 //     @Column(as: UUID.BytesRepresentation.self) var token: UUID
 //     @Column(as: [String].JSONRepresentation.self) var tags: [String]
 //
-// Without `as:`, a `Date` is stored as REAL seconds since 2001-01-01 (Core Data's reference
-// date, like the rest of Cairn) and a `UUID` as its lowercase text, as StructuredQueries binds it.
+// Without `as:`, a `Date` is stored as TEXT in UTC to the millisecond (`2026-03-01
+// 09:30:00.250`) and a `UUID` as its lowercase text, as StructuredQueries binds them.
 
 extension Date {
     /// Stores a `Date` as INTEGER-or-REAL seconds since 1970-01-01 (SQLite's `unixepoch`).
@@ -79,31 +79,52 @@ extension Date {
         }
     }
 
-    /// Stores a `Date` as ISO 8601 text with fractional seconds, in UTC
-    /// (`2026-03-01T09:30:00.000Z`), which sorts chronologically as text.
+    /// Stores a `Date` as TEXT in UTC to the millisecond (`2026-03-01 09:30:00.250`), the
+    /// text a `Date` column holds without a representation. StructuredQueries keeps the type
+    /// for code written before that was its default; so does Cairn.
     public struct ISO8601Representation: QueryBindable, Hashable, Sendable {
         /// The value as a query returns it.
         public var queryOutput: Date
         /// Wraps a value decoded from a query.
         public init(queryOutput: Date) { self.queryOutput = queryOutput }
 
-        private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
-        /// The date to the nearest millisecond. The format style truncates, and a date read
-        /// from `….341Z` is a `Double` a hair below .341, which it would write as `….340Z`:
-        /// each read and write of a row would move the date back a millisecond. Formatting the
-        /// middle of the millisecond makes the truncation land on it.
-        public var databaseValue: DatabaseValue {
-            let milliseconds = (queryOutput.timeIntervalSinceReferenceDate * 1000).rounded()
-            let middle = Date(timeIntervalSinceReferenceDate: (milliseconds + 0.5) / 1000)
-            return .text(middle.formatted(Self.style))
-        }
+        /// The value as SQLite stores it.
+        public var databaseValue: DatabaseValue { queryOutput.databaseValue }
 
         /// The stored value as this type, or `nil` when it cannot be one.
         public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
-            guard case .text(let text) = databaseValue else { return nil }
-            if let date = try? style.parse(text) { return Self(queryOutput: date) }
-            return Date.fromDatabaseValue(databaseValue).map(Self.init(queryOutput:))
+            Date.fromDatabaseValue(databaseValue).map(Self.init(queryOutput:))
+        }
+
+        /// Reads the value from the next result columns of a row.
+        public static func decode(from decoder: inout QueryDecoder) throws -> Date {
+            try decoder.decode(Self.self).queryOutput
+        }
+    }
+
+    /// Stores a `Date` as REAL seconds since 2001-01-01 00:00:00 UTC
+    /// (`timeIntervalSinceReferenceDate`), as `@Model` attributes and Core Data store dates.
+    /// A `@Model` class's typed-SQL columns use it for its `Date` attributes, so that
+    /// `Item.where { $0.timestamp.lt(cutoff) }` compares numbers with numbers.
+    ///
+    /// ```swift
+    /// @Column(as: Date.TimeIntervalSinceReferenceDateRepresentation.self) var startedAt: Date
+    /// Workout.insert { $0.startedAt } values: { Date(timeIntervalSinceReferenceDate: 60) }
+    /// // INSERT INTO "workouts" ("startedAt") VALUES (?)        (60.0)
+    /// ```
+    public struct TimeIntervalSinceReferenceDateRepresentation: QueryBindable, Hashable, Sendable {
+        /// The value as a query returns it.
+        public var queryOutput: Date
+        /// Wraps a value decoded from a query.
+        public init(queryOutput: Date) { self.queryOutput = queryOutput }
+
+        /// The value as SQLite stores it.
+        public var databaseValue: DatabaseValue { .real(queryOutput.timeIntervalSinceReferenceDate) }
+
+        /// The stored value as this type, or `nil` when it cannot be one: a number, or a date
+        /// text (a row another library wrote).
+        public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
+            Date.fromDatabaseValue(databaseValue).map(Self.init(queryOutput:))
         }
 
         /// Reads the value from the next result columns of a row.

@@ -119,18 +119,16 @@ extension TemporaryTrigger.Operation {
 ///
 /// | column type | stored as | the current date in SQL |
 /// |---|---|---|
-/// | `Date` | REAL seconds since 2001-01-01 | `((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0)` |
+/// | `Date`, `Date.ISO8601Representation` | text, UTC, to the millisecond | `strftime('%Y-%m-%d %H:%M:%f', 'now')` |
+/// | `Date.TimeIntervalSinceReferenceDateRepresentation` | REAL seconds since 2001-01-01 | `((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0)` |
 /// | `Date.UnixTimeRepresentation` | REAL seconds since 1970-01-01 | `((round(julianday('now') * 86400000.0) - 210866760000000) / 1000.0)` |
 /// | `Date.JulianDayRepresentation` | REAL Julian day | `julianday('now')` |
-/// | `Date.ISO8601Representation` | ISO 8601 text, UTC | `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` |
 ///
 /// Optionals of these work too. SQLite's `'now'` is a whole number of milliseconds, the same
 /// throughout one statement; the REAL forms recover those milliseconds exactly (through the
 /// Julian day in milliseconds) rather than carrying the Julian day's rounding error.
-/// StructuredQueries' default, `datetime('subsec')`, is not used: it would store TEXT in a
-/// column where Cairn stores REAL dates, and SQLite orders every TEXT after every number, so
-/// comparisons and `ORDER BY` on the column would go wrong; and SQLite before 3.42 (Debian 12
-/// has 3.40) returns NULL for it, so a trigger ported with
+/// StructuredQueries' default, `datetime('subsec')`, writes the same text as `strftime` here,
+/// but SQLite before 3.42 (Debian 12 has 3.40) returns NULL for it, so a trigger ported with
 /// `date: #sql("datetime('subsec')")` stamps NULL without an error.
 ///
 /// The row is found by `rowid`, so a touch trigger cannot be used on a `WITHOUT ROWID` table
@@ -145,6 +143,13 @@ extension Date: TouchableDate {
     /// The current date as this column stores dates, for touch triggers.
     public static var currentDateExpression: SQLQueryExpression<Date> {
         SQLQueryExpression(Date._dateStorage([.raw(SQLFragment(sql: "'now'"))]))
+    }
+}
+
+extension Date.TimeIntervalSinceReferenceDateRepresentation: TouchableDate {
+    /// The current date as this column stores dates, for touch triggers.
+    public static var currentDateExpression: SQLQueryExpression<Self> {
+        SQLQueryExpression(Self._dateStorage([.raw(SQLFragment(sql: "'now'"))]))
     }
 }
 
