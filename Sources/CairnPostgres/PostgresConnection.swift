@@ -67,6 +67,17 @@ public final class PostgresConnection {
             PQfinish(handle)
             throw PostgresError(message: "cannot set up the PostgreSQL connection: \(error.message)")
         }
+        // Dates travel as SQLite's text (`2026-03-01 09:30:00.250`, which has no zone) and are
+        // read back from the server's text: the session reads and writes that text in UTC, as
+        // SQLite's date functions do, whatever time zone and date style the server defaults to.
+        let settings = PQexec(handle, "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'")
+        defer { PQclear(settings) }
+        guard PQresultStatus(settings) == PGRES_COMMAND_OK else {
+            let error = PostgresError(result: settings, connection: handle, sql: nil, arguments: nil)
+            PQfreeCancel(cancel)
+            PQfinish(handle)
+            throw PostgresError(message: "cannot set up the PostgreSQL connection: \(error.message)")
+        }
         self.handle = handle
         self.cancelHandle = PostgresCancelHandle(cancel)
     }

@@ -110,3 +110,29 @@ struct PostgresValueTests {
         }
     }
 }
+
+@Suite("PostgreSQL dates", .enabled(if: TestServer.isAvailable, TestServer.skipMessage))
+struct PostgresDateTests {
+    /// A server (or role, or URL) whose default time zone is not UTC must not shift the dates
+    /// Cairn binds as zoneless text, nor the ones it reads back.
+    @Test("A Date bound into timestamp and timestamptz columns is the same instant, in any server time zone")
+    func datesAreUTCWhateverTheServersZone() throws {
+        let url = try #require(TestServer.url)
+        let tokyo = url + (url.contains("?") ? "&" : "?") + "options=-c%20TimeZone%3DAsia/Tokyo%20-c%20DateStyle%3DSQL,DMY"
+        let db = try PostgresConnection(url: tokyo)
+        let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        try db.execute(sql: "CREATE SCHEMA \(schema)")
+        defer { _ = try? db.execute(sql: "DROP SCHEMA \(schema) CASCADE") }
+        try db.execute(sql: "CREATE TABLE \(schema).d (plain timestamp, zoned timestamptz, text text)")
+        let date = Date(timeIntervalSinceReferenceDate: 800_098_200.25)  // 2026-05-10 09:30:00.250 UTC
+        try db.execute(sql: "INSERT INTO \(schema).d VALUES ($1, $2, $3)", arguments: [date, date, date])
+        let epochs = try db.fetchAll(sql: """
+            SELECT extract(epoch FROM plain)::float8, extract(epoch FROM zoned)::float8 FROM \(schema).d
+            """)
+        #expect(epochs.rows == [[.real(date.timeIntervalSince1970), .real(date.timeIntervalSince1970)]])
+        let read = try db.fetchAll(sql: "SELECT plain, zoned, text FROM \(schema).d")
+        let dates = read.rows.first?.map { Date.fromDatabaseValue($0) }
+        #expect(dates == [date, date, date])
+        #expect(read.rows.first?.last == .text("2026-05-10 09:30:00.250"))
+    }
+}
