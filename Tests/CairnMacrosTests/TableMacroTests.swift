@@ -204,6 +204,12 @@ struct TableMacroTests {
 
     @Test func tableNameGivenOrInferred() {
         assertExpansionContains("@Table(\"lists\") struct RemindersList { let id: Int }", [#"static let tableName = "lists""#])
+        assertExpansionContains(
+            "@Table(\"lists\", schema: \"archive\") struct RemindersList { let id: Int }",
+            [#"static let tableName = "lists""#, #"static let schemaName: String? = "archive""#])
+        assertExpansionContains("@Table(schema: \"archive\") struct Tag { let id: Int }", [
+            #"static let tableName = "tags""#, #"static let schemaName: String? = "archive""#,
+        ])
         // A quote or backslash followed by a combining mark is one Character, but Swift's lexer
         // still reads the quote as the literal's end: it is escaped in the generated literal.
         assertExpansionContains(

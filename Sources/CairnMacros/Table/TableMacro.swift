@@ -39,13 +39,26 @@ public struct TableMacro: ExtensionMacro {
         let primaryKey = declared.first ?? properties.first { $0.name == "id" }
         let name = explicitName(node) ?? inferredTableName(shape.typeName)
         let source = tableExtension(
-            shape: shape, type: type.trimmedDescription, tableName: name, primaryKey: primaryKey)
+            shape: shape, type: type.trimmedDescription, tableName: name, schemaName: schemaName(node),
+            primaryKey: primaryKey)
         return [try ExtensionDeclSyntax(SyntaxNodeString(stringLiteral: source))]
     }
 
     static func explicitName(_ node: AttributeSyntax) -> String? {
         guard let arguments = node.arguments?.as(LabeledExprListSyntax.self) else { return nil }
         for argument in arguments where argument.label == nil {
+            if let literal = argument.expression.as(StringLiteralExprSyntax.self),
+               let text = literal.representedLiteralValue, !text.isEmpty {
+                return text
+            }
+        }
+        return nil
+    }
+
+    /// The `schema:` argument's text, or nil when it is absent or empty.
+    static func schemaName(_ node: AttributeSyntax) -> String? {
+        guard let arguments = node.arguments?.as(LabeledExprListSyntax.self) else { return nil }
+        for argument in arguments where argument.label?.text == "schema" {
             if let literal = argument.expression.as(StringLiteralExprSyntax.self),
                let text = literal.representedLiteralValue, !text.isEmpty {
                 return text
@@ -86,7 +99,9 @@ public struct TableMacro: ExtensionMacro {
         type.hasSuffix("?") ? "(\(type))" : type
     }
 
-    static func tableExtension(shape: TableShape, type: String, tableName: String, primaryKey: TableProperty?) -> String {
+    static func tableExtension(
+        shape: TableShape, type: String, tableName: String, schemaName: String? = nil, primaryKey: TableProperty?
+    ) -> String {
         let access = shape.access
         let columns = shape.properties
         // A struct with its own `Columns` type keeps it, and is no `SelectionRow`.
@@ -116,6 +131,9 @@ public struct TableMacro: ExtensionMacro {
         }
         lines.append("    \(access)static let columns = TableColumns()")
         lines.append("    \(access)static let tableName = \(stringLiteral(tableName))")
+        if let schemaName {
+            lines.append("    \(access)static let schemaName: String? = \(stringLiteral(schemaName))")
+        }
         // `tags.map(\.primaryKey)`, as StructuredQueries offers it; a property of that name wins.
         if let primaryKey, !columns.contains(where: { $0.name == "primaryKey" }), !shape.hasMember(named: "primaryKey") {
             lines.append("    \(access)var primaryKey: \(primaryKey.type) {")

@@ -109,8 +109,8 @@ extension SQLGenerationContext {
     private mutating func source(_ source: SQLTableSource) throws {
         let alias: String?
         switch source.kind {
-        case let .table(name, tableAlias):
-            try identifier(name)
+        case let .table(name, schema, tableAlias):
+            try qualifiedIdentifier(name, schema: schema)
             alias = tableAlias
         case let .subquery(select, subqueryAlias):
             emit("(")
@@ -152,7 +152,7 @@ extension SQLGenerationContext {
 
     mutating func insert(_ insert: SQLInsert) throws {
         emit("INSERT INTO ")
-        try identifier(insert.table)
+        try qualifiedIdentifier(insert.table, schema: insert.schema)
         if let alias = insert.alias {
             emit(" AS ")
             try identifier(alias)
@@ -237,7 +237,7 @@ extension SQLGenerationContext {
             throw SQLRenderError(reason: .noAssignments(table: update.table))
         }
         emit("UPDATE ")
-        try identifier(update.table)
+        try qualifiedIdentifier(update.table, schema: update.schema)
         if let alias = update.alias {
             emit(" AS ")
             try identifier(alias)
@@ -253,7 +253,7 @@ extension SQLGenerationContext {
 
     mutating func delete(_ delete: SQLDelete) throws {
         emit("DELETE FROM ")
-        try identifier(delete.table)
+        try qualifiedIdentifier(delete.table, schema: delete.schema)
         if let alias = delete.alias {
             emit(" AS ")
             try identifier(alias)

@@ -164,6 +164,15 @@ struct SQLGenerationContext: ~Copyable {
     }
 
     /// Quoted identifiers separated by commas.
+    /// `"schema"."name"`, or `"name"` without a schema.
+    mutating func qualifiedIdentifier(_ name: String, schema: String?) throws {
+        if let schema {
+            try identifier(schema)
+            emit(".")
+        }
+        try identifier(name)
+    }
+
     mutating func identifiers(_ names: [String]) throws {
         for (index, name) in names.enumerated() {
             if index > 0 { emit(", ") }

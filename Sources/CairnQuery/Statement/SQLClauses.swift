@@ -24,12 +24,13 @@ public struct SQLSelectColumn: Sendable, Hashable {
 ///
 /// ```swift
 /// SQLTableSource.table("reminders", as: "r")           // "reminders" AS "r"
+/// SQLTableSource.table("reminders", schema: "aux")     // "aux"."reminders"
 /// SQLTableSource.subquery(SQLSelect(from: "t"), as: "s") // (SELECT * FROM "t") AS "s"
 /// ```
 public struct SQLTableSource: Sendable, Hashable {
     indirect enum Kind: Sendable, Hashable {
-        /// `"name" [AS "alias"]`
-        case table(name: String, alias: String?)
+        /// `["schema".]"name" [AS "alias"]`
+        case table(name: String, schema: String?, alias: String?)
         /// `(SELECT …) [AS "alias"]`
         case subquery(SQLSelect, alias: String?)
         /// `json_each(…) [AS "alias"]`: a table-valued function, whose columns go by the
@@ -39,9 +40,10 @@ public struct SQLTableSource: Sendable, Hashable {
 
     let kind: Kind
 
-    /// A table (or a common table expression) by name.
-    public static func table(_ name: String, as alias: String? = nil) -> SQLTableSource {
-        SQLTableSource(kind: .table(name: name, alias: alias))
+    /// A table (or a common table expression) by name, in `schema` when one is given (an
+    /// attached SQLite database, a PostgreSQL schema).
+    public static func table(_ name: String, schema: String? = nil, as alias: String? = nil) -> SQLTableSource {
+        SQLTableSource(kind: .table(name: name, schema: schema, alias: alias))
     }
 
     /// A subquery used as a table.
@@ -56,14 +58,14 @@ public struct SQLTableSource: Sendable, Hashable {
 
     /// The table name, or `nil` for a subquery or a table-valued function.
     public var tableName: String? {
-        if case .table(let name, _) = kind { return name }
+        if case .table(let name, _, _) = kind { return name }
         return nil
     }
 
     /// The alias, if any.
     public var alias: String? {
         switch kind {
-        case .table(_, let alias), .subquery(_, let alias), .function(_, _, let alias): alias
+        case .table(_, _, let alias), .subquery(_, let alias), .function(_, _, let alias): alias
         }
     }
 

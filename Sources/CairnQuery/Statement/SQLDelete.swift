@@ -7,6 +7,8 @@
 public struct SQLDelete: Sendable, Hashable {
     /// The table written.
     public var table: String
+    /// The schema that holds the table, or `nil`: `DELETE FROM "schema"."table"`.
+    public var schema: String?
     /// An alias usable in the `WHERE` clause.
     public var alias: String?
     /// The `WHERE` condition; `nil` deletes every row.
@@ -15,8 +17,9 @@ public struct SQLDelete: Sendable, Hashable {
     public var returning: [SQLSelectColumn] = []
 
     /// A delete from `table`.
-    public init(from table: String, as alias: String? = nil) {
+    public init(from table: String, schema: String? = nil, as alias: String? = nil) {
         self.table = table
+        self.schema = schema
         self.alias = alias
     }
 

@@ -24,6 +24,9 @@ public struct SQLInsert: Sendable, Hashable {
 
     /// The table written.
     public var table: String
+    /// The schema (an attached SQLite database, a PostgreSQL schema) that holds the table, or
+    /// `nil` for the one the connection finds it in: `INSERT INTO "schema"."table"`.
+    public var schema: String?
     /// An alias usable in the upsert's `DO UPDATE` clause: `INSERT INTO "t" AS "r" …`.
     public var alias: String?
     /// The columns given; empty means every column in table order.
@@ -36,16 +39,20 @@ public struct SQLInsert: Sendable, Hashable {
     public var returning: [SQLSelectColumn] = []
 
     /// An insert of rows of values.
-    public init(into table: String, as alias: String? = nil, columns: [String], values rows: [[SQLExpression]]) {
+    public init(
+        into table: String, schema: String? = nil, as alias: String? = nil, columns: [String], values rows: [[SQLExpression]]
+    ) {
         self.table = table
+        self.schema = schema
         self.alias = alias
         self.columns = columns
         self.source = .values(rows)
     }
 
     /// An insert from any source (`VALUES`, `SELECT` or `DEFAULT VALUES`).
-    public init(into table: String, as alias: String? = nil, columns: [String] = [], source: Source) {
+    public init(into table: String, schema: String? = nil, as alias: String? = nil, columns: [String] = [], source: Source) {
         self.table = table
+        self.schema = schema
         self.alias = alias
         self.columns = columns
         self.source = source

@@ -96,7 +96,7 @@ enum IdenticalText {
     }
 
     static func insert(_ a: SQLInsert, _ b: SQLInsert) -> Bool {
-        guard text(a.table, b.table), text(a.alias, b.alias), all(a.columns, b.columns, text),
+        guard text(a.table, b.table), text(a.schema, b.schema), text(a.alias, b.alias), all(a.columns, b.columns, text),
             all(a.returning, b.returning, column)
         else { return false }
         let sameSource =
@@ -119,12 +119,13 @@ enum IdenticalText {
     }
 
     static func update(_ a: SQLUpdate, _ b: SQLUpdate) -> Bool {
-        text(a.table, b.table) && text(a.alias, b.alias) && all(a.assignments, b.assignments, assignment)
+        text(a.table, b.table) && text(a.schema, b.schema) && text(a.alias, b.alias)
+            && all(a.assignments, b.assignments, assignment)
             && optional(a.condition, b.condition, expression) && all(a.returning, b.returning, column)
     }
 
     static func delete(_ a: SQLDelete, _ b: SQLDelete) -> Bool {
-        text(a.table, b.table) && text(a.alias, b.alias)
+        text(a.table, b.table) && text(a.schema, b.schema) && text(a.alias, b.alias)
             && optional(a.condition, b.condition, expression) && all(a.returning, b.returning, column)
     }
 
@@ -148,7 +149,7 @@ enum IdenticalText {
 
     static func source(_ a: SQLTableSource, _ b: SQLTableSource) -> Bool {
         switch (a.kind, b.kind) {
-        case let (.table(x, p), .table(y, q)): text(x, y) && text(p, q)
+        case let (.table(x, s, p), .table(y, t, q)): text(x, y) && text(s, t) && text(p, q)
         case let (.subquery(x, p), .subquery(y, q)): text(p, q) && select(x, y)
         case let (.function(_, x, p), .function(_, y, q)): text(p, q) && expression(x, y)
         default: false

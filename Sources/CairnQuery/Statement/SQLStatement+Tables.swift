@@ -99,7 +99,7 @@ private struct TableCollector {
 
     mutating func source(_ source: SQLTableSource) {
         switch source.kind {
-        case .table(let name, _): tables.insert(name)
+        case .table(let name, _, _): tables.insert(name)
         case .subquery(let select, _): self.select(select)
         case .function(_, let call, _): expression(call)
         }

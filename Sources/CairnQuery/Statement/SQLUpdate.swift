@@ -8,6 +8,8 @@
 public struct SQLUpdate: Sendable, Hashable {
     /// The table written.
     public var table: String
+    /// The schema that holds the table, or `nil`: `UPDATE "schema"."table"`.
+    public var schema: String?
     /// An alias usable in the `WHERE` clause and values.
     public var alias: String?
     /// The `SET` pairs; at least one, or rendering throws.
@@ -18,8 +20,9 @@ public struct SQLUpdate: Sendable, Hashable {
     public var returning: [SQLSelectColumn] = []
 
     /// An update of `table`.
-    public init(_ table: String, as alias: String? = nil, set assignments: [SQLAssignment]) {
+    public init(_ table: String, schema: String? = nil, as alias: String? = nil, set assignments: [SQLAssignment]) {
         self.table = table
+        self.schema = schema
         self.alias = alias
         self.assignments = assignments
     }

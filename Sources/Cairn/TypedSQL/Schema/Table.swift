@@ -16,6 +16,10 @@ public protocol Table: QueryRepresentable {
     static var columns: TableColumns { get }
     /// The SQL table name.
     static var tableName: String { get }
+    /// The schema that holds the table (an attached SQLite database such as `"main"` or
+    /// `"aux"`, a PostgreSQL schema), or `nil` for the one the connection finds it in:
+    /// `@Table("reminders", schema: "aux")` reads `FROM "aux"."reminders"`.
+    static var schemaName: String? { get }
     /// The alias the table goes by in statements (`"users" AS "referrers"`), or `nil`: set by
     /// ``TableAlias``, `nil` for every other table.
     static var tableAlias: String? { get }
@@ -27,6 +31,9 @@ public protocol Table: QueryRepresentable {
 extension Table {
     /// `nil`: a table goes by its own name unless it is a ``TableAlias``.
     public static var tableAlias: String? { nil }
+    /// `nil`: the connection finds the table by its name alone (SQLite's `main`, then attached
+    /// databases; PostgreSQL's `search_path`).
+    public static var schemaName: String? { nil }
 }
 
 /// The columns of a table, as the typed expressions query closures receive.
@@ -215,6 +222,8 @@ extension Optional: Table where Wrapped: Table {
     public static var columns: OptionalTableColumns<Wrapped> { OptionalTableColumns() }
     /// The wrapped table's name.
     public static var tableName: String { Wrapped.tableName }
+    /// The wrapped table's schema.
+    public static var schemaName: String? { Wrapped.schemaName }
     /// The wrapped table's alias.
     public static var tableAlias: String? { Wrapped.tableAlias }
 }

@@ -60,6 +60,8 @@ public enum TableAlias<Base: Table, Name: AliasName>: Table {
     public static var columns: TableColumns { TableColumns() }
     /// The SQL table name.
     public static var tableName: String { Base.tableName }
+    /// The schema that holds the table.
+    public static var schemaName: String? { Base.schemaName }
     /// The alias the table goes by in statements.
     public static var tableAlias: String? { Name.aliasName }
     /// How many result columns the value takes.

@@ -2,7 +2,9 @@
 // conformances documented on `Table`, `PrimaryKeyedTable` and `SelectionRow`).
 
 /// Makes a struct a table: `@Table` infers the name (`RemindersList` → `remindersLists`),
-/// `@Table("lists")` gives it. A property named `id` is the primary key.
+/// `@Table("lists")` gives it, and `@Table("lists", schema: "aux")` the schema that holds it
+/// (an attached SQLite database, a PostgreSQL schema): `FROM "aux"."lists"`. A property named
+/// `id` is the primary key.
 ///
 /// ```swift
 /// @Table
@@ -27,9 +29,11 @@
 /// ```
 @attached(
     extension, conformances: Table, PrimaryKeyedTable, BindableRow, InsertableRow, SelectionRow,
-    names: named(TableColumns), named(Columns), named(columns), named(tableName), named(columnWidth), named(init(decoder:)),
+    names: named(TableColumns), named(Columns), named(columns), named(tableName), named(schemaName), named(columnWidth),
+    named(init(decoder:)),
     named(decode(from:)), named(Into), named(databaseValues), named(Draft), named(primaryKey))
-public macro Table(_ name: String = "") = #externalMacro(module: "CairnMacros", type: "TableMacro")
+public macro Table(_ name: String = "", schema schemaName: String = "") =
+    #externalMacro(module: "CairnMacros", type: "TableMacro")
 
 /// Customizes a column of a `@Table` or `@Selection`: its SQL name, its stored
 /// representation (`as: Date.UnixTimeRepresentation.self`, `UUID.BytesRepresentation.self`,

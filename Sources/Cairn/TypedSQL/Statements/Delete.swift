@@ -72,7 +72,7 @@ extension PrimaryKeyedTable {
         do { operand = keyOperand(ofWritten: try row.databaseValues()) }
         catch { operand = key._operand(Array(repeating: .unbindable(error), count: key._writtenNames.count)) }
         let byKey = key._writtenExpression.equals(operand)
-        return Delete(statement: SQLDelete(from: tableName).where(defaultScopeCondition.map { $0.and(byKey) } ?? byKey),
+        return Delete(statement: SQLDelete(from: tableName, schema: schemaName).where(defaultScopeCondition.map { $0.and(byKey) } ?? byKey),
                       decodeReturning: nil)
     }
 }

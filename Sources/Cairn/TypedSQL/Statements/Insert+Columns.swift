@@ -66,7 +66,7 @@ extension Table {
             values.append(expressions)
         }
         return Insert(
-            statement: SQLInsert(into: tableName, as: tableAlias, columns: names, values: values),
+            statement: SQLInsert(into: tableName, schema: schemaName, as: tableAlias, columns: names, values: values),
             bindingFailure: failure, decodeReturning: nil)
     }
 
@@ -120,7 +120,7 @@ extension Table {
     /// `INSERT INTO table (names…) SELECT …`.
     private static func insertStatement<C, F, J>(_ names: [String], select query: Select<C, F, J>) -> Insert<Self, ()> {
         Insert(
-            statement: SQLInsert(into: tableName, as: tableAlias, columns: names, source: .select(query.query)),
+            statement: SQLInsert(into: tableName, schema: schemaName, as: tableAlias, columns: names, source: .select(query.query)),
             bindingFailure: query.isSelected ? nil : "the query chooses no columns: add select { … }",
             decodeReturning: nil)
     }

@@ -27,7 +27,7 @@ public struct Insert<Into: Table, Returning>: WriteStatement {
     }
 
     init(template: SQLTemplate) where Returning == () {
-        self.stored = TemplatedStatement(template, placeholder: SQLInsert(into: Into.tableName, as: Into.tableAlias, source: .defaultValues))
+        self.stored = TemplatedStatement(template, placeholder: SQLInsert(into: Into.tableName, schema: Into.schemaName, as: Into.tableAlias, source: .defaultValues))
         self.decodeReturning = nil
     }
 
@@ -135,7 +135,7 @@ extension Table {
     /// `INSERT INTO table (writable columns…) VALUES …` of rows already bound.
     static func insertStatement(values: [[SQLExpression]], failure: String?) -> Insert<Self, ()> {
         Insert(
-            statement: SQLInsert(into: tableName, as: tableAlias, columns: columns.writableColumns.map(\.name), values: values),
+            statement: SQLInsert(into: tableName, schema: schemaName, as: tableAlias, columns: columns.writableColumns.map(\.name), values: values),
             bindingFailure: failure, decodeReturning: nil)
     }
 
@@ -145,7 +145,7 @@ extension Table {
     /// try Item.insert().execute(db)  // INSERT INTO "items" DEFAULT VALUES
     /// ```
     public static func insert() -> Insert<Self, ()> {
-        Insert(statement: SQLInsert(into: tableName, as: tableAlias, source: .defaultValues), bindingFailure: nil, decodeReturning: nil)
+        Insert(statement: SQLInsert(into: tableName, schema: schemaName, as: tableAlias, source: .defaultValues), bindingFailure: nil, decodeReturning: nil)
     }
 
     /// `INSERT INTO table (…) VALUES (…), …`: rows of the table or its `Draft`.
@@ -249,6 +249,7 @@ private enum RowsInsertStatement<T: Table>: SQLTemplateStatement {
         let width = expressions.count / rows
         let rowsOfExpressions = (0..<rows).map { Array(expressions[($0 * width)..<(($0 + 1) * width)]) }
         return .insert(SQLInsert(
-            into: T.tableName, as: T.tableAlias, columns: T.columns.writableColumns.map(\.name), values: rowsOfExpressions))
+            into: T.tableName, schema: T.schemaName, as: T.tableAlias, columns: T.columns.writableColumns.map(\.name),
+            values: rowsOfExpressions))
     }
 }

@@ -108,7 +108,7 @@ extension Select {
     ) -> SQLSelect {
         var query = self.query
         if !isSelected { query.columns += Other.columns.selectedExpressions.map { SQLSelectColumn($0) } }
-        query = query.join(kind, other.from ?? .table(Other.tableName, as: Other.tableAlias), on: condition)
+        query = query.join(kind, other.from ?? .table(Other.tableName, schema: Other.schemaName, as: Other.tableAlias), on: condition)
         if let otherCondition = other.condition { query = query.where(otherCondition) }
         query.groupBy += other.groupBy
         if let otherHaving = other.having { query = query.having(otherHaving) }

@@ -226,7 +226,7 @@ extension Table {
     private static let queries = TypeKeyedCache<SQLSelect>()
 
     @usableFromInline static func query<T: Table>(for type: T.Type) -> SQLSelect {
-        queries.value(for: type) { SQLSelect(T.columns.selectedExpressions, from: .table(T.tableName, as: T.tableAlias)) }
+        queries.value(for: type) { SQLSelect(T.columns.selectedExpressions, from: .table(T.tableName, schema: T.schemaName, as: T.tableAlias)) }
     }
 }
 

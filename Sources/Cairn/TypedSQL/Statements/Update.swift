@@ -25,7 +25,7 @@ public struct Update<Base: Table, Returning>: WriteStatement {
     }
 
     init(template: SQLTemplate) where Returning == () {
-        self.stored = TemplatedStatement(template, placeholder: SQLUpdate(Base.tableName, set: []))
+        self.stored = TemplatedStatement(template, placeholder: SQLUpdate(Base.tableName, schema: Base.schemaName, set: []))
         self.decodeReturning = nil
     }
 
@@ -94,7 +94,7 @@ extension Table {
     static func update(set updates: (inout Updates<Self>) -> Void, where condition: SQLExpression?) -> Update<Self, ()> {
         var assignments = Updates<Self>()
         updates(&assignments)
-        var statement = SQLUpdate(tableName, as: tableAlias, set: assignments.assignments)
+        var statement = SQLUpdate(tableName, schema: schemaName, as: tableAlias, set: assignments.assignments)
         if let condition { statement = statement.where(condition) }
         return Update(statement: statement, bindingFailure: assignments.bindingFailure, decodeReturning: nil)
     }
@@ -122,10 +122,10 @@ extension PrimaryKeyedTable where Self: InsertableRow, Self.Into == Self {
             }
             let assignments = zip(names, values).filter { !keyNames.contains($0.0) }.map { SQLAssignment($0, .value($1)) }
             let byKey = key._writtenExpression.equals(keyOperand(ofWritten: values))
-            let statement = SQLUpdate(tableName, set: assignments).where(defaultScopeCondition.map { $0.and(byKey) } ?? byKey)
+            let statement = SQLUpdate(tableName, schema: schemaName, set: assignments).where(defaultScopeCondition.map { $0.and(byKey) } ?? byKey)
             return Update(statement: statement, bindingFailure: nil, decodeReturning: nil)
         } catch {
-            return Update(statement: SQLUpdate(tableName, set: []), bindingFailure: "\(error)", decodeReturning: nil)
+            return Update(statement: SQLUpdate(tableName, schema: schemaName, set: []), bindingFailure: "\(error)", decodeReturning: nil)
         }
     }
 
@@ -168,7 +168,7 @@ private enum RowUpdateStatement<T: PrimaryKeyedTable>: SQLTemplateStatement {
         let assigned = WritableColumnNames.names(of: T.self).filter { !keyNames.contains($0) }
         let assignments = zip(assigned, expressions).map { SQLAssignment($0, $1) }
         let keyValues = Array(expressions.suffix(keyNames.count))
-        return .update(SQLUpdate(T.tableName, set: assignments).where(key._writtenExpression.equals(key._operand(keyValues))))
+        return .update(SQLUpdate(T.tableName, schema: T.schemaName, set: assignments).where(key._writtenExpression.equals(key._operand(keyValues))))
     }
 }
 
@@ -201,7 +201,7 @@ extension Select where Columns == (), Joins == () {
     /// // DELETE FROM "reminders" WHERE "reminders"."isCompleted"
     /// ```
     public func delete() -> Delete<From, ()> {
-        var statement = SQLDelete(from: From.tableName, as: From.tableAlias)
+        var statement = SQLDelete(from: From.tableName, schema: From.schemaName, as: From.tableAlias)
         if let condition = query.condition { statement = statement.where(condition) }
         return Delete(statement: statement, decodeReturning: nil)
     }

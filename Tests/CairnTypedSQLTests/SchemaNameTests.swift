@@ -1,0 +1,119 @@
+import Cairn
+import Foundation
+import Testing
+
+/// A table in a schema of its own: an attached SQLite database, a PostgreSQL schema.
+@Table("archivedNotes", schema: "archive")
+struct ArchivedNote: Hashable, Identifiable {
+    let id: Int
+    var title = ""
+    var remindersListID: Int
+}
+
+/// The same table name in the connection's own schema, which the archive's must not be
+/// confused with.
+@Table("archivedNotes")
+struct LocalNote: Hashable, Identifiable {
+    let id: Int
+    var title = ""
+    var remindersListID: Int
+}
+
+@Suite("Typed SQL: @Table(schema:)")
+struct SchemaNameTests {
+    let db: Database
+
+    init() throws {
+        db = try RemindersDatabase.make()
+        try db.execute(sql: #"ATTACH DATABASE ':memory:' AS "archive""#)
+        try db.execute(sql: #"""
+            CREATE TABLE "archive"."archivedNotes" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "remindersListID" INTEGER NOT NULL);
+            CREATE TABLE "main"."archivedNotes" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "remindersListID" INTEGER NOT NULL);
+            INSERT INTO "main"."archivedNotes" VALUES (1, 'local', 1)
+            """#)
+    }
+
+    @Test func theMacroNamesTheSchema() {
+        #expect(ArchivedNote.schemaName == "archive")
+        #expect(ArchivedNote.tableName == "archivedNotes")
+        #expect(LocalNote.schemaName == nil)
+        #expect(Reminder.schemaName == nil)
+    }
+
+    @Test func everyStatementQualifiesTheTable() throws {
+        try assertQuery(
+            ArchivedNote.insert { ArchivedNote.Draft(title: "Old", remindersListID: 1) },
+            sql: #"INSERT INTO "archive"."archivedNotes" ("id", "title", "remindersListID") VALUES (?, ?, ?)"#,
+            rows: { try ArchivedNote.insert { ArchivedNote(id: 2, title: "Older", remindersListID: 2) }.execute(db); return try ArchivedNote.all.fetchAll(db) },
+            [ArchivedNote(id: 2, title: "Older", remindersListID: 2)])
+        try ArchivedNote.insert { ArchivedNote.Draft(title: "Old", remindersListID: 1) }.execute(db)
+        #expect(try ArchivedNote.order(by: \.id).select(\.title).render().sql
+            == #"SELECT "archivedNotes"."title" FROM "archive"."archivedNotes" ORDER BY "archivedNotes"."id" ASC"#)
+        #expect(try ArchivedNote.order(by: \.id).select(\.title).fetchAll(db) == ["Older", "Old"])
+
+        let rename = ArchivedNote.where { $0.id.eq(3) }.update { $0.title = "Oldest" }
+        #expect(try rename.render().sql
+            == #"UPDATE "archive"."archivedNotes" SET "title" = ? WHERE "archivedNotes"."id" = ?"#)
+        try rename.execute(db)
+        try ArchivedNote.update(ArchivedNote(id: 2, title: "Kept", remindersListID: 2)).execute(db)
+        #expect(try ArchivedNote.order(by: \.id).select(\.title).fetchAll(db) == ["Kept", "Oldest"])
+
+        let remove = ArchivedNote.where { $0.id.eq(2) }.delete()
+        #expect(try remove.render().sql == #"DELETE FROM "archive"."archivedNotes" WHERE "archivedNotes"."id" = ?"#)
+        try remove.execute(db)
+        try ArchivedNote.find(3).delete().execute(db)
+        #expect(try ArchivedNote.all.fetchCount(db) == 0)
+        // The table of the same name in `main` was never touched.
+        #expect(try LocalNote.all.fetchAll(db) == [LocalNote(id: 1, title: "local", remindersListID: 1)])
+    }
+
+    @Test func aJoinReadsTheQualifiedTable() throws {
+        try ArchivedNote.insert {
+            ArchivedNote(id: 1, title: "Milk", remindersListID: 1)
+            ArchivedNote(id: 2, title: "Report", remindersListID: 2)
+        }.execute(db)
+        let query = RemindersList.join(ArchivedNote.all) { $0.id.eq($1.remindersListID) }
+            .order { $1.id }
+            .select { ($0.title, $1.title) }
+        #expect(try query.render().sql.contains(#"JOIN "archive"."archivedNotes" ON "#))
+        let rows = try query.fetchAll(db)
+        let lists = try RemindersList.order(by: \.id).select(\.title).fetchAll(db)
+        #expect(rows.map(\.0) == [lists[0], lists[1]])
+        #expect(rows.map(\.1) == ["Milk", "Report"])
+        // An alias of the table keeps its schema.
+        enum Old: AliasName {}
+        let aliased = ArchivedNote.as(Old.self).where { $0.id.gt(1) }.select(\.title)
+        let aliasedSQL = try aliased.render().sql
+        #expect(aliasedSQL == #"SELECT "olds"."title" FROM "archive"."archivedNotes" AS "olds" WHERE "olds"."id" > ?"#)
+        #expect(try aliased.fetchAll(db) == ["Report"])
+    }
+}
+
+@Suite("Typed SQL on PostgreSQL: @Table(schema:)",
+       .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipMessage))
+struct PostgresSchemaNameTests {
+    @Test func statementsReachTheNamedSchema() throws {
+        try PostgresTestServer.withDatabase { database in
+            try database.write { db in
+                try db.execute(sql: """
+                    DROP SCHEMA IF EXISTS "archive" CASCADE;
+                    CREATE SCHEMA "archive";
+                    CREATE TABLE "archive"."archivedNotes" (
+                      "id" BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, "title" TEXT NOT NULL,
+                      "remindersListID" BIGINT NOT NULL);
+                    CREATE TABLE "archivedNotes" ("id" BIGINT PRIMARY KEY, "title" TEXT NOT NULL, "remindersListID" BIGINT NOT NULL);
+                    INSERT INTO "archivedNotes" VALUES (1, 'local', 1)
+                    """)
+                defer { _ = try? db.execute(sql: #"DROP SCHEMA "archive" CASCADE"#) }
+                let inserted = try ArchivedNote.insert { ArchivedNote.Draft(title: "Old", remindersListID: 1) }
+                    .returning(\.id).fetchAll(db)
+                #expect(inserted.count == 1)
+                try ArchivedNote.where { $0.id.eq(inserted[0]) }.update { $0.title = "Older" }.execute(db)
+                #expect(try ArchivedNote.all.fetchAll(db) == [ArchivedNote(id: inserted[0], title: "Older", remindersListID: 1)])
+                try ArchivedNote.all.delete().execute(db)
+                #expect(try ArchivedNote.all.fetchCount(db) == 0)
+                #expect(try LocalNote.all.fetchAll(db) == [LocalNote(id: 1, title: "local", remindersListID: 1)])
+            }
+        }
+    }
+}
