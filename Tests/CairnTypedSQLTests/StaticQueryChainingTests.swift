@@ -103,6 +103,12 @@ struct StaticQueryChainingTests {
         // The static side alone chose columns: the row is its columns.
         let titles: [String] = try Reminder.where { $0.id.eq(4) }.titles.fetchAll(db)
         #expect(titles == ["Take a walk"])
+        // The left side joined a table and chose nothing: the row is still the static side's.
+        let joined = Reminder.join(RemindersList.all) { $0.remindersListID.eq($1.id) }.where { $1.id.eq(2) }.titles
+        try assertQuery(
+            joined,
+            sql: #"SELECT "reminders"."title" FROM "reminders" JOIN "remindersLists" ON "reminders"."remindersListID" = "remindersLists"."id" WHERE "remindersLists"."id" = ?"#,
+            rows: { try joined.fetchAll(db) }, ["Take a walk", "Buy concert tickets", "Pick up kids"])
     }
 
     @Test func joinsOfTheStaticStatementAreAppended() throws {
@@ -164,6 +170,10 @@ struct StaticQueryChainingTests {
             sql: #"SELECT DISTINCT "reminders"."id", "reminders"."title", "reminders"."isCompleted" FROM "reminders" WHERE "reminders"."isFlagged" ORDER BY "reminders"."id" ASC"#,
             rows: { rows.map { "\($0.0) \($0.1) \($0.2)" } },
             ["1 Groceries false", "3 Doctor appointment false", "5 Buy concert tickets true"])
+        // Two statements that each select a number merge too: `+` between them is not
+        // arithmetic on two subqueries.
+        let numbers: Select<(Int, Int), Reminder, ()> = Reminder.select(\.id) + Reminder.select(\.position)
+        #expect(try numbers.where { $0.id.eq(3) }.fetchAll(db).map { "\($0.0) \($0.1)" } == ["3 2"])
     }
 
     @Test func aDefaultScopeBothSidesApplyIsWrittenOnce() throws {

@@ -35,29 +35,39 @@ extension Select {
     /// the tables it joins join the row only when neither side chose columns. Each side's
     /// table's default scope is applied before the two are merged, so a scope both share is
     /// written once.
+    ///
+    /// A statement built on after `+` in the same expression (`(a + b).where { … }.select { … }`)
+    /// takes the type checker a few hundred milliseconds: the merged row and joins are parameter
+    /// packs it resolves late. Name the sum first (`let both = a + b`), or chain the right side
+    /// by name as a static member, whose common forms have types without packs.
     public static func + <each C1, each J1, each C2, each J2>(
         lhs: Self, rhs: Select<(repeat each C2), From, (repeat each J2)>
     ) -> Select<(repeat each C1, repeat each C2), From, (repeat each J1, repeat each J2)>
     where Columns == (repeat each C1), Joins == (repeat each J1) {
-        let columns = MergedSelect.columns(
-            lhs.query.columns, chosen: lhs.isSelected, rhs.query.columns, chosen: rhs.isSelected,
-            tableColumnCount: AllRowsQueries.query(for: From.self).columns.count)
-        let query = MergedSelect.clauses(lhs.query, rhs.query, columns: columns, table: AllRowsQueries.query(for: From.self).from)
-        guard lhs.isSelected || rhs.isSelected else {
-            return Select<(repeat each C1, repeat each C2), From, (repeat each J1, repeat each J2)>(
-                query: query, isSelected: false, decode: nil)
-        }
+        guard lhs.isSelected || rhs.isSelected else { return lhs.merged(with: rhs, decode: nil) }
         let decodeLeft = lhs.decodeSelection
         let decodeRight = rhs.decodeSelection
-        return Select<(repeat each C1, repeat each C2), From, (repeat each J1, repeat each J2)>(
-            query: query, isSelected: true,
-            decode: { decoder in
-                // A side that chose no columns has no decoder and no values: `Columns == ()`,
-                // an empty pack, which `MergedSelect.noValues()` makes.
-                let left: (repeat each C1) = try decodeLeft?(&decoder) ?? MergedSelect.noValues()
-                let right: (repeat each C2) = try decodeRight?(&decoder) ?? MergedSelect.noValues()
-                return (repeat each left, repeat each right)
-            })
+        return lhs.merged(with: rhs) { decoder in
+            // A side that chose no columns has no decoder and no values: `Columns == ()`,
+            // an empty pack, which `MergedSelect.noValues()` makes.
+            let left: (repeat each C1) = try decodeLeft?(&decoder) ?? MergedSelect.noValues()
+            let right: (repeat each C2) = try decodeRight?(&decoder) ?? MergedSelect.noValues()
+            return (repeat each left, repeat each right)
+        }
+    }
+
+    /// `self + other`, its rows decoded by `decode` (`nil` when neither side chose columns).
+    func merged<OtherColumns, OtherJoins, Output, NewJoins>(
+        with other: Select<OtherColumns, From, OtherJoins>,
+        decode: (@Sendable (inout QueryDecoder) throws -> Output)?
+    ) -> Select<Output, From, NewJoins> {
+        let table = AllRowsQueries.query(for: From.self)
+        let columns = MergedSelect.columns(
+            query.columns, chosen: isSelected, other.query.columns, chosen: other.isSelected,
+            tableColumnCount: table.columns.count)
+        return Select<Output, From, NewJoins>(
+            query: MergedSelect.clauses(query, other.query, columns: columns, table: table.from),
+            isSelected: isSelected || other.isSelected, decode: decode)
     }
 
     /// A statement the table keeps as a static member, merged into this one with ``+(_:_:)``:
@@ -75,11 +85,44 @@ extension Select {
     /// // JOIN "reminders" ON "remindersLists"."id" = "reminders"."remindersListID"
     /// // GROUP BY "remindersLists"."id" LIMIT ?
     /// ```
+    ///
+    /// Disfavored for the two forms that follow, which give the same statement in the common
+    /// cases (the static member is a filter, or this statement is a bare one) under a type
+    /// without parameter packs: a chain that goes on after a pack-typed statement
+    /// (`.where { … }` with a closure, `.select { … }`) type-checks hundreds of milliseconds
+    /// slower.
+    @_disfavoredOverload
     public subscript<each C1, each J1, each C2, each J2>(
         dynamicMember keyPath: KeyPath<From.Type, Select<(repeat each C2), From, (repeat each J2)>>
     ) -> Select<(repeat each C1, repeat each C2), From, (repeat each J1, repeat each J2)>
     where Columns == (repeat each C1), Joins == (repeat each J1) {
         self + From.self[keyPath: keyPath]
+    }
+
+    /// A filter (or ordering, or limit) the table keeps as a static member, merged into this
+    /// statement, whose row it leaves as it is.
+    ///
+    /// ```swift
+    /// Reminder.select(\.title).incomplete
+    /// // SELECT "reminders"."title" FROM "reminders" WHERE NOT "reminders"."isCompleted"
+    /// ```
+    public subscript(dynamicMember keyPath: KeyPath<From.Type, SelectOf<From>>) -> Self {
+        merged(with: From.self[keyPath: keyPath], decode: decodeSelection)
+    }
+}
+
+extension Select where Columns == (), Joins == () {
+    /// A statement the table keeps as a static member, merged into a statement that chose no
+    /// columns and joins nothing: the static statement's row, with this statement's clauses.
+    ///
+    /// ```swift
+    /// Tag.order(by: \.title).withReminders   // Select<(), Tag, (ReminderTag?, Reminder?)>
+    /// ```
+    public subscript<OtherColumns, OtherJoins>(
+        dynamicMember keyPath: KeyPath<From.Type, Select<OtherColumns, From, OtherJoins>>
+    ) -> Select<OtherColumns, From, OtherJoins> {
+        let other = From.self[keyPath: keyPath]
+        return merged(with: other, decode: other.decodeSelection)
     }
 }
 
