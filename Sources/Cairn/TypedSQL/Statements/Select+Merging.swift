@@ -86,11 +86,14 @@ extension Select {
     /// // GROUP BY "remindersLists"."id" LIMIT ?
     /// ```
     ///
-    /// Disfavored for the two forms that follow, which give the same statement in the common
-    /// cases (the static member is a filter, or this statement is a bare one) under a type
-    /// without parameter packs: a chain that goes on after a pack-typed statement
-    /// (`.where { … }` with a closure, `.select { … }`) type-checks hundreds of milliseconds
-    /// slower.
+    /// Disfavored: the two forms that follow give the same statement in the common cases (the
+    /// static member is a filter, or this statement is a bare one) under a type without
+    /// parameter packs, which is the type a reader expects to see.
+    ///
+    /// The closures that follow the static member in the same expression are type-checked
+    /// against each form: a long chain after it (`.where { … }.join(…) { … }.select { … }`)
+    /// takes a few hundred milliseconds. Name the statement up to the static member
+    /// (`let base = Tag.order(by: \.title).withReminders`) where that matters.
     @_disfavoredOverload
     public subscript<each C1, each J1, each C2, each J2>(
         dynamicMember keyPath: KeyPath<From.Type, Select<(repeat each C2), From, (repeat each J2)>>
@@ -124,9 +127,7 @@ extension Select where Columns == (), Joins == () {
         let other = From.self[keyPath: keyPath]
         return merged(with: other, decode: other.decodeSelection)
     }
-}
 
-extension Select where Columns == (), Joins == () {
     /// The filter the table keeps as a static member, named on the filter type itself:
     /// `Where<Reminder>.incomplete` is `Reminder.incomplete`.
     ///
