@@ -54,6 +54,21 @@ func selectJoinSelect() {
     _ = TimedReminder.select(\.title).join(TimedList.all) { $0.listID.eq($1.id) }.where { $1.id > 2 }.select { $1.title }
 }
 
+extension TimedList {
+    static let withReminderCount = group(by: \.id)
+        .join(TimedReminder.all) { $0.id.eq($1.listID) }
+        .select { $1.id.count() }
+}
+
+extension TimedReminder {
+    static var incomplete: Where<TimedReminder> { Self.where { !$0.isCompleted } }
+}
+
+func staticStatementsChainedByName() {
+    _ = TimedList.order(by: \.title).limit(1).select(\.title).withReminderCount.having { $1.id.count() > 1 }
+    _ = TimedReminder.where { $0.priority > 1 }.incomplete.select { ($0.title, $0.position + 1) }
+}
+
 func insertOfRows() {
     _ = TimedReminder.insert {
         TimedReminder(id: 1, title: "a", priority: 2, position: 0, isCompleted: false, listID: 1)

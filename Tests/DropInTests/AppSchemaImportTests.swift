@@ -253,8 +253,8 @@ struct AppSchemaImportTests {
             #expect(states.map(\.bookCount) == [1, 1])  // "reading" counts as read, as "completing" does
 
             let labels = try Label
-                .withBooks
                 .order(by: \.title)
+                .withBooks
                 .having { $2.count().gt(0) }
                 .select { label, _, _ in label }
                 .fetchAll(db)
@@ -279,16 +279,17 @@ struct AppSchemaImportTests {
         let (fiction, _) = try seed()
         for showRead in [false, true] {
             let rows = try database.read { db in
-                // `Book.where { … }.withLabels` (a table's static query chained onto a select) is
-                // not offered: the static query comes first.
-                try Book.withLabels
-                    .where { book, _, _ in
+                // The table's static query chained on after the book's own clauses, as the
+                // Reminders example's detail screen writes it.
+                try Book
+                    .where {
                         if !showRead {
-                            book.status.neq(Book.Status.read)
+                            $0.status.neq(Book.Status.read)
                         }
                     }
-                    .order { book, _, _ in book.status.eq(Book.Status.read) }
-                    .order { book, _, _ in (book.rating.desc(), book.isFavorite.desc()) }
+                    .order { $0.status.eq(Book.Status.read) }
+                    .order { ($0.rating.desc(), $0.isFavorite.desc()) }
+                    .withLabels
                     .where { book, _, label in
                         book.rackID.eq(fiction.id) && label.primaryKey.ifnull("").in(["classic", ""])
                     }

@@ -11,6 +11,10 @@
 /// // SELECT "reminders"."id", … FROM "reminders"
 /// // WHERE NOT ("reminders"."isCompleted") ORDER BY "reminders"."position" LIMIT ?
 /// ```
+///
+/// A statement the table keeps as a static member chains on as if it were a member of the
+/// statement (`Tag.order(by: \.title).withReminders`): see Select+Merging.swift.
+@dynamicMemberLookup
 public struct Select<Columns, From: Table, Joins>: Sendable {
     /// The clauses as written, before the table's default scope; `nil` for every row of
     /// `From` as it stands, which costs no lookup of the table's cached query until it is

@@ -16,22 +16,15 @@
 /// try Reminder.incomplete.delete().execute(db)
 /// // DELETE FROM "reminders" WHERE NOT "reminders"."isCompleted"
 /// ```
+///
+/// A stored filter chains onto any statement of its table by name, and `+` adds one filter's
+/// conditions to another's, each condition once (see ``Select/+(_:_:)``):
+///
+/// ```swift
+/// Reminder.where { $0.priority > 1 }.incomplete.select(\.title)
+/// // SELECT "reminders"."title" FROM "reminders"
+/// // WHERE "reminders"."priority" > ? AND NOT "reminders"."isCompleted"
+/// Reminder.where(\.isFlagged) + Reminder.incomplete
+/// // … WHERE "reminders"."isFlagged" AND NOT "reminders"."isCompleted"
+/// ```
 public typealias Where<From: Table> = SelectOf<From>
-
-extension Select where Columns == (), Joins == () {
-    /// Both filters: the conditions of `rhs` added to those of `lhs` with `AND`, each condition
-    /// once (a condition both share, such as a default scope's, is not repeated).
-    ///
-    /// ```swift
-    /// Reminder.where(\.isFlagged) + Reminder.where { !$0.isCompleted }
-    /// // … WHERE "reminders"."isFlagged" AND NOT "reminders"."isCompleted"
-    /// ```
-    public static func + (lhs: Self, rhs: Self) -> Self {
-        guard let added = rhs.query.condition else { return lhs }
-        let existing = lhs.query.condition?.conjuncts ?? []
-        let new = added.conjuncts.filter { !existing.contains($0) }
-        guard let first = new.first else { return lhs }
-        let condition = new.dropFirst().reduce(first) { $0.and($1) }
-        return lhs.with { $0.condition = $0.condition.map { $0.and(condition) } ?? condition }
-    }
-}
