@@ -70,7 +70,7 @@ struct ModelAsTableTests {
     @Test("a Date attribute's column binds and reads seconds since 2001, as the store holds it")
     func dateColumnsUseTheStoresREAL() throws {
         let cutoff = Self.start.addingTimeInterval(4 * 3600)
-        let later = Workout.where { $0.startedAt.gt(cutoff) }.order(by: \.startedAt).select(\.title)
+        let later = Workout.where { $0.startedAt > cutoff }.order(by: \.startedAt).select(\.title)
         #expect(try later.render().arguments == [.real(cutoff.timeIntervalSinceReferenceDate)])
         let titles = try container.read(for: Workout.self) { db in try later.fetchAll(db) }
         #expect(titles == workouts.filter { $0.startedAt > cutoff }.sorted { $0.startedAt < $1.startedAt }.map(\.title))

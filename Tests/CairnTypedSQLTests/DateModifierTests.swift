@@ -226,13 +226,15 @@ struct DateModifierTests {
         let older = Appointment.where { $0.unix < .now(.days(-7)) && $0.id > 1_000 }.select(\.id)
         #expect(try older.fetchAll(db) == [1_002])
         #expect(try Appointment.where { $0.at(.days(7)) < .now && $0.id > 1_000 }.select(\.id).fetchAll(db) == [1_002])
-        // Without modifiers, `.now` in `<` or `lt` on a `Date` column is Foundation's `Date.now`,
-        // bound; on a representation's column, `<` takes the representation, so it is SQLite's.
+        // Without modifiers, `.now` in `<` or `lt` is Foundation's `Date.now`, bound, on a `Date`
+        // column and on a representation's.
         #expect(try Event.where { $0.startsAt < .now }.render().sql.hasSuffix(#"WHERE "events"."startsAt" < ?"#))
         #expect(try Event.where { $0.startsAt.lt(.now) }.render().sql.hasSuffix(#"WHERE "events"."startsAt" < ?"#))
         #expect(try Appointment.where { $0.at.lt(.now) }.render().sql.hasSuffix(#"WHERE "appointments"."at" < ?"#))
-        #expect(try Appointment.where { $0.at < .now }.render().sql.hasSuffix(
-            #"WHERE "appointments"."at" < (((round(julianday('now') * 86400000.0) - 211845067200000) / 1000.0))"#))
+        #expect(try Appointment.where { $0.at < .now }.render().sql.hasSuffix(#"WHERE "appointments"."at" < ?"#))
+        let cutoff = Date(timeIntervalSinceReferenceDate: 60)
+        #expect(try Appointment.where { $0.at < cutoff && $0.unix >= cutoff }.render().arguments
+            == [.real(60), .real(60 + Date.timeIntervalBetween1970AndReferenceDate)])
         // A column moved by a modifier compares with a column of its storage.
         let due = Appointment.where { $0.at(.days(7)).lt(.now) }.select(\.id)
         #expect(try due.fetchAll(db).contains(1_002))

@@ -1,6 +1,9 @@
 // Swift's ordering operators on columns and computed expressions, as StructuredQueries code
 // writes them: `$0.priority > 2`, `having { $0.id.count() > 3 }`. The right side is a value,
-// bound; compare two expressions with the methods (`$0.position.gt($1.position)`).
+// bound; compare two expressions with the methods (`$0.position.gt($1.position)`). The value is
+// the column's Swift type, also for a representation's column: `$0.startedAt < cutoff` on a
+// `Date.UnixTimeRepresentation` column (or a `@Model`'s date) binds the date as the column
+// stores it.
 //
 // They are static members of the two concrete expression types, `TableColumn` and
 // `SQLQueryExpression`, and of nothing else, and the `&&`/`||` that join their results are too
@@ -21,7 +24,7 @@ extension QueryExpression {
 
 extension TableColumn where Value: QueryBindable {
     /// `column < ?`
-    public static func < (lhs: Self, rhs: Value) -> SQLQueryExpression<Bool> { lhs.ordering(.less, rhs) }
+    public static func < (lhs: Self, rhs: Value.QueryOutput) -> SQLQueryExpression<Bool> { lhs.ordering(.less, Value(queryOutput: rhs)) }
 
     /// `column > ?`, the value bound.
     ///
@@ -32,18 +35,20 @@ extension TableColumn where Value: QueryBindable {
     /// ```
     ///
     /// A NULL column compares as SQL does: `priority > 2` is not true for a NULL priority.
-    public static func > (lhs: Self, rhs: Value) -> SQLQueryExpression<Bool> { lhs.ordering(.greater, rhs) }
+    public static func > (lhs: Self, rhs: Value.QueryOutput) -> SQLQueryExpression<Bool> { lhs.ordering(.greater, Value(queryOutput: rhs)) }
 
     /// `column <= ?`
-    public static func <= (lhs: Self, rhs: Value) -> SQLQueryExpression<Bool> { lhs.ordering(.lessOrEqual, rhs) }
+    public static func <= (lhs: Self, rhs: Value.QueryOutput) -> SQLQueryExpression<Bool> { lhs.ordering(.lessOrEqual, Value(queryOutput: rhs)) }
 
     /// `column >= ?`
-    public static func >= (lhs: Self, rhs: Value) -> SQLQueryExpression<Bool> { lhs.ordering(.greaterOrEqual, rhs) }
+    public static func >= (lhs: Self, rhs: Value.QueryOutput) -> SQLQueryExpression<Bool> { lhs.ordering(.greaterOrEqual, Value(queryOutput: rhs)) }
 }
 
 extension SQLQueryExpression where QueryValue: QueryBindable {
     /// `expression < ?`
-    public static func < (lhs: Self, rhs: QueryValue) -> SQLQueryExpression<Bool> { lhs.ordering(.less, rhs) }
+    public static func < (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLQueryExpression<Bool> {
+        lhs.ordering(.less, QueryValue(queryOutput: rhs))
+    }
 
     /// `expression > ?`, the value bound: an aggregate, a function or arithmetic on the left.
     ///
@@ -51,11 +56,17 @@ extension SQLQueryExpression where QueryValue: QueryBindable {
     /// Reminder.group(by: \.remindersListID).having { $0.id.count() > 3 }
     /// // … GROUP BY "reminders"."remindersListID" HAVING (count("reminders"."id") > ?)   (3)
     /// ```
-    public static func > (lhs: Self, rhs: QueryValue) -> SQLQueryExpression<Bool> { lhs.ordering(.greater, rhs) }
+    public static func > (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLQueryExpression<Bool> {
+        lhs.ordering(.greater, QueryValue(queryOutput: rhs))
+    }
 
     /// `expression <= ?`
-    public static func <= (lhs: Self, rhs: QueryValue) -> SQLQueryExpression<Bool> { lhs.ordering(.lessOrEqual, rhs) }
+    public static func <= (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLQueryExpression<Bool> {
+        lhs.ordering(.lessOrEqual, QueryValue(queryOutput: rhs))
+    }
 
     /// `expression >= ?`
-    public static func >= (lhs: Self, rhs: QueryValue) -> SQLQueryExpression<Bool> { lhs.ordering(.greaterOrEqual, rhs) }
+    public static func >= (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLQueryExpression<Bool> {
+        lhs.ordering(.greaterOrEqual, QueryValue(queryOutput: rhs))
+    }
 }

@@ -105,7 +105,7 @@ extension Date {
     /// Stores a `Date` as REAL seconds since 2001-01-01 00:00:00 UTC
     /// (`timeIntervalSinceReferenceDate`), as `@Model` attributes and Core Data store dates.
     /// A `@Model` class's typed-SQL columns use it for its `Date` attributes, so that
-    /// `Item.where { $0.timestamp.lt(cutoff) }` compares numbers with numbers.
+    /// `Item.where { $0.timestamp < cutoff }` compares numbers with numbers.
     ///
     /// ```swift
     /// @Column(as: Date.TimeIntervalSinceReferenceDateRepresentation.self) var startedAt: Date
