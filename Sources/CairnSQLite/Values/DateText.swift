@@ -59,11 +59,14 @@ package enum DateText {
     /// `yyyy-MM-dd HH:mm:ss.SSS` in UTC, or nil for a date outside the years 0001–9999.
     ///
     /// The milliseconds are truncated, as StructuredQueries' formatter truncates them, except
-    /// that a time a microsecond or less below a millisecond counts as that millisecond: a date
-    /// read back from `….341` can be a `Double` a hair below .341, and truncating it would move
-    /// the date back a millisecond on every read and write of a row.
+    /// that a time within a microsecond below a millisecond counts as that millisecond (within
+    /// the `Double`'s own rounding, for dates centuries away): a date read back from `….341` can
+    /// be a `Double` a hair below .341, and truncating it would move the date back a millisecond
+    /// on every read and write of a row.
     package static func format(_ date: Date) -> String? {
-        let sinceReferenceDate = (date.timeIntervalSinceReferenceDate * 1000 + 0.001).rounded(.down)
+        let seconds = date.timeIntervalSinceReferenceDate
+        let tolerance = max(0.001, 2000 * seconds.magnitude.ulp)
+        let sinceReferenceDate = (seconds * 1000 + tolerance).rounded(.down)
         // 0001-01-01 and 10000-01-01 in milliseconds since 2001.
         guard sinceReferenceDate >= -63_113_904_000_000, sinceReferenceDate < 252_423_993_600_000 else { return nil }
         let total = Int64(sinceReferenceDate) + 978_307_200_000
