@@ -65,22 +65,10 @@ struct TypedLiterals {
         }
     }
 
-    /// `2024-03-01`, `2024-03-01T09:30:00Z`, `2024-03-01T09:30:00.250+02:00`; UTC when no zone
-    /// is given.
+    /// `2024-03-01`, `2024-03-01 09:30`, `2024-03-01T09:30:00Z`, `2024-03-01T09:30:00.250+02:00`;
+    /// UTC when no zone is given: the date texts a `Date` column reads.
     static func date(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.count >= 10, trimmed.first?.isNumber == true else { return nil }
-        let utc = TimeZone(identifier: "UTC") ?? TimeZone.current
-        let candidates: [Date.ISO8601FormatStyle] = [
-            Date.ISO8601FormatStyle(timeZone: utc),
-            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: utc),
-            Date.ISO8601FormatStyle(timeZone: utc).year().month().day().time(includingFractionalSeconds: false),
-            Date.ISO8601FormatStyle(timeZone: utc).year().month().day(),
-        ]
-        for style in candidates {
-            if let date = try? style.parse(trimmed) { return date }
-        }
-        return nil
+        DateText.parse(text.trimmingCharacters(in: .whitespaces))
     }
 }
 
