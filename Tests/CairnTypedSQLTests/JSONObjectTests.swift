@@ -175,12 +175,13 @@ struct JSONObjectTests {
 }
 
 extension Double {
-    /// The value with its exponent brought below 2^600 (about 4e180): SQLite's `printf` can
-    /// change the 17th digit of larger magnitudes (as the docs say), and infinities and NaN
-    /// are not stored.
+    /// The value with its exponent brought below 2^320 (about 2e96): SQLite's `printf` can
+    /// change the 17th digit of larger magnitudes (as the docs say; with SQLite 3.40, from
+    /// about 2^338 on, in 2,000 doubles per binary exponent), and infinities and NaN are not
+    /// stored.
     fileprivate var belowSQLitesPrecisePrintf: Double {
         guard isFinite else { return 0 }
-        return exponent < 600 ? self : Double(sign: sign, exponent: exponent % 600, significand: significand)
+        return exponent < 320 ? self : Double(sign: sign, exponent: exponent % 320, significand: significand)
     }
 }
 

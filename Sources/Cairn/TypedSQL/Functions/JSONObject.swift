@@ -12,7 +12,7 @@ import Foundation
 //
 // SQLite writes a REAL in JSON with 15 significant digits, which does not give every `Double`
 // back; reals and dates are written with `printf('%!.17g', …)`, which reads back as the same
-// `Double` for magnitudes below about 1e200 (beyond, SQLite's own formatting can change the
+// `Double` for magnitudes below about 1e100 (beyond, SQLite's own formatting can change the
 // last digit).
 
 /// A stored value whose column must be turned into the JSON form `JSONDecoder` reads for its
