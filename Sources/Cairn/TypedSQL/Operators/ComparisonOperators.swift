@@ -1,6 +1,7 @@
 // Swift's ordering operators on columns and computed expressions, as StructuredQueries code
 // writes them: `$0.priority > 2`, `having { $0.id.count() > 3 }`. The right side is a value,
-// bound; compare two expressions with the methods (`$0.position.gt($1.position)`). The value is
+// bound, or another column of the same type (`$1.key < $2.key`); compare other expressions
+// with the methods (`$0.position.gt($1.position.count())`). The value is
 // the column's Swift type, also for a representation's column: `$0.startedAt < cutoff` on a
 // `Date.UnixTimeRepresentation` column (or a `@Model`'s date) binds the date as the column
 // stores it.
@@ -42,6 +43,34 @@ extension TableColumn where Value: QueryBindable {
 
     /// `column >= ?`
     public static func >= (lhs: Self, rhs: Value.QueryOutput) -> SQLQueryExpression<Bool> { lhs.ordering(.greaterOrEqual, Value(queryOutput: rhs)) }
+}
+
+extension TableColumn where Value: QueryBindable {
+    /// `column < other`: two columns of the same type, of any tables of the statement.
+    ///
+    /// ```swift
+    /// Item.join(Item.columns.tags.jsonEach().as(First.self)) { _, _ in true }
+    ///     .join(Item.columns.tags.jsonEach().as(Second.self)) { $1.key < $2.key }
+    /// // … JOIN json_each("items"."tags") AS "seconds" ON "firsts"."key" < "seconds"."key"
+    /// ```
+    public static func < <Other>(lhs: Self, rhs: TableColumn<Other, Value>) -> SQLQueryExpression<Bool> {
+        lhs.ordering(.less, rhs)
+    }
+
+    /// `column > other`
+    public static func > <Other>(lhs: Self, rhs: TableColumn<Other, Value>) -> SQLQueryExpression<Bool> {
+        lhs.ordering(.greater, rhs)
+    }
+
+    /// `column <= other`
+    public static func <= <Other>(lhs: Self, rhs: TableColumn<Other, Value>) -> SQLQueryExpression<Bool> {
+        lhs.ordering(.lessOrEqual, rhs)
+    }
+
+    /// `column >= other`
+    public static func >= <Other>(lhs: Self, rhs: TableColumn<Other, Value>) -> SQLQueryExpression<Bool> {
+        lhs.ordering(.greaterOrEqual, rhs)
+    }
 }
 
 extension SQLQueryExpression where QueryValue: QueryBindable {

@@ -37,6 +37,38 @@ extension Table {
     }
 }
 
+extension Select {
+    /// This statement with its `FROM` source under another name: the source declares the
+    /// alias, and every column of it, in every clause written so far, is qualified by it. Unlike
+    /// ``Table/as(_:)``, it aliases a statement already built, so it serves a source that is
+    /// not a table, such as `json_each`, which a statement can then join twice.
+    ///
+    /// ```swift
+    /// enum First: AliasName {}
+    /// enum Second: AliasName {}
+    /// Item.join(Item.columns.tags.jsonEach().as(First.self)) { _, _ in true }
+    ///     .join(Item.columns.tags.jsonEach().as(Second.self)) { $1.key < $2.key }
+    ///     .select { ($0.title, $1.value, $2.value) }
+    /// // SELECT "items"."title", "firsts"."value", "seconds"."value" FROM "items"
+    /// // JOIN json_each("items"."tags") AS "firsts" ON ?
+    /// // JOIN json_each("items"."tags") AS "seconds" ON "firsts"."key" < "seconds"."key"
+    ///
+    /// enum Urgent: AliasName {}
+    /// Item.where { $0.tags.jsonEach().where { $0.value.eq("urgent") }.as(Urgent.self).exists() }
+    /// // … WHERE EXISTS (SELECT "urgents"."key", "urgents"."value"
+    /// //   FROM json_each("items"."tags") AS "urgents" WHERE "urgents"."value" = ?)
+    /// ```
+    ///
+    /// On a statement over a table, the table goes by the alias, and the joined sources'
+    /// arguments that read it do too: `Trip.join(Trip.columns.stops.jsonEach()) { _, _ in true }
+    /// .as(Outer.self)` is `FROM "trips" AS "outers" JOIN json_each("outers"."stops") ON ?`.
+    /// The table's default scope, when it applies, is part of the aliased statement.
+    public func `as`<Name: AliasName>(_ alias: Name.Type) -> Select<Columns, TableAlias<From, Name>, Joins> {
+        Select<Columns, TableAlias<From, Name>, Joins>(
+            query: query.requalified(as: Name.aliasName), isSelected: isSelected, decode: decodeSelection)
+    }
+}
+
 /// A table under an alias: ``Table/as(_:)`` returns this type. Its columns are qualified by
 /// the alias, and its rows decode as the base table's rows.
 ///
